@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { canonicalCategory } from '../modules/config/service.js';
+import { CliError, emit, withCore, withGlobals, type CliIo } from './io.js';
+
+function parseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** `tel config get|set`: system configuration categories. */
+export function registerConfig(program: Command, io: CliIo): void {
+  const config = program
+    .command('config')
+    .description('read and change system configuration (system_configs categories)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel config get crossbar.auth\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. Keys live under the "default" node.`,
+    );
+
+  withGlobals(config.command('get [category] [key]'))
+    .description('a category document, one key of its default node, or the list of categories')
+    .action(async (category: string | undefined, key: string | undefined, _o: unknown, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        if (!category) {
+          const list = core.config.list();
+          emit(io, g, list, () => (list.length ? list.join('\n') : '(no categories set)'));
+          return;
+        }
+        const doc = core.config.get(category);
+        if (key) {
+          const v = doc?.default?.[key];
+          if (v === undefined) throw new CliError(`${canonicalCategory(category)} has no key ${key}.`);
+          emit(io, g, v, () => (typeof v === 'string' ? v : JSON.stringify(v)));
+          return;
+        }
+        if (!doc) throw new CliError(`No configuration for ${canonicalCategory(category)}.`);
+        emit(io, { ...g, json: true }, doc);
+      }),
+    );
+
+  withGlobals(config.command('set <category> <keyOrDoc> [value]'))
+    .description('set one key of the default node, or replace the whole category with a JSON document')
+    .action(async (category: string, keyOrDoc: string, value: string | undefined, _o: unknown, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        let doc;
+        if (value === undefined) {
+          const parsed = parseValue(keyOrDoc);
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+            throw new CliError('Give a KEY and a VALUE, or one JSON object for the whole category.', 2);
+          }
+          doc = core.config.set(category, parsed as Record<string, unknown>);
+        } else {
+          doc = core.config.setValue(category, keyOrDoc, parseValue(value));
+        }
+        emit(io, g, doc, () => `Saved ${canonicalCategory(category)}.`);
+      }),
+    );
+}

@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { closeCore, openCore, type Core } from '../core.js';
+import { ApiError } from '../http/errors.js';
+
+/** Where a command writes; tests capture these. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** true when stdout is a terminal (progress bars, prompts) */
+  isTTY: boolean;
+  /** reads a whole input stream (`-` for stdin); tests may replace it */
+  readStdin?(): Promise<string>;
+}
+
+/** A refused or failed operation: one sentence to stderr, exit 1 (2 for usage). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** The global options, wherever on the line they were given. */
+export interface Globals {
+  db: string;
+  json: boolean;
+}
+
+/** Adds `--db` and `--json` to a command so they work after the subcommand too. */
+export function withGlobals(cmd: Command): Command {
+  return cmd
+    .option('--db <file>', 'database file (default: $TEL_DB, else ./tel.db)')
+    .option('--json', 'machine-readable output');
+}
+
+/** Resolves the global options from a command and its parents. */
+export function globalsOf(cmd: Command): Globals {
+  let db: string | undefined;
+  let json = false;
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const o = c.opts() as { db?: string; json?: boolean };
+    db ??= o.db;
+    json ||= o.json === true;
+  }
+  return { db: db ?? process.env.TEL_DB ?? './tel.db', json };
+}
+
+/** Opens the core for a command, runs `fn`, closes it. Refuses a database that does not exist. */
+export async function withCore<T>(cmd: Command, fn: (core: Core, g: Globals) => T | Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+  const g = globalsOf(cmd);
+  if (!opts.create && g.db !== ':memory:' && !existsSync(g.db)) {
+    throw new CliError(`No database at ${g.db}: create one with \`tel init\` (or \`tel serve\`), or pass --db FILE.`);
+  }
+  const core = openCore(g.db);
+  try {
+    return await fn(core, g);
+  } finally {
+    closeCore(core);
+  }
+}
+
+/** Prints a result: JSON with `--json` (or when `human` is absent), else the human text. */
+export function emit(io: CliIo, g: Globals, value: unknown, human?: () => string): void {
+  if (g.json || !human) io.out(JSON.stringify(value, null, 2));
+  else io.out(human());
+}
+
+/** One sentence for an error raised by the service layer. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const d = err.data as Record<string, unknown> | undefined;
+    if (err.status === 400 && d && typeof d === 'object') {
+      const parts: string[] = [];
+      for (const [field, rules] of Object.entries(d)) {
+        for (const [rule, detail] of Object.entries((rules ?? {}) as Record<string, { message?: string }>)) {
+          parts.push(`${field}: ${detail?.message ?? rule}`);
+        }
+      }
+      if (parts.length) return `Refused: ${parts.join('; ')}.`;
+    }
+    if (err.status === 404) return `Not found: ${String((d as { cause?: string })?.cause ?? 'no such item')}.`;
+    const msg = (d as { message?: string; cause?: string })?.cause ?? (d as { message?: string })?.message ?? err.kazooMessage;
+    return `Refused (${err.status}): ${msg}.`;
+  }
+  if (err instanceof CliError) return err.message;
+  return (err as Error)?.message ?? String(err);
+}
+
+/** Maps any error to its exit code: usage 2, everything else 1. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof CliError) return err.exitCode;
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+  return 1;
+}
+
+/** Parses a JSON option value, or `@file` to read it from a file. */
+export async function jsonArg(value: string, what: string): Promise<unknown> {
+  let text = value;
+  if (value.startsWith('@')) {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      text = await readFile(value.slice(1), 'utf8');
+    } catch {
+      throw new CliError(`Cannot read ${what} from ${value.slice(1)}.`, 2);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`${what} is not valid JSON.`, 2);
+  }
+}
+
+/** Renders rows as an aligned text table. */
+export function table(rows: Record<string, unknown>[], columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((r) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+}

@@ -1,0 +1,55 @@
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../version.js';
+import { CliError, describeError, exitCodeOf, withGlobals, type CliIo } from './io.js';
+import { registerInit } from './init.js';
+import { registerServe } from './serve.js';
+import { registerAccounts } from './accounts.js';
+import { registerTokens } from './tokens.js';
+import { registerConfig } from './config.js';
+
+/** Command groups, declared explicitly in the order `tel --help` lists them. */
+const GROUPS: ((program: Command, io: CliIo) => void)[] = [
+  registerInit,
+  registerServe,
+  registerAccounts,
+  registerTokens,
+  registerConfig,
+];
+
+/** Builds the whole `tel` program writing to `io`. */
+export function buildProgram(io: CliIo): Command {
+  const program = withGlobals(new Command('tel'))
+    .description("A telephony platform's management API (Kazoo-compatible /v2) on one SQLite file.")
+    .version(VERSION, '-V, --version')
+    .enablePositionalOptions(false)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel init --account "Lab" --username admin --password secret   create a database
+  $ tel serve --port 8000                                          serve the API
+  $ tel accounts list --json                                       machine output
+  $ tel --db other.db tokens list                                  another database
+
+Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
+    );
+  for (const register of GROUPS) register(program, io);
+  return program;
+}
+
+/** Runs `tel` with `args` (without the node and script names); answers the exit code. */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    io.err(describeError(err));
+    if (!(err instanceof CliError) && process.env.TEL_DEBUG) io.err(String((err as Error).stack));
+    return exitCodeOf(err);
+  }
+}

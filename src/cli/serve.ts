@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { openCore, closeCore } from '../core.js';
+import { startApi } from '../http/app.js';
+import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
+import { CliError, globalsOf, withGlobals, type CliIo } from './io.js';
+
+/** `tel serve`: the HTTP API on the database, initialising a new one first. */
+export function registerServe(program: Command, io: CliIo): void {
+  withGlobals(program.command('serve'))
+    .description('serve the HTTP API (/v2) on the database; a new database is initialised first')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8000')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel serve                       ./tel.db on http://127.0.0.1:8000\n  $ tel serve --db lab.db --port 0  any free port\n\nStops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work.',
+    )
+    .action(async (opts: { host: string; port: string }, cmd: Command) => {
+      const g = globalsOf(cmd);
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
+      const fresh = g.db === ':memory:' || !existsSync(g.db);
+      const core = openCore(g.db);
+      let generated: { result: ReturnType<typeof initDatabase>; password: string } | undefined;
+      if (fresh || !isInitialised(core)) {
+        const password = generatePassword();
+        generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
+      }
+      let api;
+      try {
+        api = await startApi(core, opts.host, port);
+      } catch (err) {
+        closeCore(core);
+        throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);
+      }
+      if (generated) {
+        const r = generated.result;
+        io.out(
+          [
+            `Created ${g.db} with a master account (super-duper admin). Shown once, keep them:`,
+            `  account_id  ${r.account_id}`,
+            `  username    admin`,
+            `  password    ${generated.password}`,
+            `  api_key     ${r.api_key}`,
+            '',
+            'Get a token:',
+            `  curl -s -X PUT ${api.url}/v2/api_auth -H 'Content-Type: application/json' -d '{"data":{"api_key":"${r.api_key}"}}'`,
+            '',
+          ].join('\n'),
+        );
+      }
+      io.out(`tel listening on ${api.url}`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      io.err('tel: stopping…');
+      await api.close();
+      closeCore(core);
+    });
+}

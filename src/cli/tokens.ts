@@ -1,0 +1,72 @@
+import type { Command } from 'commander';
+import { getAccount } from '../modules/accounts/service.js';
+import { issueToken, listTokens, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken } from '../modules/auth/service.js';
+import { getUser } from '../modules/users/service.js';
+import type { EndpointRules } from '../restrictions/types.js';
+import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+
+/** Checks a `--restrictions` value before it is stored on a token (set by the restrictions module). */
+export const tokenRestrictionOption: { parse?: (value: unknown) => EndpointRules } = {};
+
+/** `tel tokens …`: issue, list and revoke tokens offline. */
+export function registerTokens(program: Command, io: CliIo): void {
+  const tokens = program
+    .command('tokens')
+    .description('issue, list and revoke authentication tokens offline')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel tokens create --account <id>                      an API-key style token\n  $ tel tokens create --account <id> --user <user_id>    a user's token\n  $ tel tokens create --account <id> --restrictions '{"_":[{"rules":{"#":["GET"]}}]}'\n  $ tel tokens revoke <token>`,
+    );
+
+  withGlobals(tokens.command('create'))
+    .description('issue a token for an account (and user); prints it')
+    .requiredOption('--account <id>', 'account the token acts for')
+    .option('--user <id>', 'user the token belongs to (method cb_user_auth)')
+    .option('--restrictions <json|@file>', 'endpoint rules to copy into the token instead of the templates')
+    .action(async (opts: { account: string; user?: string; restrictions?: string }, cmd: Command) => {
+      const rules = opts.restrictions ? await jsonArg(opts.restrictions, '--restrictions') : undefined;
+      await withCore(cmd, (core, g) => {
+        const account = getAccount(core, opts.account);
+        if (opts.user) getUser(core, account.id, opts.user);
+        if (rules !== undefined && (typeof rules !== 'object' || rules === null || Array.isArray(rules))) {
+          throw new CliError('--restrictions must be a JSON object of endpoint rules.', 2);
+        }
+        const restrictions = rules === undefined ? undefined : (tokenRestrictionOption.parse?.(rules) ?? (rules as EndpointRules));
+        const token = issueToken(core, {
+          account,
+          ownerId: opts.user,
+          method: opts.user ? METHOD_USER_AUTH : METHOD_API_AUTH,
+          restrictions,
+        });
+        emit(io, g, { token, account_id: account.id, owner_id: opts.user ?? null }, () => token);
+      });
+    });
+
+  withGlobals(tokens.command('list'))
+    .description('tokens, newest first')
+    .option('--account <id>', 'only this account')
+    .action(async (opts: { account?: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const rows = listTokens(core, opts.account).map((t) => ({
+          ...t,
+          created: new Date(t.created).toISOString(),
+          modified: new Date(t.modified).toISOString(),
+        }));
+        emit(io, g, rows, () =>
+          table(
+            rows.map((r) => ({ ...r, token: `${r.token.slice(0, 12)}…${r.token.slice(-8)}` })),
+            ['token', 'account_id', 'method', 'restricted', 'modified'],
+          ),
+        );
+      }),
+    );
+
+  withGlobals(tokens.command('revoke <token>'))
+    .description('revoke a token for good')
+    .action(async (token: string, _o: unknown, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        if (!revokeToken(core, token)) throw new CliError('No such token.');
+        emit(io, g, { revoked: true }, () => 'Token revoked.');
+      }),
+    );
+}

@@ -1,0 +1,28 @@
+import { openDb, type Db } from './store/db.js';
+import { EventBus } from './delivery/bus.js';
+import { ConfigService } from './modules/config/service.js';
+import { MODULES } from './modules/index.js';
+
+/** The shared core both faces (HTTP and CLI) work through: one database, one bus, config. */
+export interface Core {
+  db: Db;
+  file: string;
+  bus: EventBus;
+  config: ConfigService;
+  /** set by `tel serve`; background workers read it to know they may run */
+  serving: boolean;
+}
+
+/** Opens the database file and initialises every module (bus subscriptions and the like). */
+export function openCore(file: string): Core {
+  const db = openDb(file);
+  const core: Core = { db, file, bus: new EventBus(), config: undefined as unknown as ConfigService, serving: false };
+  core.config = new ConfigService(core);
+  for (const m of MODULES) m.init?.(core);
+  return core;
+}
+
+/** Closes the database. */
+export function closeCore(core: Core): void {
+  if (core.db.isOpen) core.db.close();
+}

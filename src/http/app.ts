@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net';
+import type { Core } from '../core.js';
+import { MODULES } from '../modules/index.js';
+import type { Worker } from '../modules/types.js';
+import { buildRouter, type Router } from './router.js';
+import { createApiServer } from './server.js';
+
+let router: Router | undefined;
+
+/** The router of every module (built once per process). */
+export function apiRouter(): Router {
+  router ??= buildRouter(MODULES.map((m) => ({ endpoints: m.endpoints ?? [], routes: m.routes ?? [] })));
+  return router;
+}
+
+/** A listening API server with its background workers. */
+export interface RunningApi {
+  url: string;
+  port: number;
+  /** stops accepting, finishes in-flight requests and work, stops the workers */
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP API and every module's background workers on `core`. */
+export async function startApi(core: Core, host: string, port: number): Promise<RunningApi> {
+  const server = createApiServer(core, apiRouter());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  core.serving = true;
+  const workers: Worker[] = [];
+  for (const m of MODULES) {
+    const w = m.start?.(core);
+    if (w) workers.push(w);
+  }
+  const addr = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${addr.port}`,
+    port: addr.port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.all(workers.map((w) => w.stop()));
+      const force = setTimeout(() => server.closeAllConnections(), 10_000);
+      await closed;
+      clearTimeout(force);
+      core.serving = false;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** Request headers browsers may send (Kazoo's list). */
+const ALLOW_HEADERS = [
+  'Content-Type', 'Depth', 'User-Agent', 'X-HTTP-Method-Override', 'X-File-Size', 'X-Requested-With',
+  'If-Modified-Since', 'X-File-Name', 'Cache-Control', 'X-Auth-Token', 'X-Kazoo-Cluster-ID', 'If-Match',
+  'X-Request-ID', 'Authorization',
+].join(', ');
+
+const EXPOSE_HEADERS = ['Content-Type', 'X-Auth-Token', 'X-Request-ID', 'X-Kazoo-Cluster-ID', 'Location', 'ETag'].join(', ');
+
+/** The CORS headers tel sends on every response, errors included. */
+export function corsHeaders(allowedMethods: string[]): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': ['OPTIONS', ...allowedMethods].join(', '),
+    'Access-Control-Allow-Headers': ALLOW_HEADERS,
+    'Access-Control-Expose-Headers': EXPOSE_HEADERS,
+    'Access-Control-Max-Age': '86400',
+  };
+}

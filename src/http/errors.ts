@@ -1,0 +1,71 @@
+/** Kazoo-shaped validation details: `{ "<dotted.path>": { "<rule>": { message, target?, value? } } }`. */
+export type ValidationErrors = Record<string, Record<string, Record<string, unknown>>>;
+
+/** The one exception every layer throws; the server turns it into the error envelope. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** the envelope's short `message` (Kazoo's error name) */
+    readonly kazooMessage: string,
+    readonly data: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${status} ${kazooMessage}`);
+  }
+}
+
+/** Every error tel can answer, declared once. */
+export const errors = {
+  /** 401: missing, unknown or expired token, or failed login (the same body for all). */
+  invalidCredentials: () =>
+    new ApiError(401, 'invalid_credentials', { message: 'invalid credentials' }),
+
+  /** 403: the token may not act here; `cause` explains why when we can say it. */
+  forbidden: (cause?: string, extra: Record<string, unknown> = {}) =>
+    new ApiError(403, 'forbidden', { ...(cause ? { cause } : {}), message: 'forbidden', ...extra }),
+
+  /** 403 from token restrictions; `extra` says which step failed. */
+  restricted: (extra: Record<string, unknown> = {}) =>
+    new ApiError(403, 'forbidden', {
+      cause: 'access denied by token restrictions',
+      message: 'forbidden',
+      ...extra,
+    }),
+
+  /** 404: a document or account that does not exist. */
+  badIdentifier: (id: string) =>
+    new ApiError(404, 'bad_identifier', { cause: id, message: 'bad identifier' }),
+
+  /** 404: no such endpoint or path. */
+  notFound: () => new ApiError(404, 'not_found', { message: 'not found' }),
+
+  /** 405 with the `Allow` header listing what the path accepts. */
+  methodNotAllowed: (allowed: string[]) =>
+    new ApiError(405, 'invalid_method', { message: 'method not allowed' }, { Allow: allowed.join(', ') }),
+
+  /** 400: the request body is not JSON, or its envelope is not `{data: object|array}`. */
+  invalidJson: (reason: string) =>
+    new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
+
+  /** 400: schema or rule failures. */
+  validation: (details: ValidationErrors) => new ApiError(400, 'validation error', details),
+
+  /** 400 for one field and rule. */
+  invalidField: (field: string, rule: string, message: string, more: Record<string, unknown> = {}) =>
+    new ApiError(400, 'validation error', { [field]: { [rule]: { message, ...more } } }),
+
+  /** 409: the revision sent in `If-Match` is not the stored one. */
+  conflict: () => new ApiError(409, 'datastore_conflict', { message: 'conflicting documents' }),
+
+  /** 413: the body is larger than the documented maximum. */
+  tooLarge: (maxBytes: number) =>
+    new ApiError(413, 'validation error', {
+      body: { maxSize: { message: `Body must not be more than ${maxBytes} bytes`, target: maxBytes } },
+    }),
+
+  /** 402: a change that incurs charges needs `accept_charges`. */
+  acceptCharges: (charges: unknown) => new ApiError(402, 'accept charges', charges),
+
+  /** 500: something broke; the details go to the log, never to the client. */
+  internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
+} as const;

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { request as httpGet } from 'node:http';
+import { MAX_BODY_BYTES } from './server.js';
+
+/** A GET sent byte for byte (fetch would resolve `..` before sending). */
+function rawGet(base: string, path: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(base);
+    const req = httpGet({ host: u.hostname, port: u.port, path, method: 'GET', headers: { 'X-Auth-Token': token } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the HTTP envelope, errors and order of checks', () => {
+  let srv: TestServer;
+  let accountPath: string;
+  beforeAll(async () => {
+    srv = await startTestServer();
+    accountPath = `/v2/accounts/${srv.master.account_id}`;
+  });
+  afterAll(async () => srv.close());
+
+  it('a success envelope carries every field of the seed and the request id header', async () => {
+    const r = await srv.request('GET', accountPath, { token: srv.adminToken });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['auth_token', 'data', 'node', 'request_id', 'revision', 'status', 'timestamp', 'version']);
+    expect(r.body.status).toBe('success');
+    expect(r.body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    expect(r.headers.get('x-request-id')).toBe(r.body.request_id);
+    expect(r.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('a request id sent by the client is echoed', async () => {
+    const r = await srv.request('GET', accountPath, { token: srv.adminToken, headers: { 'X-Request-ID': 'abc-123' } });
+    expect(r.body.request_id).toBe('abc-123');
+    expect(r.headers.get('x-request-id')).toBe('abc-123');
+  });
+
+  it('an unknown path answers 404 not_found as JSON', async () => {
+    const r = await srv.request('GET', '/v2/nothing_here', { token: srv.adminToken });
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ status: 'error', error: '404', message: 'not_found', data: { message: 'not found' } });
+    expect(r.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('a wrong method answers 405 with an Allow header', async () => {
+    const r = await srv.request('POST', '/v2/token_auth', { token: srv.adminToken });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, DELETE');
+    expect(r.body.message).toBe('invalid_method');
+  });
+
+  it('a body that is not JSON answers 400 invalid json, before the token is checked', async () => {
+    const r = await srv.request('POST', accountPath, { body: '{"data": {"name": ', token: null });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('invalid json');
+    expect(r.body.data.json.invalid.target).toBe('body');
+  });
+
+  it('data that is neither object nor array is a 400', async () => {
+    const r = await srv.request('POST', accountPath, { body: '{"data": 5}', token: srv.adminToken });
+    expect(r.status).toBe(400);
+  });
+
+  it('without a token, an unknown account answers 401, never 404', async () => {
+    const r = await srv.request('GET', `/v2/accounts/${'0'.repeat(32)}`);
+    expect(r.status).toBe(401);
+    const bad = await srv.request('GET', '/v2/nothing_here');
+    expect(bad.status).toBe(401);
+  });
+
+  it('a sub-account token gets 403 on an unknown account (no probing), the super-duper admin 404', async () => {
+    const sub = await createSubAccount(srv, srv.master.account_id, 'Probe Co');
+    const token = await srv.apiLogin(sub.apiKey);
+    const missing = `/v2/accounts/${'a'.repeat(32)}`;
+    expect((await srv.request('GET', missing, { token })).status).toBe(403);
+    const admin = await srv.request('GET', missing, { token: srv.adminToken });
+    expect(admin.status).toBe(404);
+    expect(admin.body).toMatchObject({ message: 'bad_identifier', data: { cause: 'a'.repeat(32), message: 'bad identifier' } });
+  });
+
+  it('a body over the documented maximum answers 413 without storing anything', async () => {
+    const big = JSON.stringify({ data: { name: 'x'.repeat(MAX_BODY_BYTES + 10) } });
+    const r = await srv.request('POST', accountPath, { body: big, token: srv.adminToken });
+    expect(r.status).toBe(413);
+    const after = await srv.request('GET', accountPath, { token: srv.adminToken });
+    expect(after.body.data.name).toBe('Master');
+  });
+
+  it('OPTIONS needs no token and answers the CORS headers Kazoo sends', async () => {
+    const r = await srv.request('OPTIONS', accountPath, {
+      headers: { Origin: 'http://ui.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(r.headers.get('access-control-allow-headers')).toContain('X-Auth-Token');
+    expect(r.headers.get('access-control-allow-headers')).toContain('Content-Type');
+  });
+
+  it('error responses carry the CORS headers too', async () => {
+    const r = await srv.request('GET', accountPath, { token: 'bad' });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.body.data).toEqual({ message: 'invalid credentials' });
+  });
+
+  it('GET with Content-Type application/json and an empty body, plus a cache-buster, works', async () => {
+    const r = await srv.request('GET', `${accountPath}?_=12345&whatever=1`, {
+      token: srv.adminToken,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(r.status).toBe(200);
+  });
+
+  it('odd paths resolve to the same resource or to 404, never to something else', async () => {
+    const id = srv.master.account_id;
+    const same = [`//v2//accounts/${id}/`, `/V2/Accounts/${id.toUpperCase()}`, `/v2/accounts/${id}?x=1`];
+    for (const p of same) {
+      const r = await srv.request('GET', p, { token: srv.adminToken });
+      expect(r.status, p).toBe(200);
+      expect(r.body.data.id).toBe(id);
+    }
+    for (const p of [`/v2/accounts%2F${id}`, `/v2/accounts/${id}/../${id}`, `/v2/accounts/${id}/./users`, '/v2/accounts/%E0%A4%A', `/v2/accounts/${id}/%2E%2E`]) {
+      const r = await rawGet(srv.url, p, srv.adminToken);
+      expect(r, p).toBe(404);
+    }
+  });
+
+  it('a server that receives garbage keeps serving', async () => {
+    const net = await import('node:net');
+    const port = new URL(srv.url).port;
+    await new Promise<void>((resolve) => {
+      const s = net.connect(Number(port), '127.0.0.1', () => {
+        s.write('GARBAGE /// HTTP/9\r\n\r\n');
+      });
+      s.setTimeout(2000, () => s.destroy());
+      s.on('data', () => s.destroy());
+      s.on('close', () => resolve());
+      s.on('error', () => resolve());
+    });
+    const r = await srv.request('GET', accountPath, { token: srv.adminToken });
+    expect(r.status).toBe(200);
+  });
+});

@@ -1,0 +1,48 @@
+import { errors } from './errors.js';
+import type { EnvelopeExtras } from './envelope.js';
+
+/** Kazoo's default page size. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Page size from `?page_size=` (invalid → default); undefined when `paginate=false`. */
+export function pageSizeOf(query: URLSearchParams): number | undefined {
+  if (query.get('paginate') === 'false') return undefined;
+  const n = Number(query.get('page_size'));
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_PAGE_SIZE;
+}
+
+/** Encodes an opaque paging key. */
+export function encodeStartKey(key: unknown): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** Decodes `?start_key=`; a key that is not ours is a 400. */
+export function decodeStartKey(raw: string | null): unknown {
+  if (raw === null || raw === '') return undefined;
+  try {
+    return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw errors.invalidField('start_key', 'invalid', 'start_key is not valid', { value: raw });
+  }
+}
+
+/**
+ * Pages an in-memory list already in listing order: `start_key` is the index to start at.
+ * Answers the page and the envelope keys (`page_size`, `start_key`, `next_start_key`).
+ */
+export function paginate<T>(items: T[], query: URLSearchParams): { page: T[]; extras: EnvelopeExtras } {
+  const size = pageSizeOf(query);
+  if (size === undefined) return { page: items, extras: { page_size: items.length } };
+  const start = decodeStartKey(query.get('start_key'));
+  const from = typeof start === 'number' && start >= 0 ? start : 0;
+  const page = items.slice(from, from + size);
+  const extras: EnvelopeExtras = { page_size: page.length, start_key: encodeStartKey(from) };
+  if (from + size < items.length) extras.next_start_key = encodeStartKey(from + size);
+  return { page, extras };
+}
+
+/** Sorts for `?ascending=true` / `?descending=false` (listings are ascending by default here). */
+export function ordered<T>(items: T[], query: URLSearchParams): T[] {
+  const desc = query.get('descending') === 'true' || query.get('ascending') === 'false';
+  return desc ? [...items].reverse() : items;
+}

@@ -1,0 +1,31 @@
+import type { RequestContext } from './context.js';
+import { errors } from './errors.js';
+
+/** `data` of the request as an object (`{}` when absent); an array is a 400. */
+export function dataObject(ctx: RequestContext): Record<string, unknown> {
+  const d = ctx.data;
+  if (d === undefined) return {};
+  if (Array.isArray(d) || d === null || typeof d !== 'object') {
+    throw errors.invalidField('data', 'type', 'Value did not match type(s): object', { target: 'object' });
+  }
+  return d as Record<string, unknown>;
+}
+
+/** The revision a client expects to replace (`If-Match`), if it sent one. */
+export function ifMatchOf(ctx: RequestContext): string | undefined {
+  const v = ctx.headers['if-match'];
+  return typeof v === 'string' && v !== '*' ? v.replace(/^W\//, '').replace(/"/g, '') : undefined;
+}
+
+/** The authenticated caller; handlers behind a token can rely on it. */
+export function authOf(ctx: RequestContext) {
+  if (!ctx.auth) throw errors.invalidCredentials();
+  return ctx.auth;
+}
+
+/** A truthy flag from the envelope, `data` or the query string (Kazoo reads all three). */
+export function flagOf(ctx: RequestContext, name: string): boolean {
+  const d = ctx.data && typeof ctx.data === 'object' && !Array.isArray(ctx.data) ? (ctx.data as Record<string, unknown>)[name] : undefined;
+  const v = ctx.envelope[name] ?? d ?? ctx.query.get(name);
+  return v === true || v === 'true';
+}

@@ -1,0 +1,104 @@
+import type { Core } from '../core.js';
+import type { EnvelopeExtras } from './envelope.js';
+import type { RequestContext } from './context.js';
+import { declareEndpoints } from './context.js';
+
+/** What a handler answers; the server wraps it in the envelope. */
+export interface Reply {
+  status?: number;
+  data?: unknown;
+  extras?: EnvelopeExtras;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: RequestContext, core: Core) => Reply | Promise<Reply>;
+
+export type Method = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
+/** One route: a method and a path template relative to the version prefix. */
+export interface RouteDef {
+  method: Method;
+  /** e.g. `accounts/:account_id/webhooks/:webhook_id`; `:name` captures one segment */
+  path: string;
+  handler: Handler;
+  /** `none`: no token needed (logins, public listings); default `token` */
+  auth?: 'none' | 'token';
+  /** only a super-duper admin token may call it */
+  superduper?: boolean;
+}
+
+interface CompiledRoute extends RouteDef {
+  parts: { literal?: string; param?: string }[];
+  /** literal count: more literals win over parameters */
+  specificity: number;
+}
+
+/** Result of looking a path up: the route for this method, or the methods the path allows. */
+export interface RouteMatch {
+  route?: CompiledRoute;
+  params: Record<string, string>;
+  allowed: Method[];
+}
+
+/** All routes of the API; modules add theirs with `add`. */
+export class Router {
+  private byLength = new Map<number, CompiledRoute[]>();
+
+  /** Registers routes; literal segments that are not params become known endpoint names only if declared. */
+  add(...routes: RouteDef[]): void {
+    for (const r of routes) {
+      const parts = r.path.split('/').filter(Boolean).map((p) => (p.startsWith(':') ? { param: p.slice(1) } : { literal: p }));
+      const compiled: CompiledRoute = { ...r, parts, specificity: parts.filter((p) => p.literal).length };
+      const list = this.byLength.get(parts.length) ?? [];
+      list.push(compiled);
+      list.sort((a, b) => b.specificity - a.specificity);
+      this.byLength.set(parts.length, list);
+    }
+  }
+
+  /** Finds the route for `method` on `segments`, preferring the most literal template. */
+  match(method: string, segments: string[]): RouteMatch {
+    const candidates = this.byLength.get(segments.length) ?? [];
+    const allowed: Method[] = [];
+    let best: { route: CompiledRoute; params: Record<string, string> } | undefined;
+    let bestSpecificity = -1;
+    for (const route of candidates) {
+      if (route.specificity < bestSpecificity) break;
+      const params = matchParts(route.parts, segments);
+      if (!params) continue;
+      if (bestSpecificity < 0) bestSpecificity = route.specificity;
+      if (!allowed.includes(route.method)) allowed.push(route.method);
+      if (route.method === method && !best) best = { route, params };
+    }
+    return { route: best?.route, params: best?.params ?? {}, allowed };
+  }
+}
+
+function matchParts(parts: CompiledRoute['parts'], segments: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (p.literal !== undefined) {
+      if (p.literal !== segments[i].toLowerCase()) return undefined;
+    } else {
+      params[p.param!] = segments[i];
+    }
+  }
+  return params;
+}
+
+/** A module's HTTP face: the endpoint names it serves and its routes. */
+export interface ApiModule {
+  endpoints: string[];
+  routes: RouteDef[];
+}
+
+/** Builds the router from modules, declaring their endpoint names for path parsing. */
+export function buildRouter(modules: ApiModule[]): Router {
+  const router = new Router();
+  for (const m of modules) {
+    declareEndpoints(...m.endpoints);
+    router.add(...m.routes);
+  }
+  return router;
+}

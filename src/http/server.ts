@@ -1,0 +1,160 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { Core } from '../core.js';
+import { authenticate } from '../modules/auth/service.js';
+import { findAccount } from '../modules/accounts/service.js';
+import { authorizers, checkAccountAccess } from './authorize.js';
+import { parsePath, type RequestContext } from './context.js';
+import { corsHeaders } from './cors.js';
+import { errorEnvelope, successEnvelope } from './envelope.js';
+import { ApiError, errors } from './errors.js';
+import type { Reply, Router } from './router.js';
+
+/** The largest request body accepted (bulk number jobs of 100,000 numbers fit). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+const JSON_TYPE = 'application/json';
+
+/** Reads the token the way Kazoo does: header, then `Authorization: Bearer`, then query or envelope. */
+function tokenOf(req: IncomingMessage, query: URLSearchParams, envelope: Record<string, unknown>): string | undefined {
+  const header = req.headers['x-auth-token'];
+  if (typeof header === 'string' && header) return header;
+  const authz = req.headers.authorization;
+  if (typeof authz === 'string' && /^bearer\s+/i.test(authz)) return authz.replace(/^bearer\s+/i, '');
+  const q = query.get('auth_token');
+  if (q) return q;
+  return typeof envelope.auth_token === 'string' ? envelope.auth_token : undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > MAX_BODY_BYTES) {
+      reject(errors.tooLarge(MAX_BODY_BYTES));
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(errors.tooLarge(MAX_BODY_BYTES));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function parseEnvelope(body: Buffer): Record<string, unknown> {
+  const text = body.toString('utf8').trim();
+  if (text === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw errors.invalidJson((err as Error).message);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw errors.invalidJson('the body must be a JSON object with the payload under "data"');
+  }
+  const env = parsed as Record<string, unknown>;
+  if ('data' in env && (env.data === null || typeof env.data !== 'object')) {
+    throw errors.invalidJson('"data" must be an object or an array');
+  }
+  return env;
+}
+
+/** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
+export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const incomingId = req.headers['x-request-id'];
+  const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : randomBytes(16).toString('hex');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
+  const path = parsePath(url);
+  const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
+  const allowed = match?.allowed ?? [];
+  let authToken: string | undefined;
+  try {
+    if (method === 'OPTIONS') {
+      send(res, 200, undefined, { ...corsHeaders(allowed), 'X-Request-ID': requestId });
+      return;
+    }
+    const envelope = parseEnvelope(await readBody(req));
+    authToken = tokenOf(req, query, envelope);
+    const ctx: RequestContext = {
+      method,
+      url,
+      path,
+      query,
+      headers: req.headers,
+      envelope,
+      data: envelope.data,
+      requestId,
+      params: match?.params ?? {},
+      authToken,
+    };
+    const route = match?.route;
+    if (route?.auth !== 'none') {
+      const auth = authenticate(core, authToken);
+      ctx.auth = auth;
+      for (const check of authorizers) check(ctx, auth, core);
+      checkAccountAccess(ctx, auth, core);
+    }
+    if (!route) {
+      throw allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound();
+    }
+    if (route.superduper && !ctx.auth?.isSuperduper) {
+      throw errors.forbidden('this endpoint needs a super-duper admin token');
+    }
+    if (path.accountId && route.auth !== 'none' && !findAccount(core, path.accountId)) {
+      throw errors.badIdentifier(path.accountId);
+    }
+    const reply: Reply = await route.handler(ctx, core);
+    const status = reply.status ?? (method === 'PUT' ? 201 : 200);
+    authToken = ctx.authToken;
+    const body = successEnvelope(reply.data, requestId, authToken, reply.extras);
+    send(res, status, body, { ...corsHeaders(allowed), 'X-Request-ID': requestId, ...(reply.headers ?? {}) });
+  } catch (err) {
+    const apiErr = err instanceof ApiError ? err : internal(err, requestId);
+    send(res, apiErr.status, errorEnvelope(apiErr, requestId, authToken), {
+      ...corsHeaders(allowed),
+      'X-Request-ID': requestId,
+      ...apiErr.headers,
+    });
+  }
+}
+
+function internal(err: unknown, requestId: string): ApiError {
+  process.stderr.write(`tel: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}\n`);
+  return errors.internal();
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  if (res.headersSent) return;
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    ...(body === undefined ? {} : { 'Content-Type': JSON_TYPE }),
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** Creates the HTTP server over a core and a router (not yet listening). */
+export function createApiServer(core: Core, router: Router): Server {
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    handleRequest(core, router, req, res).catch((err) => {
+      process.stderr.write(`tel: ${String(err)}\n`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  return server;
+}

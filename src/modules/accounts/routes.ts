@@ -1,0 +1,80 @@
+import type { RouteDef } from '../../http/router.js';
+import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
+import { ordered, paginate } from '../../http/paging.js';
+import {
+  accountJson,
+  accountSummary,
+  createAccount,
+  deleteAccount,
+  getAccount,
+  listChildren,
+  listDescendants,
+  updateAccount,
+} from './service.js';
+
+/** `/v2/accounts…`: the account tree, its documents and API key. */
+export const accountRoutes: RouteDef[] = [
+  {
+    method: 'PUT',
+    path: 'accounts',
+    handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: authOf(ctx).accountId })) }),
+  },
+  {
+    method: 'PUT',
+    path: 'accounts/:account_id',
+    handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: ctx.params.account_id })) }),
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id',
+    handler: (ctx, core) => {
+      const a = getAccount(core, ctx.params.account_id);
+      return { data: accountJson(a), extras: { revision: a.rev } };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'accounts/:account_id',
+    handler: (ctx, core) => ({
+      data: accountJson(updateAccount(core, ctx.params.account_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
+    }),
+  },
+  {
+    method: 'PATCH',
+    path: 'accounts/:account_id',
+    handler: (ctx, core) => ({
+      data: accountJson(updateAccount(core, ctx.params.account_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: 'accounts/:account_id',
+    handler: (ctx, core) => ({ data: { ...accountJson(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } }),
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/children',
+    handler: (ctx, core) => {
+      const rows = listChildren(core, ctx.params.account_id).map((a) => ({
+        ...accountSummary(a),
+        descendants_count: listDescendants(core, a.id).length,
+      }));
+      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
+      return { data: page, extras };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/descendants',
+    handler: (ctx, core) => {
+      const rows = listDescendants(core, ctx.params.account_id).map(accountSummary);
+      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
+      return { data: page, extras };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/api_key',
+    handler: (ctx, core) => ({ data: { api_key: getAccount(core, ctx.params.account_id).apiKey } }),
+  },
+];

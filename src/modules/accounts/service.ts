@@ -1,0 +1,262 @@
+import type { Core } from '../../core.js';
+import { transaction } from '../../store/db.js';
+import { stripServerFields } from '../../store/documents.js';
+import { errors, type ValidationErrors } from '../../http/errors.js';
+import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
+import { unixMsToGregorian } from '../../util/time.js';
+import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { validateAccount } from './schema.js';
+
+/** An account as the service layer sees it. */
+export interface Account {
+  id: string;
+  parentId: string | null;
+  /** ancestors, root first, direct parent last */
+  tree: string[];
+  name: string;
+  realm: string;
+  apiKey: string;
+  superduper: boolean;
+  reseller: boolean;
+  doc: Record<string, unknown>;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+interface Row {
+  id: string;
+  parent_id: string | null;
+  tree: string;
+  name: string;
+  realm: string;
+  api_key: string;
+  superduper: number;
+  reseller: number;
+  doc: string;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+function fromRow(r: Row): Account {
+  return {
+    id: r.id,
+    parentId: r.parent_id,
+    tree: JSON.parse(r.tree),
+    name: r.name,
+    realm: r.realm,
+    apiKey: r.api_key,
+    superduper: r.superduper === 1,
+    reseller: r.reseller === 1,
+    doc: JSON.parse(r.doc),
+    rev: r.rev,
+    created: r.created,
+    modified: r.modified,
+  };
+}
+
+/** Extra checks other modules add to account documents (e.g. `restrictions`). */
+export const accountDocChecks: ((doc: Record<string, unknown>) => ValidationErrors | undefined)[] = [];
+
+/** Normalised name for lookups: lower case, alphanumerics only (as Kazoo's listing_by_name). */
+export function normaliseName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The account, or undefined. */
+export function findAccount(core: Core, id: string): Account | undefined {
+  if (!isDocId(id)) return undefined;
+  const r = core.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
+/** The account or a 404 `bad_identifier`. */
+export function getAccount(core: Core, id: string): Account {
+  const a = findAccount(core, id);
+  if (!a) throw errors.badIdentifier(id);
+  return a;
+}
+
+/** Accounts whose realm (case-insensitive) is `realm`. */
+export function findAccountsByRealm(core: Core, realm: string): Account[] {
+  return (core.db.prepare('SELECT * FROM accounts WHERE realm = ?').all(realm.toLowerCase()) as unknown as Row[]).map(fromRow);
+}
+
+/** Accounts whose normalised name equals that of `name`. */
+export function findAccountsByName(core: Core, name: string): Account[] {
+  return (core.db.prepare('SELECT * FROM accounts WHERE name_norm = ?').all(normaliseName(name)) as unknown as Row[]).map(fromRow);
+}
+
+/** The account holding this API key. */
+export function findAccountByApiKey(core: Core, apiKey: string): Account | undefined {
+  const r = core.db.prepare('SELECT * FROM accounts WHERE api_key = ?').get(apiKey) as Row | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
+/** The master account (the oldest super-duper admin root), if the database is initialised. */
+export function masterAccount(core: Core): Account | undefined {
+  const r = core.db
+    .prepare('SELECT * FROM accounts WHERE parent_id IS NULL AND superduper = 1 ORDER BY created LIMIT 1')
+    .get() as Row | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
+/** True when `accountId` is a strict descendant of `ancestorId`. */
+export function isDescendant(account: Account, ancestorId: string): boolean {
+  return account.tree.includes(ancestorId);
+}
+
+/** Direct children of an account. */
+export function listChildren(core: Core, id: string): Account[] {
+  return (core.db.prepare('SELECT * FROM accounts WHERE parent_id = ? ORDER BY created, id').all(id) as unknown as Row[]).map(
+    fromRow,
+  );
+}
+
+/** Every descendant of an account (not the account itself), in creation order. */
+export function listDescendants(core: Core, id: string): Account[] {
+  return (
+    core.db
+      .prepare(`SELECT a.* FROM accounts a, json_each(a.tree) t WHERE t.value = ? ORDER BY a.created, a.id`)
+      .all(id) as unknown as Row[]
+  ).map(fromRow);
+}
+
+/** Every account, in creation order. */
+export function listAccounts(core: Core): Account[] {
+  return (core.db.prepare('SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
+}
+
+/** The public JSON of an account, as the API answers it. */
+export function accountJson(a: Account): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a.doc, id: a.id, name: a.name, realm: a.realm };
+  if (a.superduper) out.superduper_admin = true;
+  if (a.reseller) out.is_reseller = true;
+  out.created = unixMsToGregorian(a.created);
+  return out;
+}
+
+/** A summary row of listings (children, descendants). */
+export function accountSummary(a: Account): Record<string, unknown> {
+  return { id: a.id, name: a.name, realm: a.realm, tree: a.tree };
+}
+
+function defaultRealm(id: string): string {
+  return `${id.slice(0, 8)}.tel.local`;
+}
+
+function checkDoc(core: Core, doc: Record<string, unknown>, selfId?: string): void {
+  const base = validateAccount.check(doc);
+  const extra = mergeErrors(...accountDocChecks.map((c) => c(doc)));
+  let unique: ValidationErrors | undefined;
+  if (typeof doc.realm === 'string') {
+    const clash = findAccountsByRealm(core, doc.realm).find((a) => a.id !== selfId);
+    if (clash) unique = { realm: { unique: { message: 'Realm is already in use', value: doc.realm } } };
+  }
+  throwIfErrors(mergeErrors(base, extra, unique));
+}
+
+export interface CreateAccountOptions {
+  parentId?: string;
+  superduper?: boolean;
+  reseller?: boolean;
+  id?: string;
+}
+
+/** Creates an account under `parentId` (or a root when none); validates the document. */
+export function createAccount(core: Core, input: Record<string, unknown>, opts: CreateAccountOptions = {}): Account {
+  const doc = stripServerFields(input);
+  const id = opts.id ?? newId();
+  if (doc.realm === undefined) doc.realm = defaultRealm(id);
+  checkDoc(core, doc);
+  doc.realm = String(doc.realm).toLowerCase();
+  return transaction(core.db, () => {
+    let tree: string[] = [];
+    if (opts.parentId) {
+      const parent = getAccount(core, opts.parentId);
+      tree = [...parent.tree, parent.id];
+    }
+    const now = Date.now();
+    const body = JSON.stringify(doc);
+    const rev = nextRevision(undefined, body);
+    core.db
+      .prepare(
+        `INSERT INTO accounts (id, parent_id, tree, name, name_norm, realm, api_key, superduper, reseller, doc, rev, created, modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        opts.parentId ?? null,
+        JSON.stringify(tree),
+        String(doc.name),
+        normaliseName(String(doc.name)),
+        String(doc.realm),
+        newApiKey(),
+        opts.superduper ? 1 : 0,
+        opts.reseller || opts.superduper ? 1 : 0,
+        body,
+        rev,
+        now,
+        now,
+      );
+    const account = getAccount(core, id);
+    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_created', type: 'account' } });
+    return account;
+  });
+}
+
+/** Replaces (POST) or merges (PATCH) an account's document. */
+export function updateAccount(
+  core: Core,
+  id: string,
+  input: Record<string, unknown>,
+  mode: 'replace' | 'merge',
+  ifMatch?: string,
+): Account {
+  return transaction(core.db, () => {
+    const current = getAccount(core, id);
+    const incoming = stripServerFields(input);
+    const doc = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
+    if (doc.realm === undefined) doc.realm = current.realm;
+    if (doc.name === undefined && mode === 'merge') doc.name = current.name;
+    checkDoc(core, doc, id);
+    doc.realm = String(doc.realm).toLowerCase();
+    const body = JSON.stringify(doc);
+    const rev = nextRevision(current.rev, body);
+    const res = core.db
+      .prepare(
+        'UPDATE accounts SET name = ?, name_norm = ?, realm = ?, doc = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?',
+      )
+      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
+    if (res.changes === 0) throw errors.conflict();
+    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_edited', type: 'account' } });
+    return getAccount(core, id);
+  });
+}
+
+/** Tables other modules keep per account, cleared when an account is deleted. */
+export const accountOwnedTables: string[] = ['docs', 'tokens'];
+
+/** Deletes an account without descendants, with its documents and tokens. */
+export function deleteAccount(core: Core, id: string): Account {
+  return transaction(core.db, () => {
+    const account = getAccount(core, id);
+    if (!account.parentId && account.superduper && masterAccount(core)?.id === id) {
+      throw errors.invalidField('account', 'forbidden', 'the master account cannot be deleted');
+    }
+    if (listChildren(core, id).length > 0) {
+      throw errors.invalidField('account', 'has_descendants', 'delete the sub-accounts first');
+    }
+    for (const table of accountOwnedTables) core.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`).run(id);
+    core.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
+    return account;
+  });
+}
+
+/** Gives an account a new API key. */
+export function rotateApiKey(core: Core, id: string): Account {
+  core.db.prepare('UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(newApiKey(), Date.now(), id);
+  return getAccount(core, id);
+}

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+
+describe('token authentication', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv.close());
+
+  it('PUT /v2/user_auth with md5 credentials and account_name answers 201 with a token', async () => {
+    const r = await srv.request('PUT', '/v2/user_auth', {
+      data: { credentials: md5('admin:secret-pass'), account_name: 'Master' },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.status).toBe('success');
+    expect(r.body.auth_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(r.body.data).toMatchObject({ account_id: srv.master.account_id, owner_id: srv.master.user_id, method: 'cb_user_auth' });
+  });
+
+  it('PUT /v2/user_auth with sha1 credentials and account_realm works', async () => {
+    const r = await srv.request('PUT', '/v2/user_auth', {
+      data: { credentials: sha1('admin:secret-pass'), method: 'sha', account_realm: srv.master.realm.toUpperCase() },
+    });
+    expect(r.status).toBe(201);
+  });
+
+  it('a wrong password, unknown account or missing locator all answer the same 401', async () => {
+    const bodies = [];
+    for (const data of [
+      { credentials: md5('admin:wrong'), account_name: 'Master' },
+      { credentials: md5('admin:secret-pass'), account_name: 'Nobody' },
+      { credentials: md5('admin:secret-pass') },
+    ]) {
+      const r = await srv.request('PUT', '/v2/user_auth', { data });
+      expect(r.status).toBe(401);
+      bodies.push({ data: r.body.data, message: r.body.message, error: r.body.error, status: r.body.status });
+    }
+    expect(bodies[0]).toEqual({ data: { message: 'invalid credentials' }, message: 'invalid_credentials', error: '401', status: 'error' });
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(bodies[2]).toEqual(bodies[0]);
+  });
+
+  it('PUT /v2/api_auth with a wrong key answers 401 and with a good key 201', async () => {
+    expect((await srv.request('PUT', '/v2/api_auth', { data: { api_key: 'f'.repeat(64) } })).status).toBe(401);
+    const r = await srv.request('PUT', '/v2/api_auth', { data: { api_key: srv.master.api_key } });
+    expect(r.status).toBe(201);
+    expect(r.body.data.method).toBe('cb_api_auth');
+  });
+
+  it('tokens look like JWTs whose payload names the account, owner, method, exp and iss', async () => {
+    const token = await srv.userLogin('Master', 'admin', 'secret-pass');
+    const parts = token.split('.');
+    expect(parts).toHaveLength(3);
+    const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString());
+    expect(payload).toMatchObject({ account_id: srv.master.account_id, owner_id: srv.master.user_id, method: 'cb_user_auth', iss: 'tel' });
+    expect(payload.exp).toBeGreaterThan(Date.now() / 1000);
+    expect(payload.jti).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('GET /v2/token_auth answers the validity record with every field of the seed', async () => {
+    const token = await srv.userLogin('Master', 'admin', 'secret-pass');
+    const r = await srv.request('GET', '/v2/token_auth', { token });
+    expect(r.status).toBe(200);
+    for (const k of ['account_id', 'account_name', 'apps', 'id', 'is_reseller', 'language', 'method', 'owner_id', 'reseller_id']) {
+      expect(r.body.data).toHaveProperty(k);
+    }
+    expect(r.body.data.id).toBe(token);
+    expect(r.body.data.account_name).toBe('Master');
+    expect(r.body.data.language).toBe('en-US');
+    expect(r.body.auth_token).toBe(token);
+  });
+
+  it('DELETE /v2/token_auth revokes the token for good', async () => {
+    const token = await srv.apiLogin(srv.master.api_key);
+    const del = await srv.request('DELETE', '/v2/token_auth', { token });
+    expect(del.status).toBe(200);
+    expect(del.body.status).toBe('success');
+    expect(del.body.request_id).toBeTruthy();
+    expect(del.body.revision).toBeTruthy();
+    const after = await srv.request('GET', '/v2/token_auth', { token });
+    expect(after.status).toBe(401);
+    expect(after.body.data).toEqual({ message: 'invalid credentials' });
+  });
+
+  it('an invalid token on GET /v2/token_auth answers the seed 401 body', async () => {
+    const r = await srv.request('GET', '/v2/token_auth', { token: 'nope' });
+    expect(r.status).toBe(401);
+    expect(r.body).toMatchObject({ status: 'error', error: '401', message: 'invalid_credentials', data: { message: 'invalid credentials' } });
+  });
+
+  it('a token idle longer than token_expiry_s is refused and removed; use keeps it alive', async () => {
+    const set = await srv.request('POST', '/v2/system_configs/crossbar.auth', {
+      token: srv.adminToken,
+      data: { default: { token_expiry_s: 2 } },
+    });
+    expect(set.status).toBe(200);
+    try {
+      const sub = await createSubAccount(srv, srv.master.account_id, 'Expiry Co');
+      const idle = await srv.apiLogin(sub.apiKey);
+      const busy = await srv.apiLogin(sub.apiKey);
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        expect((await srv.request('GET', '/v2/token_auth', { token: busy })).status).toBe(200);
+      }
+      expect((await srv.request('GET', '/v2/token_auth', { token: idle })).status).toBe(401);
+      const row = srv.core.db.prepare('SELECT 1 FROM tokens WHERE id = ?').get(idle);
+      expect(row).toBeUndefined();
+    } finally {
+      srv.adminToken = await srv.apiLogin(srv.master.api_key);
+      await srv.request('POST', '/v2/system_configs/crossbar.auth', { token: srv.adminToken, data: { default: {} } });
+    }
+  });
+
+  it('tokens carry at least 128 random bits: two logins never share a token', async () => {
+    const a = await srv.apiLogin(srv.master.api_key);
+    const b = await srv.apiLogin(srv.master.api_key);
+    expect(a).not.toBe(b);
+  });
+});

@@ -1,0 +1,284 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Core } from '../../core.js';
+import { errors } from '../../http/errors.js';
+import { compileValidator } from '../../schema/validate.js';
+import { transaction } from '../../store/db.js';
+import type { LoginRestrictions } from '../../restrictions/types.js';
+import type { EndpointRules } from '../../restrictions/types.js';
+import {
+  findAccount,
+  findAccountByApiKey,
+  findAccountsByName,
+  findAccountsByRealm,
+  masterAccount,
+  type Account,
+} from '../accounts/service.js';
+import { findUser, usersByCredentials } from '../users/service.js';
+
+/** Default idle lifetime of a token (`crossbar.auth` `token_expiry_s`). */
+export const DEFAULT_TOKEN_EXPIRY_SECONDS = 3600;
+
+/** Authentication method names, as Kazoo calls them. */
+export const METHOD_USER_AUTH = 'cb_user_auth';
+export const METHOD_API_AUTH = 'cb_api_auth';
+
+/** Who a request's token speaks for, as the pipeline and handlers see it. */
+export interface AuthInfo {
+  token: string;
+  accountId: string;
+  account: Account;
+  ownerId?: string;
+  method: string;
+  isSuperduper: boolean;
+  /** template rules copied into the token at login, if any */
+  restrictions?: EndpointRules;
+  /** second-form restrictions given in the login payload, if any */
+  loginRestrictions?: LoginRestrictions;
+}
+
+interface TokenRow {
+  id: string;
+  account_id: string;
+  owner_id: string | null;
+  method: string;
+  restrictions: string | null;
+  login_restrictions: string | null;
+  created: number;
+  modified: number;
+}
+
+/** What picks the template rules copied into a new token (set by the restrictions module). */
+export const tokenRestrictionHooks: {
+  select?: (core: Core, who: { account: Account; ownerId?: string; method: string }) => EndpointRules | undefined;
+} = {};
+
+/** The token idle lifetime currently configured, in seconds. */
+export function tokenExpirySeconds(core: Core): number {
+  const v = Number(core.config.value('crossbar.auth', 'token_expiry_s', DEFAULT_TOKEN_EXPIRY_SECONDS));
+  return Number.isFinite(v) && v > 0 ? v : DEFAULT_TOKEN_EXPIRY_SECONDS;
+}
+
+function signingSecret(core: Core): Buffer {
+  const row = core.db.prepare("SELECT value FROM meta WHERE key = 'token_secret'").get() as { value: string } | undefined;
+  if (row) return Buffer.from(row.value, 'hex');
+  const secret = randomBytes(32).toString('hex');
+  core.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('token_secret', ?)").run(secret);
+  return signingSecret(core);
+}
+
+function b64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+export interface IssueOptions {
+  account: Account;
+  ownerId?: string;
+  method: string;
+  /** explicit template rules (the CLI's `tokens create --restrictions`); else the templates decide */
+  restrictions?: EndpointRules;
+  loginRestrictions?: LoginRestrictions;
+}
+
+/**
+ * Issues a token: JWT-shaped (`header.payload.signature`, as browser clients split it) around
+ * 128 random bits, stored server-side so that expiry slides and revocation is real.
+ */
+export function issueToken(core: Core, opts: IssueOptions): string {
+  const now = Date.now();
+  const payload: Record<string, unknown> = {
+    iss: 'tel',
+    jti: randomBytes(16).toString('hex'),
+    account_id: opts.account.id,
+    method: opts.method,
+    exp: Math.floor(now / 1000) + tokenExpirySeconds(core),
+  };
+  if (opts.ownerId) payload.owner_id = opts.ownerId;
+  const unsigned = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(payload)}`;
+  const token = `${unsigned}.${createHmac('sha256', signingSecret(core)).update(unsigned).digest('base64url')}`;
+  const restrictions = opts.account.superduper
+    ? undefined
+    : (opts.restrictions ?? tokenRestrictionHooks.select?.(core, { account: opts.account, ownerId: opts.ownerId, method: opts.method }));
+  core.db
+    .prepare(
+      `INSERT INTO tokens (id, account_id, owner_id, method, restrictions, login_restrictions, created, modified)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      token,
+      opts.account.id,
+      opts.ownerId ?? null,
+      opts.method,
+      restrictions ? JSON.stringify(restrictions) : null,
+      opts.loginRestrictions ? JSON.stringify(opts.loginRestrictions) : null,
+      now,
+      now,
+    );
+  return token;
+}
+
+/**
+ * Checks a token: unknown or idle longer than the expiry → 401 (and an expired one is removed).
+ * A use refreshes `pvt_modified`, at most once per hundredth of the expiry to spare writes.
+ */
+export function authenticate(core: Core, token: string | undefined): AuthInfo {
+  if (!token) throw errors.invalidCredentials();
+  const row = core.db.prepare('SELECT * FROM tokens WHERE id = ?').get(token) as TokenRow | undefined;
+  if (!row) throw errors.invalidCredentials();
+  const now = Date.now();
+  const expiryMs = tokenExpirySeconds(core) * 1000;
+  if (now - row.modified > expiryMs) {
+    core.db.prepare('DELETE FROM tokens WHERE id = ?').run(token);
+    throw errors.invalidCredentials();
+  }
+  const account = findAccount(core, row.account_id);
+  if (!account) throw errors.invalidCredentials();
+  if (now - row.modified > expiryMs / 100) {
+    core.db.prepare('UPDATE tokens SET modified = ? WHERE id = ?').run(now, token);
+  }
+  return {
+    token,
+    accountId: row.account_id,
+    account,
+    ownerId: row.owner_id ?? undefined,
+    method: row.method,
+    isSuperduper: account.superduper,
+    restrictions: row.restrictions ? JSON.parse(row.restrictions) : undefined,
+    loginRestrictions: row.login_restrictions ? JSON.parse(row.login_restrictions) : undefined,
+  };
+}
+
+/** Revokes a token for good. */
+export function revokeToken(core: Core, token: string): boolean {
+  return core.db.prepare('DELETE FROM tokens WHERE id = ?').run(token).changes > 0;
+}
+
+/** Removes every token idle longer than the expiry; answers how many. */
+export function sweepExpiredTokens(core: Core): number {
+  const cutoff = Date.now() - tokenExpirySeconds(core) * 1000;
+  return Number(core.db.prepare('DELETE FROM tokens WHERE modified < ?').run(cutoff).changes);
+}
+
+/** A token as `tel tokens list` shows it. */
+export interface TokenSummary {
+  token: string;
+  account_id: string;
+  owner_id?: string;
+  method: string;
+  restricted: boolean;
+  created: number;
+  modified: number;
+}
+
+/** Tokens, optionally of one account, newest first. */
+export function listTokens(core: Core, accountId?: string): TokenSummary[] {
+  const rows = (
+    accountId
+      ? core.db.prepare('SELECT * FROM tokens WHERE account_id = ? ORDER BY created DESC').all(accountId)
+      : core.db.prepare('SELECT * FROM tokens ORDER BY created DESC').all()
+  ) as unknown as TokenRow[];
+  return rows.map((r) => ({
+    token: r.id,
+    account_id: r.account_id,
+    ...(r.owner_id ? { owner_id: r.owner_id } : {}),
+    method: r.method,
+    restricted: r.restrictions !== null || r.login_restrictions !== null,
+    created: r.created,
+    modified: r.modified,
+  }));
+}
+
+/** The `data` of a login answer and of `GET /v2/token_auth` (the seed's validity record). */
+export function tokenRecord(core: Core, auth: Pick<AuthInfo, 'token' | 'account' | 'ownerId' | 'method'>): Record<string, unknown> {
+  const account = auth.account;
+  const user = auth.ownerId ? findUser(core, account.id, auth.ownerId) : undefined;
+  const reseller = resellerOf(core, account);
+  const master = masterAccount(core);
+  const record: Record<string, unknown> = {
+    account_id: account.id,
+    account_name: account.name,
+    apps: [],
+    id: auth.token,
+    is_reseller: account.reseller,
+    language: (user?.doc.language as string) ?? (account.doc.language as string) ?? 'en-US',
+    method: auth.method,
+    owner_id: auth.ownerId ?? null,
+    reseller_id: reseller?.id ?? account.id,
+    is_master_account: master?.id === account.id,
+  };
+  if (user) record.priv_level = user.doc.priv_level;
+  return record;
+}
+
+/** The nearest reseller above (or at) an account. */
+export function resellerOf(core: Core, account: Account): Account | undefined {
+  if (account.reseller) return account;
+  for (const id of [...account.tree].reverse()) {
+    const a = findAccount(core, id);
+    if (a?.reseller) return a;
+  }
+  return undefined;
+}
+
+const userAuthValidator = compileValidator({
+  type: 'object',
+  required: ['credentials'],
+  properties: {
+    credentials: { type: 'string', minLength: 1, maxLength: 64 },
+    method: { type: 'string', enum: ['md5', 'sha'], default: 'md5' },
+    account_name: { type: 'string', minLength: 1, maxLength: 128 },
+    account_realm: { type: 'string', minLength: 4, maxLength: 253 },
+    realm: { type: 'string', minLength: 4, maxLength: 253 },
+    restrictions: { type: 'object' },
+  },
+});
+
+const apiAuthValidator = compileValidator({
+  type: 'object',
+  required: ['api_key'],
+  properties: {
+    api_key: { type: 'string', minLength: 1, maxLength: 128 },
+    restrictions: { type: 'object' },
+  },
+});
+
+/** Checks a second-form restrictions object; set by the restrictions module. */
+export const loginRestrictionChecks: { validate?: (value: unknown) => LoginRestrictions } = {};
+
+function loginRestrictionsOf(data: Record<string, unknown>): LoginRestrictions | undefined {
+  if (data.restrictions === undefined) return undefined;
+  return loginRestrictionChecks.validate ? loginRestrictionChecks.validate(data.restrictions) : (data.restrictions as LoginRestrictions);
+}
+
+/** `PUT /v2/user_auth`: credentials (md5/sha1 of `username:password`) plus an account locator. */
+export function userAuth(core: Core, input: unknown): { token: string; data: Record<string, unknown> } {
+  const data = userAuthValidator(input ?? {});
+  const realm = (data.account_realm ?? data.realm) as string | undefined;
+  const candidates: Account[] = [];
+  if (realm) candidates.push(...findAccountsByRealm(core, realm));
+  if (data.account_name) candidates.push(...findAccountsByName(core, String(data.account_name)));
+  const method = data.method === 'sha' ? 'sha' : 'md5';
+  for (const account of candidates) {
+    if (account.doc.enabled === false) continue;
+    const users = usersByCredentials(core, account.id, String(data.credentials), method);
+    if (users.length === 1) {
+      const login = loginRestrictionsOf(data);
+      return transaction(core.db, () => {
+        const token = issueToken(core, { account, ownerId: users[0].id, method: METHOD_USER_AUTH, loginRestrictions: login });
+        return { token, data: tokenRecord(core, { token, account, ownerId: users[0].id, method: METHOD_USER_AUTH }) };
+      });
+    }
+  }
+  throw errors.invalidCredentials();
+}
+
+/** `PUT /v2/api_auth`: an account's API key. */
+export function apiAuth(core: Core, input: unknown): { token: string; data: Record<string, unknown> } {
+  const data = apiAuthValidator(input ?? {});
+  const account = findAccountByApiKey(core, String(data.api_key));
+  if (!account || account.doc.enabled === false) throw errors.invalidCredentials();
+  const login = loginRestrictionsOf(data);
+  return transaction(core.db, () => {
+    const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });
+    return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }) };
+  });
+}

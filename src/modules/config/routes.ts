@@ -1,0 +1,48 @@
+import type { RouteDef } from '../../http/router.js';
+import { dataObject } from '../../http/request.js';
+import { errors } from '../../http/errors.js';
+import { canonicalCategory } from './service.js';
+
+/** `/v2/system_configs[/{category}]` (super-duper admin only). */
+export const configRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: 'system_configs',
+    superduper: true,
+    handler: (_ctx, core) => ({ data: core.config.list() }),
+  },
+  {
+    method: 'GET',
+    path: 'system_configs/:category',
+    superduper: true,
+    handler: (ctx, core) => {
+      const doc = core.config.get(ctx.params.category);
+      if (!doc) throw errors.badIdentifier(canonicalCategory(ctx.params.category));
+      return { data: doc };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'system_configs/:category',
+    superduper: true,
+    handler: (ctx, core) => ({ data: core.config.set(ctx.params.category, dataObject(ctx)) }),
+  },
+  {
+    method: 'PUT',
+    path: 'system_configs/:category',
+    superduper: true,
+    handler: (ctx, core) => ({ data: core.config.set(ctx.params.category, dataObject(ctx)) }),
+  },
+  {
+    method: 'DELETE',
+    path: 'system_configs/:category',
+    superduper: true,
+    handler: (ctx, core) => {
+      const name = canonicalCategory(ctx.params.category);
+      const doc = core.config.get(name);
+      if (!doc) throw errors.badIdentifier(name);
+      core.db.prepare('DELETE FROM system_configs WHERE category = ?').run(name);
+      return { data: { ...doc, _read_only: { deleted: true } } };
+    },
+  },
+];

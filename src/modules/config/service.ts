@@ -1,0 +1,91 @@
+import type { Core } from '../../core.js';
+import { nextRevision } from '../../util/ids.js';
+
+/** Kazoo's category names accepted as aliases of the seed's. */
+const ALIASES: Record<string, string> = {
+  'crossbar.token_restrictions': 'api.token_restrictions',
+  'crossbar.resources': 'api.resources',
+};
+
+/** The canonical name of a configuration category. */
+export function canonicalCategory(category: string): string {
+  return ALIASES[category] ?? category;
+}
+
+export interface ConfigDoc {
+  id: string;
+  default?: Record<string, unknown>;
+  [node: string]: unknown;
+}
+
+/** System configuration (`system_configs`), cached until the database changes. */
+export class ConfigService {
+  private cache = new Map<string, ConfigDoc | null>();
+  private seenVersion = -1;
+  private readonly versionStmt;
+  private readonly getStmt;
+
+  constructor(private readonly core: Pick<Core, 'db'>) {
+    this.versionStmt = core.db.prepare('PRAGMA data_version');
+    this.getStmt = core.db.prepare('SELECT doc FROM system_configs WHERE category = ?');
+  }
+
+  /** The category document, or null when it was never set. */
+  get(category: string): ConfigDoc | null {
+    const name = canonicalCategory(category);
+    const version = (this.versionStmt.get() as { data_version: number }).data_version;
+    if (version !== this.seenVersion) {
+      this.cache.clear();
+      this.seenVersion = version;
+    }
+    if (this.cache.has(name)) return this.cache.get(name)!;
+    const row = this.getStmt.get(name) as { doc: string } | undefined;
+    const doc = row ? (JSON.parse(row.doc) as ConfigDoc) : null;
+    this.cache.set(name, doc);
+    return doc;
+  }
+
+  /** One setting of the `default` node, or `fallback`. */
+  value<T>(category: string, key: string, fallback: T): T {
+    const v = this.get(category)?.default?.[key];
+    return v === undefined || v === null ? fallback : (v as T);
+  }
+
+  /** Replaces a category document; a flat object without `default` becomes the `default` node. */
+  set(category: string, doc: Record<string, unknown>): ConfigDoc {
+    const name = canonicalCategory(category);
+    const { id: _id, _read_only: _ro, ...rest } = doc;
+    const nodes = isNodeDoc(rest) ? rest : { default: rest };
+    const stored: ConfigDoc = { id: name, ...nodes };
+    const body = JSON.stringify(stored);
+    const prev = this.core.db.prepare('SELECT rev FROM system_configs WHERE category = ?').get(name) as
+      | { rev: string }
+      | undefined;
+    this.core.db
+      .prepare(
+        `INSERT INTO system_configs (category, doc, rev, modified) VALUES (?, ?, ?, ?)
+         ON CONFLICT(category) DO UPDATE SET doc = excluded.doc, rev = excluded.rev, modified = excluded.modified`,
+      )
+      .run(name, body, nextRevision(prev?.rev, body), Date.now());
+    this.cache.delete(name);
+    return stored;
+  }
+
+  /** Sets one key of the `default` node, keeping the others. */
+  setValue(category: string, key: string, value: unknown): ConfigDoc {
+    const current = this.get(category) ?? { id: canonicalCategory(category) };
+    const { id: _id, ...nodes } = current;
+    return this.set(category, { ...nodes, default: { ...(current.default ?? {}), [key]: value } });
+  }
+
+  /** Every stored category name. */
+  list(): string[] {
+    return (this.core.db.prepare('SELECT category FROM system_configs ORDER BY category').all() as { category: string }[]).map(
+      (r) => r.category,
+    );
+  }
+}
+
+function isNodeDoc(doc: Record<string, unknown>): boolean {
+  return 'default' in doc && typeof doc.default === 'object' && doc.default !== null && !Array.isArray(doc.default);
+}

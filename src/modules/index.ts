@@ -1,0 +1,26 @@
+import type { TelModule } from './types.js';
+import { accountRoutes } from './accounts/routes.js';
+import { userRoutes } from './users/routes.js';
+import { authRoutes } from './auth/routes.js';
+import { configRoutes } from './config/routes.js';
+import { sweepExpiredTokens } from './auth/service.js';
+
+/**
+ * Every module of tel, in one explicit list (a bundled binary cannot discover files).
+ * Add a module here to give it routes, bus subscriptions or background workers.
+ */
+export const MODULES: TelModule[] = [
+  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes },
+  { name: 'users', endpoints: ['users'], routes: userRoutes },
+  {
+    name: 'auth',
+    endpoints: ['user_auth', 'api_auth', 'token_auth'],
+    routes: authRoutes,
+    start(core) {
+      const timer = setInterval(() => sweepExpiredTokens(core), 60_000);
+      timer.unref();
+      return { stop: async () => clearInterval(timer) };
+    },
+  },
+  { name: 'config', endpoints: ['system_configs'], routes: configRoutes },
+];

@@ -1,0 +1,59 @@
+import type { RouteDef } from '../../http/router.js';
+import { dataObject, ifMatchOf } from '../../http/request.js';
+import { ordered, paginate } from '../../http/paging.js';
+import { createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+
+/** `/v2/accounts/{id}/users…`. */
+export const userRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/users',
+    handler: (ctx, core) => {
+      const rows = listUsers(core, ctx.params.account_id).map((u) => ({
+        id: u.id,
+        username: u.doc.username,
+        first_name: u.doc.first_name,
+        last_name: u.doc.last_name,
+        email: u.doc.email,
+        priv_level: u.doc.priv_level,
+        enabled: u.doc.enabled,
+      }));
+      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
+      return { data: page, extras };
+    },
+  },
+  {
+    method: 'PUT',
+    path: 'accounts/:account_id/users',
+    handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, dataObject(ctx))) }),
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/users/:user_id',
+    handler: (ctx, core) => {
+      const u = getUser(core, ctx.params.account_id, ctx.params.user_id);
+      return { data: userJson(u), extras: { revision: u.rev } };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'accounts/:account_id/users/:user_id',
+    handler: (ctx, core) => ({
+      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
+    }),
+  },
+  {
+    method: 'PATCH',
+    path: 'accounts/:account_id/users/:user_id',
+    handler: (ctx, core) => ({
+      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: 'accounts/:account_id/users/:user_id',
+    handler: (ctx, core) => ({
+      data: { ...userJson(deleteUser(core, ctx.params.account_id, ctx.params.user_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+    }),
+  },
+];

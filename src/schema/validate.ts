@@ -1,0 +1,173 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ApiError, errors, type ValidationErrors } from '../http/errors.js';
+
+/** A JSON Schema (draft-07 as ajv takes it). */
+export type JsonSchema = Record<string, unknown>;
+
+const ajv = new Ajv({
+  allErrors: true,
+  useDefaults: true,
+  // Kazoo clients send "2" for 2 and "true" for true; coerce as Kazoo does.
+  coerceTypes: true,
+  strict: false,
+});
+
+/** Custom formats tel's schemas use. */
+ajv.addFormat('regex', {
+  type: 'string',
+  validate: (s: string) => {
+    try {
+      new RegExp(s);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+});
+ajv.addFormat('http-uri', {
+  type: 'string',
+  validate: (s: string) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+});
+
+/** A compiled validator: fills defaults and coerces in place, or throws a Kazoo-shaped 400. */
+export interface Validator<T = Record<string, unknown>> {
+  (doc: unknown): T;
+  schema: JsonSchema;
+  /** the same check, returning the errors instead of throwing */
+  check(doc: unknown): ValidationErrors | undefined;
+}
+
+/** Compiles a schema once into a validator. */
+export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema): Validator<T> {
+  const fn: ValidateFunction = ajv.compile(schema);
+  const check = (doc: unknown): ValidationErrors | undefined => (fn(doc) ? undefined : toKazooErrors(fn.errors ?? []));
+  const validate = ((doc: unknown) => {
+    const errs = check(doc);
+    if (errs) throw errors.validation(errs);
+    return doc as T;
+  }) as Validator<T>;
+  validate.schema = schema;
+  validate.check = check;
+  return validate;
+}
+
+/** Merges several ValidationErrors objects. */
+export function mergeErrors(...all: (ValidationErrors | undefined)[]): ValidationErrors | undefined {
+  const out: ValidationErrors = {};
+  for (const e of all) {
+    if (!e) continue;
+    for (const [field, rules] of Object.entries(e)) out[field] = { ...(out[field] ?? {}), ...rules };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Throws the 400 when `errs` holds anything. */
+export function throwIfErrors(errs: ValidationErrors | undefined): void {
+  if (errs) throw errors.validation(errs);
+}
+
+/** True when `err` is a 400 validation ApiError. */
+export function isValidationError(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 400;
+}
+
+/** Turns ajv errors into Kazoo's `{field: {rule: {message, target?, value?}}}`. */
+export function toKazooErrors(list: ErrorObject[]): ValidationErrors {
+  const out: ValidationErrors = {};
+  for (const e of list) {
+    // oneOf/anyOf summaries add noise next to the precise errors beneath them.
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const base = pointerToPath(e.instancePath);
+    const p = e.params as Record<string, unknown>;
+    let field = base;
+    let rule = e.keyword;
+    let detail: Record<string, unknown>;
+    switch (e.keyword) {
+      case 'required':
+        field = join(base, String(p.missingProperty));
+        detail = { message: 'Field is required but missing' };
+        break;
+      case 'additionalProperties':
+        field = join(base, String(p.additionalProperty));
+        detail = { message: 'Field is not allowed' };
+        break;
+      case 'type':
+        detail = { message: `Value did not match type(s): ${p.type}`, target: p.type, value: e.data };
+        break;
+      case 'enum':
+        detail = { message: 'Value not found in enumerated list of values', target: p.allowedValues, value: e.data };
+        break;
+      case 'const':
+        rule = 'enum';
+        detail = { message: 'Value not found in enumerated list of values', target: [p.allowedValue], value: e.data };
+        break;
+      case 'minimum':
+      case 'exclusiveMinimum':
+        rule = 'minimum';
+        detail = { message: `Value must be at least ${p.limit}`, target: p.limit, value: e.data };
+        break;
+      case 'maximum':
+      case 'exclusiveMaximum':
+        rule = 'maximum';
+        detail = { message: `Value must be at most ${p.limit}`, target: p.limit, value: e.data };
+        break;
+      case 'minLength':
+        detail = { message: `String must be at least ${p.limit} characters`, target: p.limit, value: e.data };
+        break;
+      case 'maxLength':
+        detail = { message: `String must not be more than ${p.limit} characters`, target: p.limit, value: e.data };
+        break;
+      case 'minItems':
+        detail = { message: `The list must have at least ${p.limit} items`, target: p.limit, value: e.data };
+        break;
+      case 'maxItems':
+        detail = { message: `The list is more than ${p.limit} items`, target: p.limit, value: e.data };
+        break;
+      case 'uniqueItems':
+        detail = { message: 'List of items is not unique', value: e.data };
+        break;
+      case 'pattern':
+        detail = { message: `Failed to match pattern '${p.pattern}'`, target: p.pattern, value: e.data };
+        break;
+      case 'propertyNames':
+        field = join(base, String(p.propertyName));
+        rule = 'pattern';
+        detail = { message: 'Key is not valid', value: p.propertyName };
+        break;
+      case 'format':
+        rule = p.format === 'regex' ? 'invalid' : 'wrong_format';
+        detail = {
+          message: p.format === 'regex' ? 'Value is not a valid regular expression' : 'Field is not in the correct format',
+          format: p.format,
+          value: e.data,
+        };
+        break;
+      default:
+        detail = { message: e.message ?? 'Value is not valid', value: e.data };
+    }
+    if (!field) field = 'data';
+    out[field] = { ...(out[field] ?? {}), [rule]: detail };
+  }
+  return out;
+}
+
+function pointerToPath(pointer: string): string {
+  if (!pointer) return '';
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~').replace(/\./g, '%2E'))
+    .join('.');
+}
+
+function join(base: string, key: string): string {
+  const k = key.replace(/\./g, '%2E');
+  return base ? `${base}.${k}` : k;
+}

@@ -1,0 +1,66 @@
+import { DatabaseSync } from 'node:sqlite';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = DatabaseSync;
+
+/** Milliseconds a writer waits for another process holding the lock (CLI beside a server). */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/** Opens (creating if needed) a tel database: WAL, busy timeout, migrations applied. */
+export function openDb(file: string): Db {
+  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+/** Applies the migrations this database has not seen yet, each in its own transaction. */
+export function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set(
+    (db.prepare('SELECT id FROM schema_migrations').all() as { id: string }[]).map((r) => r.id),
+  );
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.id)) continue;
+    transaction(db, () => {
+      // Another process may have applied it while we waited for the lock.
+      if (db.prepare('SELECT 1 FROM schema_migrations WHERE id = ?').get(migration.id)) return;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)').run(migration.id, Date.now());
+    });
+  }
+}
+
+let depth = new WeakMap<Db, number>();
+
+/** Runs `fn` in one IMMEDIATE transaction (nested calls join the outer one). */
+export function transaction<T>(db: Db, fn: () => T): T {
+  const level = depth.get(db) ?? 0;
+  if (level > 0) {
+    depth.set(db, level + 1);
+    try {
+      return fn();
+    } finally {
+      depth.set(db, level);
+    }
+  }
+  db.exec('BEGIN IMMEDIATE');
+  depth.set(db, 1);
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  } finally {
+    depth.set(db, 0);
+  }
+}
+
+/** For tests that reopen databases: forget nesting state. */
+export function resetTransactionState(): void {
+  depth = new WeakMap();
+}

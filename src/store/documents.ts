@@ -1,0 +1,160 @@
+import type { Core } from '../core.js';
+import { errors } from '../http/errors.js';
+import { newId, nextRevision } from '../util/ids.js';
+import { transaction } from './db.js';
+
+/** One stored document of the `docs` table. */
+export interface StoredDoc {
+  id: string;
+  kind: string;
+  accountId: string;
+  doc: Record<string, unknown>;
+  pvt: Record<string, unknown>;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+/** Document kinds whose changes publish `object` events, and the event `type` they carry. */
+export const OBJECT_TYPES: Record<string, string> = {
+  account: 'account',
+  user: 'user',
+  device: 'device',
+  callflow: 'callflow',
+  vmbox: 'vmbox',
+  faxbox: 'faxbox',
+  media: 'media',
+};
+
+interface Row {
+  id: string;
+  kind: string;
+  account_id: string;
+  doc: string;
+  pvt: string;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+function fromRow(r: Row): StoredDoc {
+  return {
+    id: r.id,
+    kind: r.kind,
+    accountId: r.account_id,
+    doc: JSON.parse(r.doc),
+    pvt: JSON.parse(r.pvt),
+    rev: r.rev,
+    created: r.created,
+    modified: r.modified,
+  };
+}
+
+/**
+ * Removes what a client may send back from a document it read but may not set: the id, the
+ * revision, `_read_only` and other `_`/`pvt_` keys (Monster UI posts whole documents back).
+ */
+export function stripServerFields(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (k === 'id' || k.startsWith('_') || k.startsWith('pvt_')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** The public view of a document: its fields plus `id`. */
+export function publicDoc(d: StoredDoc): Record<string, unknown> {
+  return { ...d.doc, id: d.id };
+}
+
+/** Reads one document of a kind in an account, or undefined. */
+export function findDoc(core: Core, kind: string, accountId: string, id: string): StoredDoc | undefined {
+  const r = core.db
+    .prepare('SELECT * FROM docs WHERE id = ? AND kind = ? AND account_id = ?')
+    .get(id, kind, accountId) as Row | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
+/** Reads one document or throws the 404 `bad_identifier`. */
+export function getDoc(core: Core, kind: string, accountId: string, id: string): StoredDoc {
+  const d = findDoc(core, kind, accountId, id);
+  if (!d) throw errors.badIdentifier(id);
+  return d;
+}
+
+/** Every document of a kind in an account, oldest first. */
+export function listDocs(core: Core, kind: string, accountId: string): StoredDoc[] {
+  return (
+    core.db
+      .prepare('SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id')
+      .all(accountId, kind) as unknown as Row[]
+  ).map(fromRow);
+}
+
+function publishObject(core: Core, d: StoredDoc, action: 'doc_created' | 'doc_edited' | 'doc_deleted'): void {
+  const type = OBJECT_TYPES[d.kind];
+  if (!type) return;
+  core.bus.publish({
+    type: 'object',
+    accountId: d.accountId,
+    payload: { id: d.id, account_id: d.accountId, action, type },
+  });
+}
+
+/** Inserts a new document and publishes `doc_created`. */
+export function insertDoc(
+  core: Core,
+  kind: string,
+  accountId: string,
+  doc: Record<string, unknown>,
+  pvt: Record<string, unknown> = {},
+  id: string = newId(),
+): StoredDoc {
+  return transaction(core.db, () => {
+    const now = Date.now();
+    const body = JSON.stringify(doc);
+    const rev = nextRevision(undefined, body);
+    core.db
+      .prepare('INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(id, kind, accountId, body, JSON.stringify(pvt), rev, now, now);
+    const stored: StoredDoc = { id, kind, accountId, doc, pvt, rev, created: now, modified: now };
+    publishObject(core, stored, 'doc_created');
+    return stored;
+  });
+}
+
+/**
+ * Replaces a document's fields, checking `ifMatch` (a revision) when given: a stale revision is a
+ * 409. Publishes `doc_edited`.
+ */
+export function updateDoc(
+  core: Core,
+  current: StoredDoc,
+  doc: Record<string, unknown>,
+  pvt: Record<string, unknown> = current.pvt,
+  ifMatch?: string,
+): StoredDoc {
+  return transaction(core.db, () => {
+    const body = JSON.stringify(doc);
+    const rev = nextRevision(current.rev, body);
+    const now = Date.now();
+    const expected = ifMatch ?? current.rev;
+    const res = core.db
+      .prepare('UPDATE docs SET doc = ?, pvt = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?')
+      .run(body, JSON.stringify(pvt), rev, now, current.id, expected);
+    if (res.changes === 0) throw errors.conflict();
+    const stored: StoredDoc = { ...current, doc, pvt, rev, modified: now };
+    publishObject(core, stored, 'doc_edited');
+    return stored;
+  });
+}
+
+/** Deletes a document for good and publishes `doc_deleted`. */
+export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): void {
+  transaction(core.db, () => {
+    const res = core.db.prepare('DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+    if (res.changes === 0) throw errors.conflict();
+    publishObject(core, current, 'doc_deleted');
+  });
+}

@@ -1,0 +1,66 @@
+/** One schema change, applied once per database, in array order. Never edit one that shipped. */
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+/** Every migration tel knows, oldest first. Append new ones at the end. */
+export const MIGRATIONS: Migration[] = [
+  {
+    id: '0001-core',
+    sql: `
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        parent_id TEXT,
+        tree TEXT NOT NULL,              -- JSON array of ancestor ids, root first
+        name TEXT NOT NULL,
+        name_norm TEXT NOT NULL,
+        realm TEXT NOT NULL UNIQUE,
+        api_key TEXT NOT NULL UNIQUE,
+        superduper INTEGER NOT NULL DEFAULT 0,
+        reseller INTEGER NOT NULL DEFAULT 0,
+        doc TEXT NOT NULL,               -- public fields as JSON
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,        -- unix ms
+        modified INTEGER NOT NULL
+      );
+      CREATE INDEX accounts_parent ON accounts(parent_id);
+      CREATE INDEX accounts_name ON accounts(name_norm);
+
+      -- Documents of every other kind (users, devices, callflows, …), one table.
+      CREATE TABLE docs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        doc TEXT NOT NULL,               -- public fields as JSON
+        pvt TEXT NOT NULL DEFAULT '{}',  -- private fields as JSON
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+      CREATE INDEX docs_account_kind ON docs(account_id, kind, created);
+
+      CREATE TABLE tokens (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        owner_id TEXT,
+        method TEXT NOT NULL,
+        restrictions TEXT,               -- template rules copied at login (JSON) or NULL
+        login_restrictions TEXT,         -- second form from the login payload (JSON) or NULL
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+      CREATE INDEX tokens_modified ON tokens(modified);
+      CREATE INDEX tokens_account ON tokens(account_id);
+
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+      CREATE TABLE system_configs (
+        category TEXT PRIMARY KEY,
+        doc TEXT NOT NULL,
+        rev TEXT NOT NULL,
+        modified INTEGER NOT NULL
+      );
+    `,
+  },
+];

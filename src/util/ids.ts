@@ -1,0 +1,32 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A new 32-hex document id, as Kazoo's. */
+export function newId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** True for a 32-hex lower-case id. */
+export function isDocId(value: string): boolean {
+  return /^[0-9a-f]{32}$/.test(value);
+}
+
+/** A new 64-hex API key (32 random bytes). */
+export function newApiKey(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** md5 hex of a string. */
+export function md5Hex(value: string): string {
+  return createHash('md5').update(value).digest('hex');
+}
+
+/** sha1 hex of a string. */
+export function sha1Hex(value: string): string {
+  return createHash('sha1').update(value).digest('hex');
+}
+
+/** A document revision: `<n>-<32 hex>` as CouchDB writes them. */
+export function nextRevision(previous: string | undefined, body: string): string {
+  const n = previous ? Number(previous.split('-')[0]) + 1 : 1;
+  return `${n}-${md5Hex(body)}`;
+}

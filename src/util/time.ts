@@ -1,0 +1,22 @@
+/** Seconds between 0000-01-01 (Gregorian) and the Unix epoch, as Kazoo counts time. */
+export const GREGORIAN_OFFSET_SECONDS = 62_167_219_200;
+
+/** Current time in Gregorian seconds (the API's timestamps). */
+export function nowGregorian(nowMs: number = Date.now()): number {
+  return Math.floor(nowMs / 1000) + GREGORIAN_OFFSET_SECONDS;
+}
+
+/** Converts Gregorian seconds to Unix milliseconds. */
+export function gregorianToUnixMs(gregorianSeconds: number): number {
+  return (gregorianSeconds - GREGORIAN_OFFSET_SECONDS) * 1000;
+}
+
+/** Converts Unix milliseconds to Gregorian seconds. */
+export function unixMsToGregorian(unixMs: number): number {
+  return Math.floor(unixMs / 1000) + GREGORIAN_OFFSET_SECONDS;
+}
+
+/** ISO 8601 UTC date-time with seconds resolution, as the envelope's `timestamp`. */
+export function isoSeconds(nowMs: number = Date.now()): string {
+  return new Date(nowMs).toISOString().slice(0, 19);
+}
