@@ -6,6 +6,7 @@ import { registerServe } from './serve.js';
 import { registerAccounts } from './accounts.js';
 import { registerTokens } from './tokens.js';
 import { registerConfig } from './config.js';
+import { registerSimulate } from './simulate.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -14,6 +15,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerAccounts,
   registerTokens,
   registerConfig,
+  registerSimulate,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

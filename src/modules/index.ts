@@ -4,6 +4,8 @@ import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { configRoutes } from './config/routes.js';
 import { sweepExpiredTokens } from './auth/service.js';
+import { documentsModule } from './documents/module.js';
+import { simulationsModule } from './simulations/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -23,4 +25,6 @@ export const MODULES: TelModule[] = [
     },
   },
   { name: 'config', endpoints: ['system_configs'], routes: configRoutes },
+  documentsModule,
+  simulationsModule,
 ];

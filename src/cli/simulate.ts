@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { simulate } from '../modules/simulations/module.js';
+import type { EmittedEvent } from '../modules/simulations/registry.js';
+import { emit, withCore, type CliIo } from './io.js';
+
+/** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
+export type SimulateCommand = (simulate: Command, io: CliIo) => void;
+
+/** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
+export const SIMULATE_COMMANDS: SimulateCommand[] = [];
+
+/** Runs a simulation offline on the database and prints the events it emitted. */
+export async function runSimulation(cmd: Command, io: CliIo, accountId: string, data: Record<string, unknown>): Promise<void> {
+  await withCore(cmd, (core, g) => {
+    const events = simulate(core, accountId, data);
+    emit(io, g, { events }, () => events.map(describeEvent).join('\n'));
+  });
+}
+
+function describeEvent(e: EmittedEvent): string {
+  return `${e.event}${e.call_id ? `  call_id=${e.call_id}` : ''}`;
+}
+
+/** `tel simulate …`: fire platform events through the same engine as the API. */
+export function registerSimulate(program: Command, io: CliIo): void {
+  const cmd = program
+    .command('simulate')
+    .description('fire platform events (calls, parking, queue calls, voicemail) as a switch would')
+    .addHelpText('after', '\nThe events go through the same webhook engine as the API; a running `tel serve` sends them.');
+  for (const add of SIMULATE_COMMANDS) add(cmd, io);
+}

@@ -1,0 +1,10 @@
+import type { TelModule } from '../types.js';
+import { documentRoutes } from './crud.js';
+import { DOCUMENT_KINDS } from './kinds.js';
+
+/** Plain CRUD for devices, callflows, vmboxes, faxboxes and media (so `object` hooks fire). */
+export const documentsModule: TelModule = {
+  name: 'documents',
+  endpoints: DOCUMENT_KINDS.map((k) => k.kind.endpoint),
+  routes: DOCUMENT_KINDS.flatMap(documentRoutes),
+};

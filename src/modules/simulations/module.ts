@@ -1,0 +1,32 @@
+import type { Core } from '../../core.js';
+import { errors } from '../../http/errors.js';
+import { dataObject } from '../../http/request.js';
+import type { TelModule } from '../types.js';
+import { transaction } from '../../store/db.js';
+import { SIMULATIONS, type EmittedEvent } from './registry.js';
+
+/** Runs a simulation of `kind` on an account; one transaction, so its deliveries land together. */
+export function simulate(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
+  const kind = String(data.kind ?? '');
+  const run = SIMULATIONS[kind];
+  if (!run) {
+    throw errors.invalidField('kind', 'enum', 'Value not found in enumerated list of values', {
+      target: Object.keys(SIMULATIONS),
+      value: data.kind,
+    });
+  }
+  return transaction(core.db, () => run(core, accountId, data));
+}
+
+/** `PUT /v2/accounts/{id}/simulations`: fire platform events (there is no switch here). */
+export const simulationsModule: TelModule = {
+  name: 'simulations',
+  endpoints: ['simulations'],
+  routes: [
+    {
+      method: 'PUT',
+      path: 'accounts/:account_id/simulations',
+      handler: (ctx, core) => ({ data: { events: simulate(core, ctx.params.account_id, dataObject(ctx)) } }),
+    },
+  ],
+};
