@@ -1,0 +1,93 @@
+/** A segment pattern compiled once: a test over a list of path segments. */
+export type SegmentMatcher = (segments: readonly string[]) => boolean;
+
+const HEX_ID = /^[0-9a-fA-F]{32}$/;
+
+/**
+ * Splits a key or URI pattern on `/`, dropping empty parts (so `/` is the empty list and a
+ * leading or doubled slash changes nothing). Account-style ids are lower-cased, as the path
+ * parser lower-cases them, so an id written in capitals still names the same thing.
+ */
+export function splitPattern(pattern: string): string[] {
+  const out: string[] = [];
+  for (const part of pattern.split('/')) {
+    if (part === '') continue;
+    out.push(HEX_ID.test(part) ? part.toLowerCase() : part);
+  }
+  return out;
+}
+
+/**
+ * Compiles segment patterns where `*` is exactly one non-empty segment, `#` zero or more
+ * segments anywhere, anything else itself. Common shapes get a specialised test; the general
+ * shape uses the wildcard walk that backtracks to the last `#`.
+ */
+export function compileSegments(parts: readonly string[]): SegmentMatcher {
+  const n = parts.length;
+  const hashes = parts.filter((p) => p === '#').length;
+  if (n === 0) return (s) => s.length === 0;
+  if (hashes === 0) {
+    if (n === 1) {
+      const only = parts[0];
+      return only === '*' ? (s) => s.length === 1 && s[0] !== '' : (s) => s.length === 1 && s[0] === only;
+    }
+    return (s) => s.length === n && fixedMatch(parts, s, 0, n);
+  }
+  if (hashes === n) return () => true;
+  if (hashes === 1 && parts[n - 1] === '#') {
+    const head = n - 1;
+    return (s) => s.length >= head && fixedMatch(parts, s, 0, head);
+  }
+  const collapsed = parts.filter((p, i) => !(p === '#' && parts[i - 1] === '#'));
+  return (s) => wildcardMatch(collapsed, s);
+}
+
+function fixedMatch(parts: readonly string[], s: readonly string[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const p = parts[i];
+    if (p === '*' ? s[i] === '' : p !== s[i]) return false;
+  }
+  return true;
+}
+
+function wildcardMatch(parts: readonly string[], s: readonly string[]): boolean {
+  let pi = 0;
+  let si = 0;
+  let starP = -1;
+  let starS = 0;
+  while (si < s.length) {
+    const p = parts[pi];
+    if (p === '#') {
+      starP = pi++;
+      starS = si;
+    } else if (pi < parts.length && (p === '*' ? s[si] !== '' : p === s[si])) {
+      pi++;
+      si++;
+    } else if (starP >= 0) {
+      // let the last `#` swallow one more segment and retry from there
+      pi = starP + 1;
+      si = ++starS;
+    } else {
+      return false;
+    }
+  }
+  while (pi < parts.length && parts[pi] === '#') pi++;
+  return pi === parts.length;
+}
+
+/** Compiles one argument key of a rule object (`/`, `*`, `#`, `{id}/quickcall/{id}`, `{id}/#`…). */
+export function compileArgKey(key: string): SegmentMatcher {
+  return compileSegments(splitPattern(key));
+}
+
+const keyCache = new Map<string, SegmentMatcher>();
+
+/** True when the argument key matches the argument list (compiled keys are cached). */
+export function matchArgs(key: string, args: readonly string[]): boolean {
+  let matcher = keyCache.get(key);
+  if (!matcher) {
+    matcher = compileArgKey(key);
+    if (keyCache.size < 10_000) keyCache.set(key, matcher);
+  }
+  return matcher(args);
+}
