@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileArgKey, matchArgs, splitPattern } from './args.js';
+import { compileArgKey, lowerSegments, matchArgs, splitPattern } from './args.js';
 
 const ID = 'd60fb8c1f0930f2d0d9c9f878f271432';
 
@@ -13,7 +13,9 @@ const table: { name: string; key: string; args: string[]; matches: boolean }[] =
   { name: '# matches no arguments', key: '#', args: [], matches: true },
   { name: '# matches three arguments', key: '#', args: ['a', 'b', 'c'], matches: true },
   { name: 'a literal matches itself', key: 'sync', args: ['sync'], matches: true },
-  { name: 'a literal does not match another word', key: 'sync', args: ['Sync'], matches: false },
+  { name: 'a literal does not match another word', key: 'sync', args: ['synced'], matches: false },
+  { name: 'letter case is ignored, as routing ignores it', key: 'sync', args: ['SYNC'], matches: true },
+  { name: 'letter case is ignored in the key too', key: '*/Quick_Call/*', args: ['d', 'quick_call', '1'], matches: true },
   { name: 'a composite key matches exactly its list', key: `${ID}/quickcall/1234`, args: [ID, 'quickcall', '1234'], matches: true },
   { name: 'a composite key does not match a longer list', key: `${ID}/quickcall/1234`, args: [ID, 'quickcall', '1234', 'x'], matches: false },
   { name: 'a composite key does not match a different middle', key: `${ID}/quickcall/1234`, args: [ID, 'sync', '1234'], matches: false },
@@ -42,7 +44,7 @@ const table: { name: string; key: string; args: string[]; matches: boolean }[] =
 describe('argument keys', () => {
   it.each(table)('$name', ({ key, args, matches }) => {
     expect(matchArgs(key, args)).toBe(matches);
-    expect(compileArgKey(key)(args)).toBe(matches);
+    expect(compileArgKey(key)(args.map((a) => a.toLowerCase()))).toBe(matches);
   });
 });
 
@@ -50,6 +52,16 @@ describe('splitting patterns', () => {
   it('drops empty parts, so a lone slash is the empty list', () => {
     expect(splitPattern('/')).toEqual([]);
     expect(splitPattern('a//b/')).toEqual(['a', 'b']);
+  });
+
+  it('lower-cases literals', () => {
+    expect(splitPattern('Devices/*/SYNC')).toEqual(['devices', '*', 'sync']);
+  });
+
+  it('keeps an all-lower-case list as the same array', () => {
+    const list = ['a', 'b'];
+    expect(lowerSegments(list)).toBe(list);
+    expect(lowerSegments(['A', 'b'])).toEqual(['a', 'b']);
   });
 });
 

@@ -1,20 +1,23 @@
 /** A segment pattern compiled once: a test over a list of path segments. */
 export type SegmentMatcher = (segments: readonly string[]) => boolean;
 
-const HEX_ID = /^[0-9a-fA-F]{32}$/;
-
 /**
  * Splits a key or URI pattern on `/`, dropping empty parts (so `/` is the empty list and a
- * leading or doubled slash changes nothing). Account-style ids are lower-cased, as the path
- * parser lower-cases them, so an id written in capitals still names the same thing.
+ * leading or doubled slash changes nothing). Literals are lower-cased: routing ignores letter
+ * case, so matching must too, or `SYNC` could slip past a rule written for `sync`.
  */
 export function splitPattern(pattern: string): string[] {
   const out: string[] = [];
-  for (const part of pattern.split('/')) {
-    if (part === '') continue;
-    out.push(HEX_ID.test(part) ? part.toLowerCase() : part);
-  }
+  for (const part of pattern.split('/')) if (part !== '') out.push(part.toLowerCase());
   return out;
+}
+
+/** The segments in lower case; the same array when nothing changes (the common case). */
+export function lowerSegments(segments: readonly string[]): readonly string[] {
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i] !== segments[i].toLowerCase()) return segments.map((s) => s.toLowerCase());
+  }
+  return segments;
 }
 
 /**
@@ -82,12 +85,12 @@ export function compileArgKey(key: string): SegmentMatcher {
 
 const keyCache = new Map<string, SegmentMatcher>();
 
-/** True when the argument key matches the argument list (compiled keys are cached). */
+/** True when the argument key matches the argument list, ignoring letter case (keys are cached). */
 export function matchArgs(key: string, args: readonly string[]): boolean {
   let matcher = keyCache.get(key);
   if (!matcher) {
     matcher = compileArgKey(key);
     if (keyCache.size < 10_000) keyCache.set(key, matcher);
   }
-  return matcher(args);
+  return matcher(lowerSegments(args));
 }

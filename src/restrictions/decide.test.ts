@@ -151,6 +151,11 @@ const scenarios: Scenario[] = [
     account: AUTH, allowed: false, failedStep: 'verb',
   },
   {
+    name: 'an argument in capitals cannot slip past a key written in lower case',
+    rules: { devices: [{ rules: { '*/sync': [], '#': ['_'] } }] },
+    args: ['d1', 'SYNC'], account: AUTH, allowed: false, failedStep: 'verb', argKey: '*/sync',
+  },
+  {
     name: 'an exact verb is reported in preference to _',
     rules: { devices: [{ rules: { '#': ['_', 'GET'] } }] },
     account: AUTH, allowed: true, verbVia: 'GET',

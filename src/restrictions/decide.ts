@@ -1,3 +1,4 @@
+import { lowerSegments } from './args.js';
 import { compiled, type CompiledEndpoint, type CompiledRuleObject, type CompiledRules } from './compile.js';
 import type { AccountRelation, Decision, EndpointRules, RestrictionRequest, RestrictionSubject } from './types.js';
 
@@ -6,7 +7,8 @@ const CATCH_ALL = '_';
 /**
  * Decides a request against a token's endpoint rules: endpoint (exact name, then `_`), the
  * first rule object whose `allowed_accounts` matches the path's account, the first argument
- * key (document order) matching the arguments, then the verb. Says what matched at each step.
+ * key (document order) matching the arguments (letter case ignored), then the verb. Says what
+ * matched at each step.
  */
 export function decide(
   rules: EndpointRules | CompiledRules,
@@ -65,7 +67,7 @@ export function decide(
     return decision;
   }
 
-  const args = req.args;
+  const args = lowerSegments(req.args);
   const { keys, matchers } = chosen;
   let k = 0;
   while (k < matchers.length && !matchers[k](args)) k++;

@@ -1,5 +1,5 @@
 export * from './types.js';
-export { compileArgKey, compileSegments, matchArgs, splitPattern, type SegmentMatcher } from './args.js';
+export { compileArgKey, compileSegments, lowerSegments, matchArgs, splitPattern, type SegmentMatcher } from './args.js';
 export { CompiledRules, compileRules, compiled, type CompiledEndpoint, type CompiledRuleObject } from './compile.js';
 export { decide } from './decide.js';
 export { compileLogin, decideLogin } from './login.js';
@@ -12,8 +12,10 @@ export {
   NAME_KEY_PATTERN,
   RULE_VERBS,
   documentSchema,
+  endpointRulesSchema,
   loginSchema,
   templateSchema,
+  validateEndpointRules,
   validateLoginRestrictions,
   validateRestrictionsDocument,
   validateTemplate,

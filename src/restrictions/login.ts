@@ -1,4 +1,4 @@
-import { compileSegments, splitPattern, type SegmentMatcher } from './args.js';
+import { compileSegments, lowerSegments, splitPattern, type SegmentMatcher } from './args.js';
 import type { LoginDecision, LoginRestrictions } from './types.js';
 
 const ANY_METHOD = '*';
@@ -46,13 +46,14 @@ export function decideLogin(login: LoginRestrictions, method: string, segments: 
     cache.set(login, c);
   }
   const verb = method.toLowerCase();
+  const path = lowerSegments(segments);
   const keys: string[] = [];
   for (const key of verb === ANY_METHOD ? [ANY_METHOD] : [verb, ANY_METHOD]) {
     const patterns = c.get(key);
     if (!patterns) continue;
     keys.push(key);
     for (const p of patterns) {
-      if (p.test(segments)) return { allowed: true, method, segments, keys, matched: { key, pattern: p.pattern } };
+      if (p.test(path)) return { allowed: true, method, segments, keys, matched: { key, pattern: p.pattern } };
     }
   }
   return { allowed: false, method, segments, keys };

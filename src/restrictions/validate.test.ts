@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateLoginRestrictions, validateRestrictionsDocument, validateTemplate } from './validate.js';
+import { validateEndpointRules, validateLoginRestrictions, validateRestrictionsDocument, validateTemplate } from './validate.js';
 
 const ok = { rules: { '#': ['_'] } };
 const wrap = (endpointValue: unknown) => ({ cb_user_auth: { user: { devices: endpointValue } } });
@@ -86,5 +86,20 @@ describe('validating restrictions given at login', () => {
 
   it('keys errors under the given base', () => {
     expect(Object.keys(validateLoginRestrictions('x', 'data.restrictions')!)).toEqual(['data.restrictions']);
+  });
+});
+
+describe('validating the endpoint rules of one token', () => {
+  it('accepts arrays and single objects', () => {
+    expect(validateEndpointRules({ devices: [{ rules: { '#': ['GET'] } }], _: { rules: { '/': [] } } })).toBeUndefined();
+  });
+
+  it('reports paths from the endpoint down', () => {
+    expect(validateEndpointRules({ devices: [{ rules: { '#': ['get'] } }] })?.['restrictions.devices.0.rules.#.0']?.enum).toBeDefined();
+  });
+
+  it('refuses a template given where endpoint rules are expected', () => {
+    const errs = validateEndpointRules({ cb_api_auth: { admin: { devices: [] } } })!;
+    expect(errs['restrictions.cb_api_auth.admin']?.additionalProperties).toBeDefined();
   });
 });

@@ -31,6 +31,19 @@ const ruleObjectKeywords = {
   additionalProperties: false,
 };
 
+/** JSON Schema of endpoint rules (endpoint name → rule objects), what a token carries. */
+export const endpointRulesSchema = {
+  type: 'object',
+  propertyNames: { pattern: NAME_KEY_PATTERN },
+  // `properties` applies only to objects and `items` only to arrays, so one schema takes
+  // both an array of rule objects and a single rule object.
+  additionalProperties: {
+    type: ['array', 'object'],
+    items: { type: 'object', ...ruleObjectKeywords },
+    ...ruleObjectKeywords,
+  },
+};
+
 /** JSON Schema of a restriction template (the value of `restrictions`). */
 export const templateSchema = {
   type: 'object',
@@ -38,17 +51,7 @@ export const templateSchema = {
   additionalProperties: {
     type: 'object',
     propertyNames: { pattern: NAME_KEY_PATTERN },
-    additionalProperties: {
-      type: 'object',
-      propertyNames: { pattern: NAME_KEY_PATTERN },
-      // `properties` applies only to objects and `items` only to arrays, so one schema
-      // takes both an array of rule objects and a single rule object.
-      additionalProperties: {
-        type: ['array', 'object'],
-        items: { type: 'object', ...ruleObjectKeywords },
-        ...ruleObjectKeywords,
-      },
-    },
+    additionalProperties: endpointRulesSchema,
   },
 };
 
@@ -68,6 +71,7 @@ export const loginSchema = {
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const checkTemplate = ajv.compile(templateSchema);
+const checkEndpointRules = ajv.compile(endpointRulesSchema);
 const checkDocument = ajv.compile(documentSchema);
 const checkLogin = ajv.compile(loginSchema);
 
@@ -78,6 +82,11 @@ function run(fn: ValidateFunction, value: unknown, base: string): RestrictionErr
 /** Validates a restriction template; errors are keyed under `base` (default `restrictions`). */
 export function validateTemplate(template: unknown, base = 'restrictions'): RestrictionErrors | undefined {
   return run(checkTemplate, template, base);
+}
+
+/** Validates endpoint rules given for one token; errors are keyed under `base`. */
+export function validateEndpointRules(rules: unknown, base = 'restrictions'): RestrictionErrors | undefined {
+  return run(checkEndpointRules, rules, base);
 }
 
 /** Validates the `data` of a token_restrictions write: `{restrictions: template}`. */
