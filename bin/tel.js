@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The `tel` command: checks the Node version, then runs the bundled CLI (dist/tel.mjs).
+import { existsSync } from 'node:fs';
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(
+    `tel needs Node 24, which the project installs for itself (this is Node ${process.versions.node}): ` +
+      'run it as `npx tel …` or `npm run tel -- …`.\n',
+  );
+  process.exit(2);
+}
+
+const bundleUrl = new URL('../dist/tel.mjs', import.meta.url);
+if (!existsSync(bundleUrl)) {
+  process.stderr.write('tel is not built yet (dist/tel.mjs is missing): run `npm run bundle` (or `npm install`) first.\n');
+  process.exit(2);
+}
+
+await import(bundleUrl.href);

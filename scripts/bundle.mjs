@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// Bundles src/main.ts into dist/tel.mjs (one ESM file, dependencies inlined).
+// Skips the work when the bundle is newer than every input, unless --force.
+//
+//   node scripts/bundle.mjs [--force] [--sourcemap] [--quiet]
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const defaultEntry = join(root, 'src/main.ts');
+const defaultOutfile = join(root, 'dist/tel.mjs');
+const stubDir = join(root, 'scripts/stubs');
+
+/** Latest modification time (ms) of dir and anything under it, 0 when it does not exist. */
+function newestMtimeMs(dir) {
+  let newest;
+  let entries;
+  try {
+    // A directory's own time changes when a file in it is removed or renamed.
+    newest = statSync(dir).mtimeMs;
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestMtimeMs(p));
+    else if (e.isFile()) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when outfile is newer than the sources, the stubs, this script and the lockfile. */
+export function bundleIsFresh(outfile = defaultOutfile) {
+  if (!existsSync(outfile)) return false;
+  const built = statSync(outfile).mtimeMs;
+  const inputs = [
+    newestMtimeMs(join(root, 'src')),
+    newestMtimeMs(stubDir),
+    statSync(fileURLToPath(import.meta.url)).mtimeMs,
+    existsSync(join(root, 'package-lock.json')) ? statSync(join(root, 'package-lock.json')).mtimeMs : 0,
+  ];
+  return inputs.every((t) => t < built);
+}
+
+/** Builds dist/tel.mjs (or outfile from entry); returns {skipped, bytes, ms}. */
+export async function bundle({ force = false, sourcemap = false, entry = defaultEntry, outfile = defaultOutfile } = {}) {
+  const started = performance.now();
+  if (!force && bundleIsFresh(outfile)) return { skipped: true, bytes: statSync(outfile).size, ms: performance.now() - started };
+  if (!existsSync(entry)) throw new Error(`the entry ${relative(root, entry)} does not exist`);
+
+  // Loaded lazily so that the fresh case stays well under a second.
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    minify: true,
+    sourcemap: sourcemap ? 'linked' : false,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'silent',
+    // Bundled CommonJS packages call require(); ESM output has none of its own.
+    banner: {
+      js: "import { createRequire as __telCreateRequire } from 'node:module'; const require = __telCreateRequire(import.meta.url);",
+    },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // ink imports react-devtools-core only when DEV is set; external, esbuild would
+    // hoist a static import of a package that is not installed.
+    alias: { 'react-devtools-core': join(stubDir, 'react-devtools-core.mjs') },
+    external: ['node:*'],
+  });
+
+  mkdirSync(dirname(outfile), { recursive: true });
+  let bytes = 0;
+  for (const file of result.outputFiles) {
+    // Write then rename: processes starting meanwhile read either the old or the new bundle.
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, file.contents);
+    renameSync(tmp, file.path);
+    if (file.path === outfile) bytes = file.contents.length;
+  }
+  if (!sourcemap) rmSync(`${outfile}.map`, { force: true });
+  return { skipped: false, bytes, ms: performance.now() - started };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = new Set(process.argv.slice(2));
+  const quiet = args.has('--quiet');
+  try {
+    const r = await bundle({ force: args.has('--force'), sourcemap: args.has('--sourcemap') });
+    if (!quiet) {
+      const what = r.skipped ? 'up to date' : 'bundled';
+      console.log(`dist/tel.mjs ${what} (${(r.bytes / 1024 / 1024).toFixed(2)} MB, ${Math.round(r.ms)} ms)`);
+    }
+  } catch (err) {
+    const errors = err?.errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      for (const e of errors.slice(0, 20)) {
+        const where = e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : '';
+        console.error(`${where}${e.text}`);
+      }
+      console.error('bundling failed.');
+    } else {
+      console.error(`bundling failed: ${err?.message ?? err}`);
+    }
+    process.exit(1);
+  }
+}
