@@ -39,20 +39,24 @@ async function main() {
   const b = await bundle({ force: true });
   console.log(`bundled dist/tel.mjs (${(b.bytes / 1024 / 1024).toFixed(2)} MB)`);
 
-  // Paths in the SEA configuration are relative to the working directory (the root).
+  // Paths in the SEA configuration are relative to the working directory (the root);
+  // the blob's name is per build so that two builds at once do not read each other's.
   const config = {
     main: 'scripts/sea/loader.cjs',
-    output: 'dist/tel.blob',
+    output: `dist/.tel-${process.pid}.blob`,
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
     execArgv: ['--disable-warning=ExperimentalWarning'],
     assets: { 'tel.mjs': 'dist/tel.mjs' },
   };
+  // Written under a per-build name for the blob step, then kept as dist/sea-config.json.
   const configPath = join(dist, 'sea-config.json');
-  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  const buildConfigPath = join(dist, `.sea-config-${process.pid}.json`);
+  writeFileSync(buildConfigPath, `${JSON.stringify(config, null, 2)}\n`);
   // The blob must come from the very Node it is injected into.
-  const blob = spawnSync(node, ['--experimental-sea-config', relative(root, configPath)], { cwd: root, encoding: 'utf8' });
+  const blob = spawnSync(node, ['--experimental-sea-config', relative(root, buildConfigPath)], { cwd: root, encoding: 'utf8' });
+  renameSync(buildConfigPath, configPath);
   if (blob.status !== 0) fail(`preparing the SEA blob failed:\n${blob.stdout}${blob.stderr}`);
 
   // Built beside the result and renamed at the end, so a running dist/tel is never overwritten.

@@ -1,0 +1,111 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+// dist/tel is built once from the project's Node binary and run where no `node` exists
+// on PATH, as on a machine without Node installed.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const exe = join(root, 'dist', 'tel');
+const nodeBinary = join(root, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+const unavailable = !existsSync(nodeBinary)
+  ? `the project's Node binary (node-${process.platform}-${process.arch}) is not installed`
+  : !existsSync(join(root, 'node_modules', 'postject', 'package.json'))
+    ? 'postject is not installed'
+    : null;
+if (unavailable) console.warn(`skipping the single executable tests: ${unavailable}.`);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
+  let dir = '';
+  let env: Record<string, string> = {};
+
+  /** Runs dist/tel to completion with no Node on PATH. */
+  function tel(args: string[]): Run {
+    const r = spawnSync(exe, args, { cwd: dir, env, encoding: 'utf8', timeout: 20_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /** A fresh initialised database; answers its file and the `init` JSON. */
+  function initDb(name: string): { db: string; init: { account_id: string; api_key: string } } {
+    const db = join(dir, name);
+    const r = tel(['init', '--db', db, '--account', 'A', '--username', 'u', '--password', 'p']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return { db, init: JSON.parse(r.stdout) };
+  }
+
+  beforeAll(() => {
+    // Spawned here rather than in the describe body: vitest runs describe bodies even when skipped.
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'pipe' });
+    dir = mkdtempSync(join(tmpdir(), 'tel-binary-'));
+    env = { PATH: join(dir, 'no-bin-here'), HOME: dir };
+    expect(spawnSync('node', ['--version'], { env }).error).toBeDefined(); // no node reachable
+  }, 120_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--help exits 0 and lists the commands', () => {
+    const r = tel(['--help']);
+    expect(r.code).toBe(0);
+    for (const command of ['init', 'serve', 'accounts', 'tokens', 'config']) expect(r.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    expect(r.stderr).toBe('');
+  });
+
+  test('init prints the master account as JSON', () => {
+    const { init } = initDb('init.db');
+    expect(init.account_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(init.api_key).toMatch(/^[0-9a-f]+$/);
+  });
+
+  test('a usage error exits 2', () => {
+    const r = tel(['init', '--db', join(dir, 'usage.db'), '--no-such-option']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toBe('');
+  });
+
+  test('serve answers api_auth with 201 and stops cleanly on SIGTERM', async () => {
+    const { db, init } = initDb('serve.db');
+    const child = spawn(exe, ['serve', '--db', db, '--port', '0'], { cwd: dir, env });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no base URL within 15 s; stdout: ${stdout} stderr: ${stderr}`)), 15_000);
+        child.stdout.on('data', (d) => {
+          stdout += d;
+          const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        });
+        void exited.then(({ code }) => reject(new Error(`tel serve exited (${code}): ${stderr}`)));
+      });
+
+      const res = await fetch(`${base}/v2/api_auth`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ data: { api_key: init.api_key } }),
+      });
+      const body = (await res.json()) as { auth_token?: string; data?: { account_id?: string } };
+      expect(res.status).toBe(201);
+      expect(body.auth_token).toBeTruthy();
+      expect(body.data?.account_id).toBe(init.account_id);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toEqual({ code: 0, signal: null });
+  });
+});
