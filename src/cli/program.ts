@@ -7,6 +7,7 @@ import { registerAccounts } from './accounts.js';
 import { registerTokens } from './tokens.js';
 import { registerConfig } from './config.js';
 import { registerSimulate } from './simulate.js';
+import { registerLimits } from './limits.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -16,6 +17,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerTokens,
   registerConfig,
   registerSimulate,
+  registerLimits,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

@@ -6,6 +6,7 @@ import { configRoutes } from './config/routes.js';
 import { sweepExpiredTokens } from './auth/service.js';
 import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
+import { limitsModule } from './limits/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -27,4 +28,5 @@ export const MODULES: TelModule[] = [
   { name: 'config', endpoints: ['system_configs'], routes: configRoutes },
   documentsModule,
   simulationsModule,
+  limitsModule,
 ];

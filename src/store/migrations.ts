@@ -63,4 +63,16 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '0400-limits',
+    sql: `
+      CREATE TABLE limits (
+        account_id TEXT PRIMARY KEY,
+        doc TEXT NOT NULL,               -- the limits record as JSON (never accept_charges)
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+    `,
+  },
 ];

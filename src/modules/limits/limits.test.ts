@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { createAccount } from '../accounts/service.js';
+
+describe('limits and the charge handshake', () => {
+  let srv: TestServer;
+  let customer: { id: string; apiKey: string };
+  const limitsOf = (id: string, v = 'v2') => `/${v}/accounts/${id}/limits`;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    customer = await createSubAccount(srv, srv.master.account_id, 'Direct Customer');
+    const rates = { default: { limits: { inbound_trunks: { rate: 6.99 }, twoway_trunks: { rate: 19.99, single_discount_rate: 5, cumulative_discount_rate: 1.5 } } } };
+    const r = await srv.request('POST', '/v2/system_configs/services', { token: srv.adminToken, data: rates });
+    expect(r.status).toBe(200);
+  });
+  afterAll(async () => srv.close());
+
+  it('GET on an account that never stored limits answers the defaults with id "limits"', async () => {
+    const fresh = await createSubAccount(srv, srv.master.account_id, 'Fresh');
+    const r = await srv.request('GET', limitsOf(fresh.id), { token: srv.adminToken });
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe('success');
+    expect(r.body.data).toEqual({ id: 'limits', allow_prepay: true });
+  });
+
+  it('the 402 handshake end to end: quote, nothing stored, then accepted and applied', async () => {
+    const token = srv.adminToken;
+    const change = { twoway_trunks: 0, inbound_trunks: 11, id: 'limits', allow_prepay: true, outbound_trunks: 5 };
+    const quote = await srv.request('POST', limitsOf(customer.id), { token, data: change });
+    expect(quote.status).toBe(402);
+    expect(quote.body).toMatchObject({ error: '402', message: 'accept charges', status: 'error' });
+    expect(quote.body.data).toEqual({
+      limits: {
+        inbound_trunks: {
+          category: 'limits',
+          item: 'inbound_trunks',
+          quantity: 11,
+          rate: 6.99,
+          single_discount: 0,
+          single_discount_rate: 0,
+          cumulative_discount: 0,
+          cumulative_discount_rate: 0,
+        },
+      },
+    });
+    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toEqual({ id: 'limits', allow_prepay: true });
+
+    const accepted = await srv.request('POST', limitsOf(customer.id), { token, data: { ...change, accept_charges: true } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toEqual({ ...change, id: 'limits' });
+    const got = await srv.request('GET', limitsOf(customer.id), { token });
+    expect(got.body.data).toEqual({ ...change, id: 'limits' });
+    expect(got.body.data.accept_charges).toBeUndefined();
+    expect(got.body.revision).toBe(accepted.body.revision);
+  });
+
+  it('accept_charges at the top level of the envelope is honoured too; discounts are quoted as numbers', async () => {
+    const token = srv.adminToken;
+    const quote = await srv.request('POST', limitsOf(customer.id), { token, data: { twoway_trunks: 3 } });
+    expect(quote.status).toBe(402);
+    expect(quote.body.data.limits.twoway_trunks).toEqual({
+      category: 'limits',
+      item: 'twoway_trunks',
+      quantity: 3,
+      rate: 19.99,
+      single_discount: 1,
+      single_discount_rate: 5,
+      cumulative_discount: 3,
+      cumulative_discount_rate: 1.5,
+    });
+    const ok = await srv.request('POST', limitsOf(customer.id), { token, envelope: { accept_charges: true }, data: { twoway_trunks: 3 } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ twoway_trunks: 3, inbound_trunks: 11, outbound_trunks: 5 });
+  });
+
+  it('lowering or keeping quantities, or raising one without a rate, never charges', async () => {
+    const token = srv.adminToken;
+    const lower = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 4, twoway_trunks: 3 } });
+    expect(lower.status).toBe(200);
+    const free = await srv.request('POST', limitsOf(customer.id), { token, data: { outbound_trunks: 50, calls: 100 } });
+    expect(free.status).toBe(200);
+    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toMatchObject({
+      inbound_trunks: 4,
+      outbound_trunks: 50,
+      calls: 100,
+    });
+    const raise = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 5 } });
+    expect(raise.status).toBe(402);
+    expect(Object.keys(raise.body.data.limits)).toEqual(['inbound_trunks']);
+  });
+
+  it('POST /v1 applies a charging change without the handshake', async () => {
+    const r = await srv.request('POST', limitsOf(customer.id, 'v1'), { token: srv.adminToken, data: { inbound_trunks: 20 } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.inbound_trunks).toBe(20);
+    expect((await srv.request('GET', limitsOf(customer.id), { token: srv.adminToken })).body.data.inbound_trunks).toBe(20);
+  });
+
+  it('validation: non-negative integers and booleans, "7" coerced, Kazoo-shaped 400 storing nothing', async () => {
+    const token = srv.adminToken;
+    const bad = await srv.request('POST', limitsOf(customer.id), { token, data: { calls: -1, allow_prepay: 'maybe', burst_trunks: 1.5 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('validation error');
+    expect(bad.body.data.calls.minimum).toMatchObject({ target: 0 });
+    expect(bad.body.data.allow_prepay.type).toBeTruthy();
+    expect(bad.body.data.burst_trunks.type).toBeTruthy();
+    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data.calls).toBe(100);
+    const coerced = await srv.request('POST', limitsOf(customer.id), { token, data: { resource_consuming_calls: '7', ui_metadata: { ui: 'monster-ui' } } });
+    expect(coerced.status).toBe(200);
+    expect(coerced.body.data).toMatchObject({ resource_consuming_calls: 7, calls: 100, ui_metadata: { ui: 'monster-ui' } });
+  });
+
+  it('only the reseller above, a direct customer of the master account or a super-duper admin may POST', async () => {
+    const reseller = createAccount(srv.core, { name: 'Reseller R' }, { parentId: srv.master.account_id, reseller: true });
+    const resellerKey = (await srv.request('GET', `/v2/accounts/${reseller.id}/api_key`, { token: srv.adminToken })).body.data.api_key;
+    const sub = await createSubAccount(srv, reseller.id, 'Customer of R');
+    const resellerToken = await srv.apiLogin(resellerKey);
+    const subToken = await srv.apiLogin(sub.apiKey);
+
+    const denied = await srv.request('POST', limitsOf(sub.id), { token: subToken, data: { outbound_trunks: 2 } });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('forbidden');
+    expect(denied.body.data.cause).toBe('Please contact your phone provider to add limits.');
+    expect((await srv.request('GET', limitsOf(sub.id), { token: subToken })).status).toBe(200);
+
+    expect((await srv.request('POST', limitsOf(sub.id), { token: resellerToken, data: { outbound_trunks: 2 } })).status).toBe(200);
+    const direct = await srv.apiLogin(customer.apiKey);
+    expect((await srv.request('POST', limitsOf(customer.id), { token: direct, data: { outbound_trunks: 3 } })).status).toBe(200);
+    expect((await srv.request('POST', limitsOf(reseller.id), { token: resellerToken, data: { calls: 9 } })).status).toBe(200);
+  });
+
+  it('deleting an account removes its limits', async () => {
+    const gone = await createSubAccount(srv, srv.master.account_id, 'Gone');
+    await srv.request('POST', limitsOf(gone.id, 'v1'), { token: srv.adminToken, data: { inbound_trunks: 1 } });
+    expect((await srv.request('DELETE', `/v2/accounts/${gone.id}`, { token: srv.adminToken })).status).toBe(200);
+    const left = srv.core.db.prepare('SELECT COUNT(*) AS n FROM limits WHERE account_id = ?').get(gone.id) as { n: number };
+    expect(left.n).toBe(0);
+  });
+});

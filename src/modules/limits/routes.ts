@@ -1,0 +1,26 @@
+import type { RouteDef } from '../../http/router.js';
+import { authOf, dataObject, flagOf } from '../../http/request.js';
+import { checkLimitsWriter, getLimits, setLimits } from './service.js';
+
+/** `/v2/accounts/{id}/limits` (and `/v1`, which applies without the charge handshake). */
+export const limitsRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/limits',
+    handler: (ctx, core) => {
+      const r = getLimits(core, ctx.params.account_id);
+      return { data: r.data, extras: r.rev ? { revision: r.rev } : {} };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'accounts/:account_id/limits',
+    handler: (ctx, core) => {
+      checkLimitsWriter(core, authOf(ctx), ctx.params.account_id);
+      // v1 clients predate the handshake: Kazoo 4.x marks them as accepting charges.
+      const acceptCharges = ctx.path.version === 'v1' || flagOf(ctx, 'accept_charges');
+      const r = setLimits(core, ctx.params.account_id, dataObject(ctx), { acceptCharges });
+      return { data: r.data, extras: { revision: r.rev } };
+    },
+  },
+];

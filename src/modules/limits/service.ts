@@ -1,0 +1,104 @@
+import type { Core } from '../../core.js';
+import { errors } from '../../http/errors.js';
+import { transaction } from '../../store/db.js';
+import { stripServerFields } from '../../store/documents.js';
+import { nextRevision } from '../../util/ids.js';
+import { getAccount, masterAccount, type Account } from '../accounts/service.js';
+import { chargesFor, type ChargeItem } from './charges.js';
+import { defaultLimits, validateLimits } from './schema.js';
+
+/** The id every limits record answers with, as Kazoo's. */
+export const LIMITS_ID = 'limits';
+
+/** Keys a client may send that are never stored: the handshake flag and Kazoo's leaked postpay fields. */
+const NOT_STORED = ['accept_charges', 'allow_postpay', 'max_postpay_amount'];
+
+/** The reason a limits change is refused to a customer of a reseller (kept in the 403). */
+export const LIMITS_FORBIDDEN_REASON = 'Please contact your phone provider to add limits.';
+
+interface Row {
+  doc: string;
+  rev: string;
+}
+
+/** A stored (or default) limits record with its revision. */
+export interface LimitsRecord {
+  data: Record<string, unknown>;
+  rev?: string;
+}
+
+/** What a change would do: the record after it and the charges it incurs. */
+export interface LimitsQuote {
+  current: Record<string, unknown>;
+  next: Record<string, unknown>;
+  charges: Record<string, ChargeItem>;
+}
+
+function stored(core: Core, accountId: string): { doc: Record<string, unknown>; rev: string } | undefined {
+  const r = core.db.prepare('SELECT doc, rev FROM limits WHERE account_id = ?').get(accountId) as Row | undefined;
+  return r ? { doc: JSON.parse(r.doc), rev: r.rev } : undefined;
+}
+
+/** An account's limits (`id` `limits`); the defaults when it never stored any. */
+export function getLimits(core: Core, accountId: string): LimitsRecord {
+  getAccount(core, accountId);
+  const s = stored(core, accountId);
+  return s ? { data: { ...s.doc, id: LIMITS_ID }, rev: s.rev } : { data: { ...defaultLimits(), id: LIMITS_ID } };
+}
+
+/** Validates a change (merged onto the stored record, as Kazoo does) and prices it, storing nothing. */
+export function quoteLimits(core: Core, accountId: string, input: Record<string, unknown>): LimitsQuote {
+  getAccount(core, accountId);
+  const current = stored(core, accountId)?.doc ?? {};
+  const incoming = stripServerFields(input);
+  for (const k of NOT_STORED) delete incoming[k];
+  const next = validateLimits({ ...current, ...incoming });
+  return { current, next, charges: chargesFor(core, current, next) };
+}
+
+/**
+ * Applies a limits change. A change that incurs charges needs `acceptCharges`, else it is the
+ * 402 `accept charges` with the quote under `data.limits` and nothing is stored.
+ */
+export function setLimits(
+  core: Core,
+  accountId: string,
+  input: Record<string, unknown>,
+  opts: { acceptCharges: boolean },
+): LimitsRecord & { charges: Record<string, ChargeItem> } {
+  return transaction(core.db, () => {
+    const { next, charges } = quoteLimits(core, accountId, input);
+    if (Object.keys(charges).length > 0 && !opts.acceptCharges) throw errors.acceptCharges({ limits: charges });
+    const body = JSON.stringify(next);
+    const previous = stored(core, accountId);
+    const rev = nextRevision(previous?.rev, body);
+    const now = Date.now();
+    core.db
+      .prepare(
+        `INSERT INTO limits (account_id, doc, rev, created, modified) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(account_id) DO UPDATE SET doc = excluded.doc, rev = excluded.rev, modified = excluded.modified`,
+      )
+      .run(accountId, body, rev, now, now);
+    return { data: { ...next, id: LIMITS_ID }, rev, charges };
+  });
+}
+
+/** The nearest reseller strictly above an account (its provider), if any. */
+export function providerOf(core: Core, account: Account): Account | undefined {
+  for (const id of [...account.tree].reverse()) {
+    const a = core.db.prepare('SELECT id FROM accounts WHERE id = ? AND reseller = 1').get(id) as { id: string } | undefined;
+    if (a) return getAccount(core, a.id);
+  }
+  return undefined;
+}
+
+/**
+ * Who may change an account's limits: its reseller, anyone acting on a direct customer of the
+ * master account, or a super-duper admin. Everyone else gets the 403 with the reason kept.
+ */
+export function checkLimitsWriter(core: Core, requester: { accountId: string; isSuperduper: boolean }, targetId: string): void {
+  if (requester.isSuperduper) return;
+  const provider = providerOf(core, getAccount(core, targetId));
+  if (provider && (provider.id === requester.accountId || provider.id === masterAccount(core)?.id)) return;
+  throw errors.forbidden(LIMITS_FORBIDDEN_REASON);
+}
