@@ -6,6 +6,7 @@ import { configRoutes } from './config/routes.js';
 import { sweepExpiredTokens } from './auth/service.js';
 import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
+import { tokenRestrictionsModule } from './token-restrictions/module.js';
 import { limitsModule } from './limits/module.js';
 
 /**
@@ -28,5 +29,6 @@ export const MODULES: TelModule[] = [
   { name: 'config', endpoints: ['system_configs'], routes: configRoutes },
   documentsModule,
   simulationsModule,
+  tokenRestrictionsModule,
   limitsModule,
 ];

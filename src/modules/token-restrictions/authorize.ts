@@ -1,0 +1,57 @@
+import type { Core } from '../../core.js';
+import type { RequestContext } from '../../http/context.js';
+import { errors } from '../../http/errors.js';
+import { findAccount } from '../accounts/service.js';
+import type { AuthInfo } from '../auth/service.js';
+import { findUser } from '../users/service.js';
+import { accountTemplate, checkToken, denialReason } from './service.js';
+
+/** Refuses, with the seed's 403 and the failed step, a request the token's restrictions deny. */
+export function enforceTokenRestrictions(ctx: RequestContext, auth: AuthInfo, core: Core): void {
+  if (auth.isSuperduper || (auth.restrictions == null && auth.loginRestrictions == null)) return;
+  const verdict = checkToken(
+    core,
+    { token: auth.token, accountId: auth.accountId, superduper: false, rules: auth.restrictions, login: auth.loginRestrictions },
+    ctx.method,
+    ctx.path,
+  );
+  if (!verdict.allowed) throw errors.restricted({ step: verdict.failedStep, reason: denialReason(verdict) });
+}
+
+/** An admin of its account: a super-duper admin, an API-key token (no user), or an admin user. */
+export function isAccountAdmin(core: Core, auth: AuthInfo): boolean {
+  if (auth.isSuperduper || !auth.ownerId) return true;
+  return findUser(core, auth.accountId, auth.ownerId)?.doc.priv_level === 'admin';
+}
+
+function mayReach(core: Core, auth: AuthInfo, accountId: string): boolean {
+  return auth.isSuperduper || accountId === auth.accountId || (findAccount(core, accountId)?.tree.includes(auth.accountId) ?? false);
+}
+
+const WRITES = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
+
+/** True when the request would create, change or remove an account's restriction template. */
+export function changesTemplate(ctx: RequestContext, core: Core): boolean {
+  const { path, method } = ctx;
+  if (!WRITES.has(method)) return false;
+  if (path.endpoint === 'token_restrictions') return true;
+  if (path.endpoint !== 'accounts' || path.resources.length !== 1 || path.args.length > 1) return false;
+  const data = ctx.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
+  const sent = (data as Record<string, unknown>).restrictions;
+  if (method === 'PUT') return sent !== undefined;
+  const id = path.args[0];
+  if (!id || method === 'DELETE') return false;
+  if (method === 'PATCH' && sent === undefined) return false;
+  // A POST replaces the document: leaving `restrictions` out removes the template.
+  return JSON.stringify(sent) !== JSON.stringify(accountTemplate(core, id));
+}
+
+/** Only an admin of the account may change its template (Kazoo lets any user loosen their own). */
+export function requireAdminForTemplateChanges(ctx: RequestContext, auth: AuthInfo, core: Core): void {
+  if (!changesTemplate(ctx, core)) return;
+  const target = ctx.path.accountId ?? auth.accountId;
+  // A foreign account is refused by the account check, with nothing said about its template.
+  if (!mayReach(core, auth, target)) return;
+  if (!isAccountAdmin(core, auth)) throw errors.forbidden('changing token restrictions needs an admin of the account');
+}

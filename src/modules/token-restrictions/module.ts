@@ -1,0 +1,33 @@
+import { authorizers } from '../../http/authorize.js';
+import { errors } from '../../http/errors.js';
+import { validateLoginRestrictions, validateTemplate, type LoginRestrictions } from '../../restrictions/index.js';
+import { accountDocChecks } from '../accounts/service.js';
+import { loginRestrictionChecks, tokenRestrictionHooks } from '../auth/service.js';
+import type { TelModule } from '../types.js';
+import { enforceTokenRestrictions, requireAdminForTemplateChanges } from './authorize.js';
+import { tokenRestrictionRoutes } from './routes.js';
+import { chooseTokenRules } from './service.js';
+
+let installed = false;
+
+/** Hooks the restrictions into login, the request pipeline and account validation (once per process). */
+export function installTokenRestrictions(): void {
+  if (installed) return;
+  installed = true;
+  authorizers.push(enforceTokenRestrictions, requireAdminForTemplateChanges);
+  tokenRestrictionHooks.select = (core, who) => chooseTokenRules(core, who).rules;
+  loginRestrictionChecks.validate = (value: unknown): LoginRestrictions => {
+    const errs = validateLoginRestrictions(value);
+    if (errs) throw errors.validation(errs);
+    return value as LoginRestrictions;
+  };
+  accountDocChecks.push((doc) => (doc.restrictions === undefined ? undefined : validateTemplate(doc.restrictions)));
+}
+
+/** Token restrictions: templates, their endpoints, and enforcement on every request. */
+export const tokenRestrictionsModule: TelModule = {
+  name: 'token_restrictions',
+  endpoints: ['token_restrictions'],
+  routes: tokenRestrictionRoutes,
+  init: installTokenRestrictions,
+};

@@ -1,0 +1,221 @@
+import type { Core } from '../../core.js';
+import type { ParsedPath } from '../../http/context.js';
+import { errors } from '../../http/errors.js';
+import {
+  checkRequest,
+  chooseRules,
+  compileRules,
+  explainCheck,
+  validateRestrictionsDocument,
+  type CompiledRules,
+  type EndpointRules,
+  type LoginRestrictions,
+  type RestrictionCheck,
+  type RestrictionRequest,
+  type RestrictionSubject,
+  type RestrictionTemplate,
+  type TemplateChoice,
+} from '../../restrictions/index.js';
+import { transaction } from '../../store/db.js';
+import { findAccount, getAccount, updateAccount, type Account } from '../accounts/service.js';
+import { findUser } from '../users/service.js';
+
+/** The system template's configuration category (Kazoo's `crossbar.token_restrictions` is an alias). */
+export const SYSTEM_TEMPLATE_CATEGORY = 'api.token_restrictions';
+/** The privilege level used when a token has no user, unless configured otherwise. */
+export const DEFAULT_PRIV_LEVEL = 'admin';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The system template: the `default` node of `api.token_restrictions`, without its settings. */
+export function systemTemplate(core: Core): RestrictionTemplate | undefined {
+  const node = core.config.get(SYSTEM_TEMPLATE_CATEGORY)?.default;
+  if (!isObject(node)) return undefined;
+  const { default_priv_level: _level, ...template } = node;
+  return template as RestrictionTemplate;
+}
+
+/** `default_priv_level` of the system template's configuration (default `admin`). */
+export function defaultPrivLevel(core: Core): string {
+  const v = core.config.value<unknown>(SYSTEM_TEMPLATE_CATEGORY, 'default_priv_level', DEFAULT_PRIV_LEVEL);
+  return typeof v === 'string' && v !== '' ? v : DEFAULT_PRIV_LEVEL;
+}
+
+/**
+ * An account's template. It lives in the account document's `restrictions` field, so the
+ * token_restrictions endpoints and a POST of the account document edit the same thing.
+ */
+export function accountTemplate(core: Core, accountId: string): RestrictionTemplate | undefined {
+  const r = findAccount(core, accountId)?.doc.restrictions;
+  return isObject(r) ? (r as RestrictionTemplate) : undefined;
+}
+
+/** The account's template or the 404 Kazoo answers (`bad_identifier`, cause `token_restrictions`). */
+export function getTemplate(core: Core, accountId: string): RestrictionTemplate {
+  getAccount(core, accountId);
+  const t = accountTemplate(core, accountId);
+  if (!t) throw errors.badIdentifier('token_restrictions');
+  return t;
+}
+
+/** Validates `data` (`{restrictions}`) and makes it the account's template. */
+export function setTemplate(core: Core, accountId: string, data: unknown): RestrictionTemplate {
+  const errs = validateRestrictionsDocument(data);
+  if (errs) throw errors.validation(errs);
+  const restrictions = (data as { restrictions: RestrictionTemplate }).restrictions;
+  updateAccount(core, accountId, { restrictions }, 'merge');
+  return restrictions;
+}
+
+/** Removes the account's template; answers what was removed. */
+export function deleteTemplate(core: Core, accountId: string): RestrictionTemplate {
+  return transaction(core.db, () => {
+    const account = getAccount(core, accountId);
+    const removed = getTemplate(core, accountId);
+    const { restrictions: _gone, ...doc } = account.doc;
+    updateAccount(core, accountId, doc, 'replace');
+    return removed;
+  });
+}
+
+/** Who a token is for, as template selection needs it. */
+export interface TokenHolder {
+  account: Account;
+  ownerId?: string;
+  method: string;
+}
+
+/** The chosen rules, with how the privilege level was found (for explanations). */
+export interface TokenRuleChoice extends TemplateChoice {
+  privLevel: string;
+  /** `user`: the user's `priv_level`; `default`: no user, `default_priv_level` */
+  privFrom: 'user' | 'default';
+  /** true for a super-duper admin, whose tokens carry no rules */
+  superduper: boolean;
+}
+
+/**
+ * Chooses the rules a new token gets: none for a super-duper admin; otherwise from the
+ * account template, else the system template, by method then privilege level.
+ */
+export function chooseTokenRules(core: Core, who: TokenHolder): TokenRuleChoice {
+  const user = who.ownerId ? findUser(core, who.account.id, who.ownerId) : undefined;
+  const level = user?.doc.priv_level;
+  const privFrom = typeof level === 'string' && level !== '' ? 'user' : 'default';
+  const privLevel = privFrom === 'user' ? (level as string) : defaultPrivLevel(core);
+  if (who.account.superduper) return { privLevel, privFrom, superduper: true };
+  const choice = chooseRules(
+    { account: accountTemplate(core, who.account.id), system: systemTemplate(core) },
+    who.method,
+    privLevel,
+  );
+  return { ...choice, privLevel, privFrom, superduper: false };
+}
+
+/** The restriction request of a parsed path. */
+export function restrictionRequest(method: string, path: ParsedPath): RestrictionRequest {
+  return {
+    method,
+    endpoint: path.endpoint ?? '',
+    args: path.args,
+    accountId: path.accountId,
+    segments: path.segments,
+  };
+}
+
+/** The account-tree questions of a token's account, answered from the store. */
+export function subjectOf(core: Core, accountId: string): RestrictionSubject {
+  return {
+    accountId,
+    isDescendant: (id) => findAccount(core, id)?.tree.includes(accountId) ?? false,
+  };
+}
+
+/** What a stored token carries, as the check needs it. */
+export interface TokenRules {
+  token?: string;
+  accountId: string;
+  superduper: boolean;
+  rules?: EndpointRules;
+  login?: LoginRestrictions;
+}
+
+/** A check of one request, or the refusal of a path that names nothing. */
+export interface RequestVerdict extends RestrictionCheck {
+  /** set when the path could not be parsed: a restricted token may not use it */
+  invalidPath?: string;
+  /** set for a token without restrictions (or a super-duper admin's) */
+  unrestricted?: boolean;
+}
+
+// Rules never change once copied into a token, so each token's compiled form can be reused.
+const compiledByToken = new Map<string, CompiledRules>();
+const COMPILED_CACHE_SIZE = 10_000;
+
+function compiledFor(token: string | undefined, rules: EndpointRules): CompiledRules {
+  if (token === undefined) return compileRules(rules);
+  let c = compiledByToken.get(token);
+  if (!c) {
+    if (compiledByToken.size >= COMPILED_CACHE_SIZE) compiledByToken.delete(compiledByToken.keys().next().value!);
+    c = compileRules(rules);
+    compiledByToken.set(token, c);
+  }
+  return c;
+}
+
+/**
+ * Checks a request against a token's restrictions: the code the server runs on every request
+ * and `tel restrictions test` runs offline. A path that cannot be parsed is refused.
+ */
+export function checkToken(core: Core, holder: TokenRules, method: string, path: ParsedPath): RequestVerdict {
+  if (holder.superduper || (holder.rules == null && holder.login == null)) return { allowed: true, unrestricted: true };
+  if (path.invalid) return { allowed: false, failedStep: 'endpoint', invalidPath: path.invalid };
+  const rules = holder.rules == null ? undefined : compiledFor(holder.token, holder.rules);
+  return checkRequest({ rules, login: holder.login }, restrictionRequest(method, path), subjectOf(core, holder.accountId));
+}
+
+/** Sentences explaining a verdict, one per step. */
+export function explainVerdict(v: RequestVerdict): string[] {
+  if (v.unrestricted) return ['The token carries no restrictions; every request passes this check.'];
+  if (v.invalidPath) return [`Endpoint: the path cannot name anything tel serves (${v.invalidPath}); a restricted token may not use it.`];
+  return explainCheck(v);
+}
+
+/** The sentence of the step that denied (for the 403 body). */
+export function denialReason(v: RequestVerdict): string {
+  const lines = explainVerdict(v);
+  if (v.failedStep === 'login') return lines[lines.length - 1];
+  const label = v.failedStep ? `${v.failedStep[0].toUpperCase()}${v.failedStep.slice(1)}:` : '';
+  return lines.find((l) => l.startsWith(label)) ?? lines[0];
+}
+
+/** A stored token as `tel restrictions test --token` reads it (without refreshing its use). */
+export interface StoredTokenRules extends TokenRules {
+  token: string;
+  ownerId?: string;
+  method: string;
+  /** unix ms of the last use */
+  modified: number;
+}
+
+/** Reads what a stored token carries, or undefined for an unknown token. */
+export function storedTokenRules(core: Core, token: string): StoredTokenRules | undefined {
+  const row = core.db
+    .prepare('SELECT account_id, owner_id, method, restrictions, login_restrictions, modified FROM tokens WHERE id = ?')
+    .get(token) as
+    | { account_id: string; owner_id: string | null; method: string; restrictions: string | null; login_restrictions: string | null; modified: number }
+    | undefined;
+  if (!row) return undefined;
+  return {
+    token,
+    accountId: row.account_id,
+    ownerId: row.owner_id ?? undefined,
+    method: row.method,
+    superduper: findAccount(core, row.account_id)?.superduper ?? false,
+    rules: row.restrictions ? (JSON.parse(row.restrictions) as EndpointRules) : undefined,
+    login: row.login_restrictions ? (JSON.parse(row.login_restrictions) as LoginRestrictions) : undefined,
+    modified: row.modified,
+  };
+}
