@@ -13,7 +13,8 @@ if (major < 24) {
 
 const bundleUrl = new URL('../dist/tel.mjs', import.meta.url);
 if (!existsSync(bundleUrl)) {
-  process.stderr.write('tel is not built yet (dist/tel.mjs is missing): run `npm run bundle` (or `npm install`) first.\n');
+  // npm install does not bundle (the package has no prepare script); npm start and npm run tel do.
+  process.stderr.write('tel is not built yet (dist/tel.mjs is missing): run `npm run bundle` first, or use `npm run tel -- …`, which bundles.\n');
   process.exit(2);
 }
 
