@@ -2,12 +2,15 @@ import type { Command } from 'commander';
 import { simulate } from '../modules/simulations/module.js';
 import type { EmittedEvent } from '../modules/simulations/registry.js';
 import { emit, withCore, type CliIo } from './io.js';
+import { simulateVoicemailCommand } from './simulate-queue.js';
 
 /** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
 export type SimulateCommand = (simulate: Command, io: CliIo) => void;
 
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
-export const SIMULATE_COMMANDS: SimulateCommand[] = [];
+export const SIMULATE_COMMANDS: SimulateCommand[] = [
+  simulateVoicemailCommand,
+];
 
 /** Runs a simulation offline on the database and prints the events it emitted. */
 export async function runSimulation(cmd: Command, io: CliIo, accountId: string, data: Record<string, unknown>): Promise<void> {

@@ -8,6 +8,7 @@ import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
 import { limitsModule } from './limits/module.js';
+import { pushModule } from './push/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -31,4 +32,5 @@ export const MODULES: TelModule[] = [
   simulationsModule,
   tokenRestrictionsModule,
   limitsModule,
+  pushModule,
 ];

@@ -75,4 +75,32 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '0400-push',
+    sql: `
+      CREATE TABLE push_subscriptions (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        app_name TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        mobile_device_id TEXT NOT NULL,
+        user_id TEXT,                    -- the user whose token registered it, if any
+        doc TEXT NOT NULL,
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL,
+        UNIQUE (account_id, app_name, device_id)
+      );
+      CREATE INDEX push_subscriptions_mobile ON push_subscriptions(account_id, app_name, mobile_device_id);
+
+      -- What would have been sent to APNs/FCM (not reachable from a lab box).
+      CREATE TABLE push_notifications (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        created INTEGER NOT NULL
+      );
+      CREATE INDEX push_notifications_account ON push_notifications(account_id, created);
+    `,
+  },
 ];

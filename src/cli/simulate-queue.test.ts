@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeCore, openCore } from '../core.js';
+import { insertDoc } from '../store/documents.js';
+import { createUser } from '../modules/users/service.js';
+import { createSubscription } from '../modules/push/service.js';
+import { listPushes } from '../modules/push/outbox.js';
+import { runTel } from '../../test/helpers/cli.js';
+import { tempDir } from '../../test/helpers/server.js';
+
+describe('tel simulate voicemail', () => {
+  const tmp = tempDir();
+  const db = join(tmp.dir, 'lab.db');
+  let account: string;
+  let box: string;
+  let device: string;
+  beforeAll(async () => {
+    const init = await runTel(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 'pw']);
+    const master = JSON.parse(init.stdout).account_id;
+    account = JSON.parse((await runTel(['accounts', 'create', 'Customer', '--parent', master, '--db', db, '--json'])).stdout).id;
+    const core = openCore(db);
+    try {
+      const owner = createUser(core, account, { username: 'vm-owner', password: 'pw' });
+      device = insertDoc(core, 'device', account, { name: 'Phone', owner_id: owner.id }).id;
+      box = insertDoc(core, 'vmbox', account, { name: 'Box', mailbox: '100', owner_id: owner.id }).id;
+      createSubscription(core, account, 'lab.app', device, {
+        mobile_device_id: 'm1',
+        notification_registration_id: 'tok',
+        notification_type: 'fcm',
+      });
+    } finally {
+      closeCore(core);
+    }
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('prints the new_voicemail event and records the push in the outbox', async () => {
+    const r = await runTel(['simulate', 'voicemail', '--account', account, '--vmbox', box, '--caller-id-name', 'Bob', '--db', db, '--json']);
+    expect(r.code).toBe(0);
+    const { events } = JSON.parse(r.stdout);
+    expect(events[0]).toMatchObject({ event: 'new_voicemail', vmbox_id: box, caller_id_name: 'Bob' });
+    expect(events[0].pushes).toEqual([expect.objectContaining({ device_id: device, app_name: 'lab.app' })]);
+    const human = await runTel(['simulate', 'voicemail', '--account', account, '--vmbox', box, '--db', db]);
+    expect(human.stdout).toMatch(/^new_voicemail/);
+    const core = openCore(db);
+    try {
+      expect(listPushes(core, account)).toHaveLength(2);
+    } finally {
+      closeCore(core);
+    }
+  });
+
+  it('an unknown box is refused with exit 1; a missing --vmbox is a usage error', async () => {
+    const r = await runTel(['simulate', 'voicemail', '--account', account, '--vmbox', 'd'.repeat(32), '--db', db]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Not found/);
+    expect((await runTel(['simulate', 'voicemail', '--account', account, '--db', db])).code).toBe(2);
+  });
+});

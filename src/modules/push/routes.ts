@@ -1,0 +1,73 @@
+import type { RouteDef } from '../../http/router.js';
+import { authOf, dataObject } from '../../http/request.js';
+import { paginate } from '../../http/paging.js';
+import { getPush, listPushes } from './outbox.js';
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  subscriptionJson,
+  updateSubscription,
+} from './service.js';
+
+const one = 'accounts/:account_id/push_notification_subscriptions/:app/:device_id';
+
+/** Push notification subscriptions (per device and app) and the push outbox. */
+export const pushRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/push_notification_subscriptions',
+    handler: (ctx, core) => {
+      const rows = listSubscriptions(core, ctx.params.account_id).map(subscriptionJson);
+      const { page, extras } = paginate(rows, ctx.query);
+      return { data: page, extras };
+    },
+  },
+  {
+    method: 'GET',
+    path: one,
+    handler: (ctx, core) => {
+      const s = getSubscription(core, ctx.params.account_id, ctx.params.app, ctx.params.device_id);
+      return { data: subscriptionJson(s), extras: { revision: s.rev } };
+    },
+  },
+  {
+    method: 'PUT',
+    path: one,
+    handler: (ctx, core) => {
+      const { account_id, app, device_id } = ctx.params;
+      const s = createSubscription(core, account_id, app, device_id, dataObject(ctx), authOf(ctx).ownerId);
+      return { data: subscriptionJson(s), extras: { revision: s.rev } };
+    },
+  },
+  {
+    method: 'POST',
+    path: one,
+    handler: (ctx, core) => {
+      const s = updateSubscription(core, ctx.params.account_id, ctx.params.app, ctx.params.device_id, dataObject(ctx));
+      return { data: subscriptionJson(s), extras: { revision: s.rev } };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: one,
+    handler: (ctx, core) => {
+      const s = deleteSubscription(core, ctx.params.account_id, ctx.params.app, ctx.params.device_id);
+      return { data: { ...subscriptionJson(s), _read_only: { deleted: true } } };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/push_notifications',
+    handler: (ctx, core) => {
+      const { page, extras } = paginate(listPushes(core, ctx.params.account_id), ctx.query);
+      return { data: page, extras };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/push_notifications/:push_id',
+    handler: (ctx, core) => ({ data: getPush(core, ctx.params.account_id, ctx.params.push_id) }),
+  },
+];
