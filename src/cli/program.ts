@@ -5,6 +5,7 @@ import { registerInit } from './init.js';
 import { registerServe } from './serve.js';
 import { registerAccounts } from './accounts.js';
 import { registerTokens } from './tokens.js';
+import { registerRestrictions } from './restrictions.js';
 import { registerConfig } from './config.js';
 import { registerSimulate } from './simulate.js';
 import { registerLimits } from './limits.js';
@@ -15,6 +16,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerServe,
   registerAccounts,
   registerTokens,
+  registerRestrictions,
   registerConfig,
   registerSimulate,
   registerLimits,

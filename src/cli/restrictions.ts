@@ -1,0 +1,209 @@
+import type { Command } from 'commander';
+import { apiRouter } from '../http/app.js';
+import { parsePath, type ParsedPath } from '../http/context.js';
+import { getAccount } from '../modules/accounts/service.js';
+import { METHOD_API_AUTH, METHOD_USER_AUTH } from '../modules/auth/service.js';
+import {
+  chooseTokenRules,
+  checkToken,
+  deleteTemplate,
+  explainVerdict,
+  getTemplate,
+  setTemplate,
+  storedTokenRules,
+  type RequestVerdict,
+  type TokenRuleChoice,
+  type TokenRules,
+} from '../modules/token-restrictions/service.js';
+import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
+import { getUser } from '../modules/users/service.js';
+import { CliError, emit, jsonArg, withCore, withGlobals, type CliIo } from './io.js';
+import { tokenRestrictionOption } from './tokens.js';
+
+const METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
+
+/** The URI as the server would see it: `/v2` is added when no version is given. */
+export function normaliseUri(uri: string): string {
+  const withSlash = uri.startsWith('/') ? uri : `/${uri}`;
+  return /^\/+v[12](\/|\?|$)/i.test(withSlash) ? withSlash : `/v2${withSlash}`;
+}
+
+/** Parses a URI with the server's parser and endpoint names. */
+export function parseUri(uri: string): ParsedPath {
+  apiRouter(); // declares every endpoint name, as the server does before its first request
+  return parsePath(normaliseUri(uri));
+}
+
+interface TestOptions {
+  token?: string;
+  account?: string;
+  user?: string;
+  authMethod?: string;
+}
+
+function selectionSentence(choice: TokenRuleChoice, accountId: string): string {
+  const level =
+    choice.privFrom === 'user' ? `the user's priv_level \`${choice.privLevel}\`` : `\`${choice.privLevel}\` (no user: default_priv_level)`;
+  if (choice.superduper) return `Template: account ${accountId} is a super-duper admin; its tokens are never restricted.`;
+  if (!choice.source) return `Template: neither the account template nor the system template has an entry for the method; no rules (level ${level}).`;
+  const where = choice.source === 'account' ? `the account template of ${accountId}` : 'the system template (api.token_restrictions)';
+  if (!choice.rules) return `Template: ${where} has method key \`${choice.methodKey}\` but no entry for level ${level} or \`_\`; no rules.`;
+  return `Template: ${where}, method key \`${choice.methodKey}\`, level key \`${choice.privKey}\` for level ${level}.`;
+}
+
+function tokenSentence(t: TokenRules & { ownerId?: string; method: string; modified: number }): string {
+  const who = t.ownerId ? `user ${t.ownerId} of account ${t.accountId}` : `account ${t.accountId}`;
+  const what = t.superduper
+    ? 'a super-duper admin token, never restricted'
+    : t.rules || t.login
+      ? `rules copied at login${t.login ? ' plus restrictions from the login payload' : ''} (later template changes do not apply)`
+      : 'no restrictions';
+  return `Token: ${t.method} for ${who}; ${what}.`;
+}
+
+async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, opts: TestOptions): Promise<void> {
+  const method = rawMethod.toUpperCase();
+  if (!METHODS.has(method)) throw new CliError(`The method must be one of ${[...METHODS].join(', ')}.`, 2);
+  if (Boolean(opts.token) === Boolean(opts.account)) throw new CliError('Give either --token or --account.', 2);
+  if (opts.token && (opts.user || opts.authMethod)) throw new CliError('--user and --auth-method go with --account, not --token.', 2);
+  await withCore(cmd, (core, g) => {
+    const path = parseUri(uri);
+    const lines: string[] = [];
+    let holder: TokenRules;
+    let subject: Record<string, unknown>;
+    if (opts.token) {
+      const stored = storedTokenRules(core, opts.token);
+      if (!stored) throw new CliError('No such token.');
+      holder = stored;
+      lines.push(tokenSentence(stored));
+      subject = { token: true, account_id: stored.accountId, owner_id: stored.ownerId ?? null, method: stored.method, superduper: stored.superduper };
+    } else {
+      const account = getAccount(core, opts.account!);
+      if (opts.user) getUser(core, account.id, opts.user);
+      const authMethod = opts.authMethod ?? (opts.user ? METHOD_USER_AUTH : METHOD_API_AUTH);
+      const choice = chooseTokenRules(core, { account, ownerId: opts.user, method: authMethod });
+      holder = { accountId: account.id, superduper: account.superduper, rules: choice.rules };
+      lines.push(selectionSentence(choice, account.id));
+      subject = {
+        token: false,
+        account_id: account.id,
+        owner_id: opts.user ?? null,
+        method: authMethod,
+        superduper: account.superduper,
+        selection: {
+          source: choice.source ?? null,
+          method_key: choice.methodKey ?? null,
+          priv_level: choice.privLevel,
+          priv_level_from: choice.privFrom,
+          priv_key: choice.privKey ?? null,
+          rules: choice.rules ?? null,
+        },
+      };
+    }
+    const verdict: RequestVerdict = checkToken(core, holder, method, path);
+    lines.push(...explainVerdict(verdict));
+    const result = {
+      allowed: verdict.allowed,
+      failed_step: verdict.failedStep ?? null,
+      request: {
+        method,
+        uri: normaliseUri(uri),
+        endpoint: path.endpoint ?? null,
+        arguments: path.args,
+        account_id: path.accountId ?? null,
+        segments: path.segments,
+        ...(path.invalid ? { invalid: path.invalid } : {}),
+      },
+      subject,
+      template: verdict.template ?? null,
+      login: verdict.login ?? null,
+      explanation: lines,
+    };
+    emit(io, g, result, () => [`${verdict.allowed ? 'allowed' : 'denied'}: ${method} ${normaliseUri(uri)}`, ...lines.map((l) => `  ${l}`)].join('\n'));
+    if (!verdict.allowed) {
+      throw new CliError(`Denied by the token restrictions at the ${verdict.failedStep} step.`, 1);
+    }
+  });
+}
+
+async function readTemplateArg(io: CliIo, value: string): Promise<unknown> {
+  if (value === '-') {
+    if (!io.readStdin) throw new CliError('Cannot read the template from stdin here.', 2);
+    try {
+      return JSON.parse(await io.readStdin());
+    } catch {
+      throw new CliError('The template on stdin is not valid JSON.', 2);
+    }
+  }
+  return jsonArg(value, 'the template');
+}
+
+/** `tel restrictions …`: account templates and the dry run of enforcement. */
+export function registerRestrictions(program: Command, io: CliIo): void {
+  tokenRestrictionOption.parse = (value: unknown): EndpointRules => {
+    const errs = validateEndpointRules(value);
+    if (!errs) return value as EndpointRules;
+    const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.values(rules)[0]?.message}`);
+    throw new CliError(`--restrictions is not valid: ${detail.join('; ')}.`, 2);
+  };
+
+  const group = program
+    .command('restrictions')
+    .description("token restrictions: an account's template, and a dry run that explains a decision")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel restrictions get --account <id>
+  $ tel restrictions set --account <id> '{"cb_user_auth":{"user":{"devices":[{"allowed_accounts":["{AUTH_ACCOUNT_ID}"],"rules":{"#":["GET"]}}]}}}'
+  $ tel restrictions set --account <id> @template.json
+  $ tel restrictions delete --account <id>
+  $ tel restrictions test /v2/accounts/<id>/devices GET --account <id> --user <user_id>
+  $ tel restrictions test accounts/<id>/devices/<dev>/sync POST --token <token> --json
+
+The template may also be given as {"restrictions": {...}}. test exits 0 when allowed, 1 when denied.`,
+    );
+
+  withGlobals(group.command('get'))
+    .description("an account's restriction template")
+    .requiredOption('--account <id>', 'the account')
+    .action(async (opts: { account: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const restrictions = getTemplate(core, opts.account);
+        emit(io, g, { restrictions }, () => JSON.stringify(restrictions, null, 2));
+      }),
+    );
+
+  withGlobals(group.command('set <template>'))
+    .description("replace an account's restriction template (JSON, @file, or - for stdin); validated")
+    .requiredOption('--account <id>', 'the account')
+    .action(async (value: string, opts: { account: string }, cmd: Command) => {
+      const parsed = await readTemplateArg(io, value);
+      const wrapped =
+        parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 1 && 'restrictions' in parsed
+          ? parsed
+          : { restrictions: parsed };
+      await withCore(cmd, (core, g) => {
+        const restrictions = setTemplate(core, opts.account, wrapped);
+        emit(io, g, { restrictions }, () => `Saved the restriction template of account ${opts.account}; tokens issued from now on use it.`);
+      });
+    });
+
+  withGlobals(group.command('delete'))
+    .description("remove an account's restriction template")
+    .requiredOption('--account <id>', 'the account')
+    .action(async (opts: { account: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const restrictions = deleteTemplate(core, opts.account);
+        emit(io, g, { restrictions, _read_only: { deleted: true } }, () => `Removed the restriction template of account ${opts.account}.`);
+      }),
+    );
+
+  withGlobals(group.command('test <uri> <method>'))
+    .description('would this request pass the token restrictions? says which rule decided and why')
+    .option('--token <token>', 'a stored token')
+    .option('--account <id>', 'the rules a new token of this account would get')
+    .option('--user <id>', 'with --account: as this user (method cb_user_auth)')
+    .option('--auth-method <name>', 'with --account: the authentication method (cb_user_auth, cb_api_auth, …)')
+    .action(async (uri: string, method: string, opts: TestOptions, cmd: Command) => runTest(io, cmd, uri, method, opts));
+}
