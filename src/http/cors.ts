@@ -7,8 +7,20 @@ const ALLOW_HEADERS = [
 
 const EXPOSE_HEADERS = ['Content-Type', 'X-Auth-Token', 'X-Request-ID', 'X-Kazoo-Cluster-ID', 'Location', 'ETag'].join(', ');
 
-/** The CORS headers tel sends on every response, errors included. */
-export function corsHeaders(allowedMethods: string[]): Record<string, string> {
+const byMethods = new Map<string, Readonly<Record<string, string>>>();
+
+/** The CORS headers tel sends on every response, errors included (built once per method list). */
+export function corsHeaders(allowedMethods: string[]): Readonly<Record<string, string>> {
+  const key = allowedMethods.join(',');
+  let headers = byMethods.get(key);
+  if (!headers) {
+    headers = Object.freeze(buildCors(allowedMethods));
+    byMethods.set(key, headers);
+  }
+  return headers;
+}
+
+function buildCors(allowedMethods: string[]): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': ['OPTIONS', ...allowedMethods].join(', '),

@@ -15,6 +15,14 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json';
 
+// Request ids: a random per-process prefix and a counter — unique, and cheaper than 16 random bytes a request.
+const ID_PREFIX = randomBytes(10).toString('hex');
+let idCounter = 0;
+function nextRequestId(): string {
+  idCounter = (idCounter + 1) % 0xffffffffff;
+  return ID_PREFIX + idCounter.toString(16).padStart(12, '0');
+}
+
 /** Reads the token the way Kazoo does: header, then `Authorization: Bearer`, then query or envelope. */
 function tokenOf(req: IncomingMessage, query: URLSearchParams, envelope: Record<string, unknown>): string | undefined {
   const header = req.headers['x-auth-token'];
@@ -73,7 +81,7 @@ function parseEnvelope(body: Buffer): Record<string, unknown> {
 /** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
 export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const incomingId = req.headers['x-request-id'];
-  const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : randomBytes(16).toString('hex');
+  const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
   const method = (req.method ?? 'GET').toUpperCase();
   const url = req.url ?? '/';
   const q = url.indexOf('?');

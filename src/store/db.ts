@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = DatabaseSync;
@@ -33,6 +33,32 @@ export function migrate(db: Db): void {
   }
 }
 
+const statements = new WeakMap<Db, Map<string, StatementSync>>();
+
+/** A prepared statement for `sql`, compiled once per connection (preparing costs more than running). */
+export function stmt(db: Db, sql: string): StatementSync {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    cache.set(sql, s);
+  }
+  return s;
+}
+
+const rollbackHooks = new WeakMap<Db, (() => void)[]>();
+
+/** Runs `fn` whenever a transaction on `db` rolls back (caches drop what they read inside it). */
+export function onRollback(db: Db, fn: () => void): void {
+  const list = rollbackHooks.get(db) ?? [];
+  list.push(fn);
+  rollbackHooks.set(db, list);
+}
+
 let depth = new WeakMap<Db, number>();
 
 /** Runs `fn` in one IMMEDIATE transaction (nested calls join the outer one). */
@@ -54,6 +80,7 @@ export function transaction<T>(db: Db, fn: () => T): T {
     return result;
   } catch (err) {
     if (db.isTransaction) db.exec('ROLLBACK');
+    for (const hook of rollbackHooks.get(db) ?? []) hook();
     throw err;
   } finally {
     depth.set(db, 0);

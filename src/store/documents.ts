@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import { errors } from '../http/errors.js';
 import { newId, nextRevision } from '../util/ids.js';
-import { transaction } from './db.js';
+import { stmt, transaction } from './db.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -70,8 +70,7 @@ export function publicDoc(d: StoredDoc): Record<string, unknown> {
 
 /** Reads one document of a kind in an account, or undefined. */
 export function findDoc(core: Core, kind: string, accountId: string, id: string): StoredDoc | undefined {
-  const r = core.db
-    .prepare('SELECT * FROM docs WHERE id = ? AND kind = ? AND account_id = ?')
+  const r = stmt(core.db, 'SELECT * FROM docs WHERE id = ? AND kind = ? AND account_id = ?')
     .get(id, kind, accountId) as Row | undefined;
   return r ? fromRow(r) : undefined;
 }
@@ -86,8 +85,7 @@ export function getDoc(core: Core, kind: string, accountId: string, id: string):
 /** Every document of a kind in an account, oldest first. */
 export function listDocs(core: Core, kind: string, accountId: string): StoredDoc[] {
   return (
-    core.db
-      .prepare('SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id')
+    stmt(core.db, 'SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id')
       .all(accountId, kind) as unknown as Row[]
   ).map(fromRow);
 }
@@ -115,8 +113,7 @@ export function insertDoc(
     const now = Date.now();
     const body = JSON.stringify(doc);
     const rev = nextRevision(undefined, body);
-    core.db
-      .prepare('INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    stmt(core.db, 'INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(id, kind, accountId, body, JSON.stringify(pvt), rev, now, now);
     const stored: StoredDoc = { id, kind, accountId, doc, pvt, rev, created: now, modified: now };
     publishObject(core, stored, 'doc_created');
@@ -140,8 +137,7 @@ export function updateDoc(
     const rev = nextRevision(current.rev, body);
     const now = Date.now();
     const expected = ifMatch ?? current.rev;
-    const res = core.db
-      .prepare('UPDATE docs SET doc = ?, pvt = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?')
+    const res = stmt(core.db, 'UPDATE docs SET doc = ?, pvt = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?')
       .run(body, JSON.stringify(pvt), rev, now, current.id, expected);
     if (res.changes === 0) throw errors.conflict();
     const stored: StoredDoc = { ...current, doc, pvt, rev, modified: now };
@@ -153,7 +149,7 @@ export function updateDoc(
 /** Deletes a document for good and publishes `doc_deleted`. */
 export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): void {
   transaction(core.db, () => {
-    const res = core.db.prepare('DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+    const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
     publishObject(core, current, 'doc_deleted');
   });

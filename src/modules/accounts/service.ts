@@ -1,5 +1,6 @@
 import type { Core } from '../../core.js';
-import { transaction } from '../../store/db.js';
+import { stmt, transaction } from '../../store/db.js';
+import { rowCache } from '../../store/cache.js';
 import { stripServerFields } from '../../store/documents.js';
 import { errors, type ValidationErrors } from '../../http/errors.js';
 import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
@@ -64,11 +65,21 @@ export function normaliseName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** The account, or undefined. */
+/** Accounts read on every request; this process's writes clear it, other processes' too. */
+function cache(core: Core) {
+  return rowCache<Account>(core.db, 'accounts');
+}
+
+/** The account, or undefined. The object is shared and frozen: copy before changing. */
 export function findAccount(core: Core, id: string): Account | undefined {
   if (!isDocId(id)) return undefined;
-  const r = core.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
-  return r ? fromRow(r) : undefined;
+  return cache(core).get(id, () => {
+    const r = stmt(core.db, 'SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
+    if (!r) return undefined;
+    const a = fromRow(r);
+    Object.freeze(a.tree);
+    return Object.freeze(a);
+  });
 }
 
 /** The account or a 404 `bad_identifier`. */
@@ -80,24 +91,23 @@ export function getAccount(core: Core, id: string): Account {
 
 /** Accounts whose realm (case-insensitive) is `realm`. */
 export function findAccountsByRealm(core: Core, realm: string): Account[] {
-  return (core.db.prepare('SELECT * FROM accounts WHERE realm = ?').all(realm.toLowerCase()) as unknown as Row[]).map(fromRow);
+  return (stmt(core.db, 'SELECT * FROM accounts WHERE realm = ?').all(realm.toLowerCase()) as unknown as Row[]).map(fromRow);
 }
 
 /** Accounts whose normalised name equals that of `name`. */
 export function findAccountsByName(core: Core, name: string): Account[] {
-  return (core.db.prepare('SELECT * FROM accounts WHERE name_norm = ?').all(normaliseName(name)) as unknown as Row[]).map(fromRow);
+  return (stmt(core.db, 'SELECT * FROM accounts WHERE name_norm = ?').all(normaliseName(name)) as unknown as Row[]).map(fromRow);
 }
 
 /** The account holding this API key. */
 export function findAccountByApiKey(core: Core, apiKey: string): Account | undefined {
-  const r = core.db.prepare('SELECT * FROM accounts WHERE api_key = ?').get(apiKey) as Row | undefined;
+  const r = stmt(core.db, 'SELECT * FROM accounts WHERE api_key = ?').get(apiKey) as Row | undefined;
   return r ? fromRow(r) : undefined;
 }
 
 /** The master account (the oldest super-duper admin root), if the database is initialised. */
 export function masterAccount(core: Core): Account | undefined {
-  const r = core.db
-    .prepare('SELECT * FROM accounts WHERE parent_id IS NULL AND superduper = 1 ORDER BY created LIMIT 1')
+  const r = stmt(core.db, 'SELECT * FROM accounts WHERE parent_id IS NULL AND superduper = 1 ORDER BY created LIMIT 1')
     .get() as Row | undefined;
   return r ? fromRow(r) : undefined;
 }
@@ -109,7 +119,7 @@ export function isDescendant(account: Account, ancestorId: string): boolean {
 
 /** Direct children of an account. */
 export function listChildren(core: Core, id: string): Account[] {
-  return (core.db.prepare('SELECT * FROM accounts WHERE parent_id = ? ORDER BY created, id').all(id) as unknown as Row[]).map(
+  return (stmt(core.db, 'SELECT * FROM accounts WHERE parent_id = ? ORDER BY created, id').all(id) as unknown as Row[]).map(
     fromRow,
   );
 }
@@ -117,15 +127,14 @@ export function listChildren(core: Core, id: string): Account[] {
 /** Every descendant of an account (not the account itself), in creation order. */
 export function listDescendants(core: Core, id: string): Account[] {
   return (
-    core.db
-      .prepare(`SELECT a.* FROM accounts a, json_each(a.tree) t WHERE t.value = ? ORDER BY a.created, a.id`)
+    stmt(core.db, `SELECT a.* FROM accounts a, json_each(a.tree) t WHERE t.value = ? ORDER BY a.created, a.id`)
       .all(id) as unknown as Row[]
   ).map(fromRow);
 }
 
 /** Every account, in creation order. */
 export function listAccounts(core: Core): Account[] {
-  return (core.db.prepare('SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
+  return (stmt(core.db, 'SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
 }
 
 /** The public JSON of an account, as the API answers it. */
@@ -180,8 +189,7 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
     const now = Date.now();
     const body = JSON.stringify(doc);
     const rev = nextRevision(undefined, body);
-    core.db
-      .prepare(
+    stmt(core.db, 
         `INSERT INTO accounts (id, parent_id, tree, name, name_norm, realm, api_key, superduper, reseller, doc, rev, created, modified)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -200,6 +208,7 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
         now,
         now,
       );
+    cache(core).clear(id);
     const account = getAccount(core, id);
     core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_created', type: 'account' } });
     return account;
@@ -224,12 +233,12 @@ export function updateAccount(
     doc.realm = String(doc.realm).toLowerCase();
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);
-    const res = core.db
-      .prepare(
+    const res = stmt(core.db, 
         'UPDATE accounts SET name = ?, name_norm = ?, realm = ?, doc = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?',
       )
       .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
+    cache(core).clear(id);
     core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_edited', type: 'account' } });
     return getAccount(core, id);
   });
@@ -248,8 +257,10 @@ export function deleteAccount(core: Core, id: string): Account {
     if (listChildren(core, id).length > 0) {
       throw errors.invalidField('account', 'has_descendants', 'delete the sub-accounts first');
     }
-    for (const table of accountOwnedTables) core.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`).run(id);
-    core.db.prepare('DELETE FROM accounts WHERE id = ?').run(id);
+    for (const table of accountOwnedTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
+    stmt(core.db, 'DELETE FROM accounts WHERE id = ?').run(id);
+    cache(core).clear(id);
+    rowCache(core.db, 'tokens').clear();
     core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
     return account;
   });
@@ -257,6 +268,7 @@ export function deleteAccount(core: Core, id: string): Account {
 
 /** Gives an account a new API key. */
 export function rotateApiKey(core: Core, id: string): Account {
-  core.db.prepare('UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(newApiKey(), Date.now(), id);
+  stmt(core.db, 'UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(newApiKey(), Date.now(), id);
+  cache(core).clear(id);
   return getAccount(core, id);
 }

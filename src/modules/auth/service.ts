@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '../../core.js';
 import { errors } from '../../http/errors.js';
 import { compileValidator } from '../../schema/validate.js';
-import { transaction } from '../../store/db.js';
+import { stmt, transaction } from '../../store/db.js';
+import { rowCache, type RowCache } from '../../store/cache.js';
 import type { LoginRestrictions } from '../../restrictions/types.js';
 import type { EndpointRules } from '../../restrictions/types.js';
 import {
@@ -14,6 +15,11 @@ import {
   type Account,
 } from '../accounts/service.js';
 import { findUser, usersByCredentials } from '../users/service.js';
+
+/** Token rows read on every request (see RowCache); writes here clear what they change. */
+export function tokenCache(core: Core): RowCache<TokenRow> {
+  return rowCache<TokenRow>(core.db, 'tokens');
+}
 
 /** Default idle lifetime of a token (`crossbar.auth` `token_expiry_s`). */
 export const DEFAULT_TOKEN_EXPIRY_SECONDS = 3600;
@@ -36,7 +42,7 @@ export interface AuthInfo {
   loginRestrictions?: LoginRestrictions;
 }
 
-interface TokenRow {
+export interface TokenRow {
   id: string;
   account_id: string;
   owner_id: string | null;
@@ -50,6 +56,8 @@ interface TokenRow {
 /** What picks the template rules copied into a new token (set by the restrictions module). */
 export const tokenRestrictionHooks: {
   select?: (core: Core, who: { account: Account; ownerId?: string; method: string }) => EndpointRules | undefined;
+  /** reads a token's stored rules; may reuse what it read before for the same token */
+  parse?: (token: string, json: string) => EndpointRules;
 } = {};
 
 /** The token idle lifetime currently configured, in seconds. */
@@ -59,10 +67,10 @@ export function tokenExpirySeconds(core: Core): number {
 }
 
 function signingSecret(core: Core): Buffer {
-  const row = core.db.prepare("SELECT value FROM meta WHERE key = 'token_secret'").get() as { value: string } | undefined;
+  const row = stmt(core.db, "SELECT value FROM meta WHERE key = 'token_secret'").get() as { value: string } | undefined;
   if (row) return Buffer.from(row.value, 'hex');
   const secret = randomBytes(32).toString('hex');
-  core.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('token_secret', ?)").run(secret);
+  stmt(core.db, "INSERT OR IGNORE INTO meta (key, value) VALUES ('token_secret', ?)").run(secret);
   return signingSecret(core);
 }
 
@@ -98,8 +106,7 @@ export function issueToken(core: Core, opts: IssueOptions): string {
   const restrictions = opts.account.superduper
     ? undefined
     : (opts.restrictions ?? tokenRestrictionHooks.select?.(core, { account: opts.account, ownerId: opts.ownerId, method: opts.method }));
-  core.db
-    .prepare(
+  stmt(core.db, 
       `INSERT INTO tokens (id, account_id, owner_id, method, restrictions, login_restrictions, created, modified)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
@@ -122,18 +129,21 @@ export function issueToken(core: Core, opts: IssueOptions): string {
  */
 export function authenticate(core: Core, token: string | undefined): AuthInfo {
   if (!token) throw errors.invalidCredentials();
-  const row = core.db.prepare('SELECT * FROM tokens WHERE id = ?').get(token) as TokenRow | undefined;
+  const tokens = tokenCache(core);
+  const row = tokens.get(token, () => stmt(core.db, 'SELECT * FROM tokens WHERE id = ?').get(token) as TokenRow | undefined);
   if (!row) throw errors.invalidCredentials();
   const now = Date.now();
   const expiryMs = tokenExpirySeconds(core) * 1000;
   if (now - row.modified > expiryMs) {
-    core.db.prepare('DELETE FROM tokens WHERE id = ?').run(token);
+    stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(token);
+    tokens.clear(token);
     throw errors.invalidCredentials();
   }
   const account = findAccount(core, row.account_id);
   if (!account) throw errors.invalidCredentials();
   if (now - row.modified > expiryMs / 100) {
-    core.db.prepare('UPDATE tokens SET modified = ? WHERE id = ?').run(now, token);
+    stmt(core.db, 'UPDATE tokens SET modified = ? WHERE id = ?').run(now, token);
+    row.modified = now;
   }
   return {
     token,
@@ -142,20 +152,22 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
     ownerId: row.owner_id ?? undefined,
     method: row.method,
     isSuperduper: account.superduper,
-    restrictions: row.restrictions ? JSON.parse(row.restrictions) : undefined,
+    restrictions: row.restrictions ? (tokenRestrictionHooks.parse?.(token, row.restrictions) ?? JSON.parse(row.restrictions)) : undefined,
     loginRestrictions: row.login_restrictions ? JSON.parse(row.login_restrictions) : undefined,
   };
 }
 
 /** Revokes a token for good. */
 export function revokeToken(core: Core, token: string): boolean {
-  return core.db.prepare('DELETE FROM tokens WHERE id = ?').run(token).changes > 0;
+  tokenCache(core).clear(token);
+  return stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(token).changes > 0;
 }
 
 /** Removes every token idle longer than the expiry; answers how many. */
 export function sweepExpiredTokens(core: Core): number {
   const cutoff = Date.now() - tokenExpirySeconds(core) * 1000;
-  return Number(core.db.prepare('DELETE FROM tokens WHERE modified < ?').run(cutoff).changes);
+  tokenCache(core).clear();
+  return Number(stmt(core.db, 'DELETE FROM tokens WHERE modified < ?').run(cutoff).changes);
 }
 
 /** A token as `tel tokens list` shows it. */
@@ -173,8 +185,8 @@ export interface TokenSummary {
 export function listTokens(core: Core, accountId?: string): TokenSummary[] {
   const rows = (
     accountId
-      ? core.db.prepare('SELECT * FROM tokens WHERE account_id = ? ORDER BY created DESC').all(accountId)
-      : core.db.prepare('SELECT * FROM tokens ORDER BY created DESC').all()
+      ? stmt(core.db, 'SELECT * FROM tokens WHERE account_id = ? ORDER BY created DESC').all(accountId)
+      : stmt(core.db, 'SELECT * FROM tokens ORDER BY created DESC').all()
   ) as unknown as TokenRow[];
   return rows.map((r) => ({
     token: r.id,

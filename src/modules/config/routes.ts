@@ -38,10 +38,8 @@ export const configRoutes: RouteDef[] = [
     path: 'system_configs/:category',
     superduper: true,
     handler: (ctx, core) => {
-      const name = canonicalCategory(ctx.params.category);
-      const doc = core.config.get(name);
-      if (!doc) throw errors.badIdentifier(name);
-      core.db.prepare('DELETE FROM system_configs WHERE category = ?').run(name);
+      const doc = core.config.remove(ctx.params.category);
+      if (!doc) throw errors.badIdentifier(canonicalCategory(ctx.params.category));
       return { data: { ...doc, _read_only: { deleted: true } } };
     },
   },

@@ -1,3 +1,5 @@
+import { stmt } from '../../store/db.js';
+import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core.js';
 import { nextRevision } from '../../util/ids.js';
 
@@ -20,29 +22,20 @@ export interface ConfigDoc {
 
 /** System configuration (`system_configs`), cached until the database changes. */
 export class ConfigService {
-  private cache = new Map<string, ConfigDoc | null>();
-  private seenVersion = -1;
-  private readonly versionStmt;
-  private readonly getStmt;
+  private readonly cache;
 
   constructor(private readonly core: Pick<Core, 'db'>) {
-    this.versionStmt = core.db.prepare('PRAGMA data_version');
-    this.getStmt = core.db.prepare('SELECT doc FROM system_configs WHERE category = ?');
+    this.cache = rowCache<ConfigDoc>(core.db, 'system_configs');
   }
 
   /** The category document, or null when it was never set. */
   get(category: string): ConfigDoc | null {
     const name = canonicalCategory(category);
-    const version = (this.versionStmt.get() as { data_version: number }).data_version;
-    if (version !== this.seenVersion) {
-      this.cache.clear();
-      this.seenVersion = version;
-    }
-    if (this.cache.has(name)) return this.cache.get(name)!;
-    const row = this.getStmt.get(name) as { doc: string } | undefined;
-    const doc = row ? (JSON.parse(row.doc) as ConfigDoc) : null;
-    this.cache.set(name, doc);
-    return doc;
+    const doc = this.cache.get(name, () => {
+      const row = stmt(this.core.db, 'SELECT doc FROM system_configs WHERE category = ?').get(name) as { doc: string } | undefined;
+      return row ? (JSON.parse(row.doc) as ConfigDoc) : undefined;
+    });
+    return doc ?? null;
   }
 
   /** One setting of the `default` node, or `fallback`. */
@@ -58,16 +51,15 @@ export class ConfigService {
     const nodes = isNodeDoc(rest) ? rest : { default: rest };
     const stored: ConfigDoc = { id: name, ...nodes };
     const body = JSON.stringify(stored);
-    const prev = this.core.db.prepare('SELECT rev FROM system_configs WHERE category = ?').get(name) as
+    const prev = stmt(this.core.db, 'SELECT rev FROM system_configs WHERE category = ?').get(name) as
       | { rev: string }
       | undefined;
-    this.core.db
-      .prepare(
+    stmt(this.core.db, 
         `INSERT INTO system_configs (category, doc, rev, modified) VALUES (?, ?, ?, ?)
          ON CONFLICT(category) DO UPDATE SET doc = excluded.doc, rev = excluded.rev, modified = excluded.modified`,
       )
       .run(name, body, nextRevision(prev?.rev, body), Date.now());
-    this.cache.delete(name);
+    this.cache.clear(name);
     return stored;
   }
 
@@ -78,9 +70,18 @@ export class ConfigService {
     return this.set(category, { ...nodes, default: { ...(current.default ?? {}), [key]: value } });
   }
 
+  /** Removes a category document; answers what it held, or null. */
+  remove(category: string): ConfigDoc | null {
+    const name = canonicalCategory(category);
+    const doc = this.get(name);
+    stmt(this.core.db, 'DELETE FROM system_configs WHERE category = ?').run(name);
+    this.cache.clear(name);
+    return doc;
+  }
+
   /** Every stored category name. */
   list(): string[] {
-    return (this.core.db.prepare('SELECT category FROM system_configs ORDER BY category').all() as { category: string }[]).map(
+    return (stmt(this.core.db, 'SELECT category FROM system_configs ORDER BY category').all() as { category: string }[]).map(
       (r) => r.category,
     );
   }

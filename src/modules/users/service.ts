@@ -3,7 +3,8 @@ import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/valid
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../../store/documents.js';
 import { md5Hex, sha1Hex } from '../../util/ids.js';
 import { errors, type ValidationErrors } from '../../http/errors.js';
-import { transaction } from '../../store/db.js';
+import { stmt, transaction } from '../../store/db.js';
+import { rowCache } from '../../store/cache.js';
 
 /** The user document clients may set; `password` is write-only. */
 export const userSchema = {
@@ -101,7 +102,8 @@ export function deleteUser(core: Core, accountId: string, id: string, ifMatch?: 
   return transaction(core.db, () => {
     const current = getUser(core, accountId, id);
     deleteDoc(core, current, ifMatch);
-    core.db.prepare('DELETE FROM tokens WHERE owner_id = ?').run(id);
+    stmt(core.db, 'DELETE FROM tokens WHERE owner_id = ?').run(id);
+    rowCache(core.db, 'tokens').clear();
     return current;
   });
 }

@@ -1,0 +1,71 @@
+import type { Db } from './db.js';
+import { onRollback, stmt } from './db.js';
+
+/**
+ * The database's change counter as this connection sees it: it moves when another connection
+ * (the offline CLI, another server) commits. Read at most once per macrotask, since one
+ * synchronous run of code sees one state of the file anyway.
+ */
+function dataVersion(db: Db, state: { version: number; fresh: boolean }): number {
+  if (!state.fresh) {
+    state.version = (stmt(db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
+    state.fresh = true;
+    setImmediate(() => (state.fresh = false));
+  }
+  return state.version;
+}
+
+/**
+ * A read-through cache of rows, emptied when another process changes the file and when this
+ * process calls `clear()` after its own writes. For hot reads on every request (tokens, accounts).
+ */
+export class RowCache<V> {
+  private rows = new Map<string, V | null>();
+  private seen = -1;
+  private readonly state = { version: -1, fresh: false };
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** The cached row for `key`, or what `load` reads (a miss is cached too). */
+  get(key: string, load: () => V | undefined): V | undefined {
+    const v = dataVersion(this.db, this.state);
+    if (v !== this.seen) {
+      this.rows.clear();
+      this.seen = v;
+    }
+    const hit = this.rows.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const row = load();
+    if (this.rows.size >= this.maxEntries) this.rows.clear();
+    this.rows.set(key, row ?? null);
+    return row;
+  }
+
+  /** Forgets one row, or every row. */
+  clear(key?: string): void {
+    if (key === undefined) this.rows.clear();
+    else this.rows.delete(key);
+  }
+}
+
+const caches = new WeakMap<Db, Map<string, RowCache<unknown>>>();
+
+/** The named row cache of a connection (one per table that needs one). */
+export function rowCache<V>(db: Db, name: string): RowCache<V> {
+  let byName = caches.get(db);
+  if (!byName) {
+    byName = new Map();
+    caches.set(db, byName);
+  }
+  let c = byName.get(name);
+  if (!c) {
+    const created = new RowCache<V>(db);
+    onRollback(db, () => created.clear());
+    byName.set(name, created);
+    c = created;
+  }
+  return c as RowCache<V>;
+}
