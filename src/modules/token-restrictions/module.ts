@@ -6,7 +6,7 @@ import { loginRestrictionChecks, tokenRestrictionHooks } from '../auth/service.j
 import type { TelModule } from '../types.js';
 import { enforceTokenRestrictions, requireAdminForTemplateChanges } from './authorize.js';
 import { tokenRestrictionRoutes } from './routes.js';
-import { chooseTokenRules } from './service.js';
+import { chooseTokenRules, parseTokenRules } from './service.js';
 
 let installed = false;
 
@@ -16,6 +16,7 @@ export function installTokenRestrictions(): void {
   installed = true;
   authorizers.push(enforceTokenRestrictions, requireAdminForTemplateChanges);
   tokenRestrictionHooks.select = (core, who) => chooseTokenRules(core, who).rules;
+  tokenRestrictionHooks.parse = parseTokenRules;
   loginRestrictionChecks.validate = (value: unknown): LoginRestrictions => {
     const errs = validateLoginRestrictions(value);
     if (errs) throw errors.validation(errs);
