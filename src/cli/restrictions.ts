@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { apiRouter } from '../http/app.js';
 import { parsePath, type ParsedPath } from '../http/context.js';
-import { getAccount } from '../modules/accounts/service.js';
+import { findAccount, getAccount } from '../modules/accounts/service.js';
 import { METHOD_API_AUTH, METHOD_USER_AUTH } from '../modules/auth/service.js';
 import {
   chooseTokenRules,
@@ -102,6 +102,13 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
     }
     const verdict: RequestVerdict = checkToken(core, holder, method, path);
     lines.push(...explainVerdict(verdict));
+    // Not part of the restrictions, but a dry run that hid it would mislead.
+    const target = path.accountId;
+    const reachable =
+      !target || holder.superduper || target === holder.accountId || (findAccount(core, target)?.tree.includes(holder.accountId) ?? false);
+    if (!reachable) {
+      lines.push(`Note: account ${target} is not the token's account or one of its descendants (or does not exist); the server refuses it with a 403 whatever the restrictions say.`);
+    }
     const result = {
       allowed: verdict.allowed,
       failed_step: verdict.failedStep ?? null,
@@ -115,6 +122,7 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
         ...(path.invalid ? { invalid: path.invalid } : {}),
       },
       subject,
+      account_access: reachable,
       template: verdict.template ?? null,
       login: verdict.login ?? null,
       explanation: lines,

@@ -150,6 +150,15 @@ describe('tel restrictions', () => {
       expect(r.stdout).toContain('is a super-duper admin; its tokens are never restricted.');
     });
 
+    it('notes when the account in the path is outside the token account tree', async () => {
+      const r = await tel('restrictions', 'test', `/v2/accounts/${srv.master.account_id}/devices`, 'GET', '--account', child.id, '--json');
+      const out = JSON.parse(r.stdout);
+      expect(out.account_access).toBe(false);
+      expect(out.explanation.at(-1)).toMatch(/^Note: account [0-9a-f]{32} is not the token's account or one of its descendants/);
+      const own = await tel('restrictions', 'test', `/v2/accounts/${child.id}/devices`, 'GET', '--account', a.id, '--json');
+      expect(JSON.parse(own.stdout).account_access).toBe(true);
+    });
+
     it('refuses a path that cannot be parsed for a restricted token', async () => {
       const r = await tel('restrictions', 'test', `/v2/accounts/${a.id}/devices/../users`, 'GET', '--account', a.id);
       expect(r.code).toBe(1);

@@ -200,8 +200,19 @@ describe('token restrictions over HTTP', () => {
         expect((await srv.request('GET', `/v2/accounts/${sibling.id}/users`, { token: key2 })).status).toBe(403);
         await clearTemplate(sibling.id);
       } finally {
-        await srv.request('POST', '/v2/system_configs/api.token_restrictions', { token: admin(), data: { default: {} } });
+        await srv.request('DELETE', '/v2/system_configs/api.token_restrictions', { token: admin() });
       }
+    });
+
+    it('removing the system template frees the tokens issued afterwards, not those issued before', async () => {
+      const cfg = { token: admin(), data: { default: { _: { _: { users: [{ rules: { '#': ['GET'] } }] } } } } };
+      expect((await srv.request('POST', '/v2/system_configs/api.token_restrictions', cfg)).status).toBe(200);
+      const before = await srv.apiLogin(sibling.apiKey);
+      expect((await srv.request('GET', `/v2/accounts/${sibling.id}/devices`, { token: before })).status).toBe(403);
+      expect((await srv.request('DELETE', '/v2/system_configs/api.token_restrictions', { token: admin() })).status).toBe(200);
+      const after = await srv.apiLogin(sibling.apiKey);
+      expect((await srv.request('GET', `/v2/accounts/${sibling.id}/devices`, { token: after })).status).toBe(200);
+      expect((await srv.request('GET', `/v2/accounts/${sibling.id}/devices`, { token: before })).status).toBe(403);
     });
 
     it('a template whose levels do not match the token leaves it unrestricted', async () => {
