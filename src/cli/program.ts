@@ -9,6 +9,8 @@ import { registerRestrictions } from './restrictions.js';
 import { registerConfig } from './config.js';
 import { registerSimulate } from './simulate.js';
 import { registerLimits } from './limits.js';
+import { registerResources } from './resources.js';
+import { registerJobs } from './jobs.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -20,6 +22,8 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerConfig,
   registerSimulate,
   registerLimits,
+  registerResources,
+  registerJobs,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

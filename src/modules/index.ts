@@ -9,6 +9,8 @@ import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
 import { limitsModule } from './limits/module.js';
 import { pushModule } from './push/module.js';
+import { resourcesModule } from './resources/module.js';
+import { numbersModule } from './numbers/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -33,4 +35,6 @@ export const MODULES: TelModule[] = [
   tokenRestrictionsModule,
   limitsModule,
   pushModule,
+  resourcesModule,
+  numbersModule,
 ];

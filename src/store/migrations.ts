@@ -103,4 +103,58 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX push_notifications_account ON push_notifications(account_id, created);
     `,
   },
+  {
+    id: '0300-resources-numbers-jobs',
+    sql: `
+      -- The number inventory: one row per E.164 number, owned by one account.
+      CREATE TABLE phone_numbers (
+        number TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        resource_id TEXT,
+        state TEXT NOT NULL,
+        job_id TEXT,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX phone_numbers_account ON phone_numbers(account_id, number);
+
+      -- Bulk number jobs; seq is the ordered key watchers page on, counts stay on the row.
+      CREATE TABLE resource_jobs (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,             -- YYYYMM-<hex>
+        account_id TEXT NOT NULL,            -- whose inventory receives the numbers
+        auth_account_id TEXT,                -- who asked
+        resource_id TEXT NOT NULL,
+        name TEXT,
+        status TEXT NOT NULL,                -- pending | running | complete | failed
+        numbers TEXT NOT NULL,               -- JSON array of the numbers as given
+        total INTEGER NOT NULL,
+        processed INTEGER NOT NULL DEFAULT 0, -- numbers handled: the resume point
+        successes INTEGER NOT NULL DEFAULT 0,
+        failures INTEGER NOT NULL DEFAULT 0,
+        runner TEXT,                         -- the executor holding the job, NULL when released
+        recoveries INTEGER NOT NULL DEFAULT 0,
+        error TEXT,                          -- why a failed job failed
+        created INTEGER NOT NULL,            -- unix ms
+        started INTEGER,
+        modified INTEGER NOT NULL
+      );
+      CREATE INDEX resource_jobs_account ON resource_jobs(account_id, seq);
+      CREATE INDEX resource_jobs_status ON resource_jobs(status, modified);
+
+      -- One row per number of a job, written in the same transaction as the job's progress.
+      CREATE TABLE resource_job_results (
+        job_seq INTEGER NOT NULL,
+        idx INTEGER NOT NULL,                -- position in the job's numbers
+        number TEXT,                         -- normalised E.164, when it could be
+        reason TEXT,                         -- NULL on success
+        message TEXT,
+        PRIMARY KEY (job_seq, idx)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER resource_jobs_cleanup AFTER DELETE ON resource_jobs
+      BEGIN
+        DELETE FROM resource_job_results WHERE job_seq = old.seq;
+      END;
+    `,
+  },
 ];

@@ -1,0 +1,196 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Core } from '../core.js';
+import { getAccount, masterAccount } from '../modules/accounts/service.js';
+import { createAccountJob } from '../modules/resources/jobs.js';
+import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
+import { ProgressReporter, progressLine } from '../jobs/progress.js';
+import { findJobById, isFinished, jobDetail, jobSummary, queryJobs, type JobRow, type JobStatus } from '../jobs/store.js';
+import { CliError, emit, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
+
+/** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
+export function parseNumbers(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    const parsed = JSON.parse(trimmed) as unknown;
+    if (!Array.isArray(parsed)) throw new CliError('The numbers file is not a JSON array.', 2);
+    return parsed.map(String);
+  }
+  return trimmed
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, ''))
+    .flatMap((line) => line.split(/[,;\s]+/))
+    .filter((s) => s !== '');
+}
+
+/** Reads a whole file, or stdin for `-`. */
+export async function readSource(io: CliIo, source: string): Promise<string> {
+  if (source === '-') {
+    if (io.readStdin) return io.readStdin();
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(source, 'utf8');
+  } catch {
+    throw new CliError(`Cannot read ${source}.`, 2);
+  }
+}
+
+function accountFor(core: Core, account: string | undefined): string {
+  if (account) return getAccount(core, account).id;
+  const master = masterAccount(core);
+  if (!master) throw new CliError('The database has no master account: run `tel init` first.');
+  return master.id;
+}
+
+/** Ctrl-C while following: stop at the next batch boundary (the job stays resumable). */
+function interruptible(): { stopped: () => boolean; dispose: () => void } {
+  let stop = false;
+  const onSignal = () => {
+    stop = true;
+  };
+  process.on('SIGINT', onSignal);
+  return { stopped: () => stop, dispose: () => process.off('SIGINT', onSignal) };
+}
+
+function endOf(io: CliIo, g: Globals, job: JobRow, stopped: boolean): void {
+  if (stopped && !isFinished(job.status)) {
+    throw new CliError(`Stopped following job ${job.id} at ${job.processed}/${job.total}; a running server or \`tel jobs run\` resumes it.`);
+  }
+  emit(io, g, jobSummary(job), () => `Job ${job.id} ${job.status}: ${job.successes} numbers added, ${job.failures} errors (tel jobs show ${job.id}).`);
+  if (job.status === 'failed') throw new CliError(`Job ${job.id} failed: ${job.error ?? 'see tel jobs show'}.`);
+}
+
+const CREATE_HELP = `
+Who executes the job:
+  A job is a row in the database; an executor adds its numbers in batches, committing them
+  with the job's progress, so an interrupted job resumes exactly where it stopped.
+  - By default this command follows the job with a progress bar (plain lines when stdout is
+    not a terminal) until it is complete. A running \`tel serve\` on the same database takes
+    it within a second; when no server runs (or none took it within --pickup-timeout), this
+    command executes it itself. Either way it ends with the numbers added.
+  - --no-wait only queues the job (status pending) and prints it: a running server executes
+    it, or \`tel jobs run\` later. Ctrl-C while following stops at a batch boundary; the job
+    stays resumable the same way.
+
+Examples:
+  $ tel jobs create --resource <resource_id> --numbers numbers.txt
+  $ printf '+14155550100\\n+14155550101\\n' | tel jobs create --resource <id> --numbers - --account <id>
+  $ tel jobs create --resource <id> --numbers numbers.json --no-wait --json
+
+The numbers file holds one number per line (or a JSON array); they are normalised to E.164.`;
+
+/** `tel jobs …`: bulk number jobs, offline on the database file. */
+export function registerJobs(program: Command, io: CliIo): void {
+  const jobs = program
+    .command('jobs')
+    .description('bulk number jobs: create (with a progress bar), list, show, run')
+    .addHelpText('after', '\nExamples:\n  $ tel jobs create --resource <id> --numbers numbers.txt\n  $ tel jobs list --account <id>\n  $ tel jobs show 202611-9f3c… --json\n  $ tel jobs run');
+
+  withGlobals(jobs.command('create'))
+    .description("add numbers to an account's inventory through a resource, as a job")
+    .requiredOption('--resource <id>', 'the resource (carrier) the numbers are routed through')
+    .requiredOption('--numbers <file>', 'file of numbers, or - for stdin')
+    .option('--account <id>', 'account receiving the numbers (default: the master account)')
+    .option('--name <name>', 'a name for the job')
+    .option('--no-wait', 'only queue the job; a running server or `tel jobs run` executes it')
+    .option('--pickup-timeout <seconds>', 'with a server running, how long to wait for it before executing here', '5')
+    .addHelpText('after', CREATE_HELP)
+    .action(async (opts: { resource: string; numbers: string; account?: string; name?: string; wait: boolean; pickupTimeout: string }, cmd: Command) => {
+      const pickup = Number(opts.pickupTimeout);
+      if (!Number.isFinite(pickup) || pickup < 0) throw new CliError(`--pickup-timeout must be a number of seconds, not ${opts.pickupTimeout}.`, 2);
+      const numbers = parseNumbers(await readSource(io, opts.numbers));
+      if (numbers.length === 0) throw new CliError('The numbers file holds no numbers.', 2);
+      await withCore(cmd, async (core, g) => {
+        const accountId = accountFor(core, opts.account);
+        const created = createAccountJob(core, accountId, accountId, { numbers, resource_id: opts.resource, ...(opts.name ? { name: opts.name } : {}) });
+        const row = findJobById(core, String(created.id))!;
+        if (!opts.wait) {
+          emit(io, g, created, () => `Queued job ${row.id} (${row.total} numbers): a running tel serve executes it, or run \`tel jobs run\`.`);
+          return;
+        }
+        io.err(`Job ${row.id}: ${row.total} numbers for account ${accountId}.`);
+        const reporter = new ProgressReporter((line) => io.err(line), io.isTTY);
+        const signal = interruptible();
+        try {
+          const result = await followJob(core, row.seq, {
+            pickupTimeoutMs: pickup * 1000,
+            pollMs: 100,
+            onProgress: (job) => reporter.update(job, isFinished(job.status)),
+            onNotice: (text) => io.err(text),
+            shouldStop: signal.stopped,
+          });
+          endOf(io, g, result.job, result.stopped);
+        } finally {
+          signal.dispose();
+        }
+      });
+    });
+
+  withGlobals(jobs.command('run [ids...]'))
+    .description('execute pending, released and stalled jobs here (no server needed), or the given ones')
+    .addHelpText('after', '\nExamples:\n  $ tel jobs run                 every job waiting for an executor\n  $ tel jobs run 202611-9f3c…    one job\n\nJobs a live executor holds are left alone; a stalled one (not modified for\napi.resources job_recover_threshold_s) is resumed where it stopped.')
+    .action(async (ids: string[], _o: unknown, cmd: Command) =>
+      withCore(cmd, async (core, g) => {
+        const seqs = ids.length
+          ? ids.map((id) => {
+              const job = findJobById(core, id);
+              if (!job) throw new CliError(`No job ${id}.`);
+              return job.seq;
+            })
+          : runnableJobs(core);
+        const results: Record<string, unknown>[] = [];
+        const signal = interruptible();
+        try {
+          for (const seq of seqs) {
+            if (signal.stopped()) break;
+            const reporter = new ProgressReporter((line) => io.err(line), io.isTTY);
+            const outcome = await runJobHere(core, seq, { onProgress: (job) => reporter.update(job, isFinished(job.status)), shouldStop: signal.stopped });
+            const job = queryJobs(core, { startSeq: seq, limit: 1 })[0];
+            results.push({ ...jobSummary(job), outcome: outcome ?? 'taken by another executor' });
+          }
+        } finally {
+          signal.dispose();
+        }
+        emit(io, g, results, () => (results.length ? table(results, ['id', 'status', 'total', 'successes', 'failures', 'outcome']) : 'No job is waiting for an executor.'));
+        if (results.some((r) => r.status === 'failed')) throw new CliError('Some jobs failed.');
+        if (signal.stopped()) throw new CliError('Interrupted; the remaining jobs stay queued.');
+      }),
+    );
+
+  withGlobals(jobs.command('list'))
+    .description('jobs with their counts, oldest first')
+    .option('--account <id>', 'only this account')
+    .option('--status <status>', 'pending, running, complete or failed')
+    .option('--limit <n>', 'the newest N jobs', '50')
+    .action(async (opts: { account?: string; status?: string; limit: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const statuses = ['pending', 'running', 'complete', 'failed'];
+        if (opts.status && !statuses.includes(opts.status)) throw new CliError(`--status must be one of ${statuses.join(', ')}.`, 2);
+        const limit = Number(opts.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer, not ${opts.limit}.`, 2);
+        const rows = queryJobs(core, { accountId: opts.account, status: opts.status as JobStatus | undefined, descending: true, limit }).reverse();
+        const out = rows.map((r) => ({ ...jobSummary(r), account_id: r.account_id, created: new Date(r.created).toISOString().slice(0, 19) }));
+        emit(io, g, out, () => table(out, ['id', 'account_id', 'status', 'total', 'successes', 'failures', 'created']));
+      }),
+    );
+
+  withGlobals(jobs.command('show <id>'))
+    .description('one job: counts, and its errors (--json: every per-number result)')
+    .action(async (id: string, _o: unknown, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const job = findJobById(core, id);
+        if (!job) throw new CliError(`No job ${id}.`);
+        const detail = jobDetail(core, job);
+        emit(io, g, detail, () => {
+          const errs = Object.entries(detail.errors as Record<string, { reason: string; message?: string }>);
+          const lines = [progressLine(job), `account ${job.account_id}, resource ${job.resource_id}${job.error ? `, failed: ${job.error}` : ''}`];
+          for (const [n, e] of errs.slice(0, 20)) lines.push(`  ${n}: ${e.reason}${e.message ? ` (${e.message})` : ''}`);
+          if (errs.length > 20) lines.push(`  … ${errs.length - 20} more (--json for all)`);
+          return lines.join('\n');
+        });
+      }),
+    );
+}

@@ -1,0 +1,127 @@
+import type { Command } from 'commander';
+import { getAccount } from '../modules/accounts/service.js';
+import { createCollection, updateCollection } from '../modules/resources/collections.js';
+import {
+  createResource,
+  deleteResource,
+  getResource,
+  listResources,
+  resourceJson,
+  resourceSummary,
+  type Scope,
+} from '../modules/resources/service.js';
+import type { Core } from '../core.js';
+import { readSource } from './jobs.js';
+import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function scopeOf(core: Core, account: string | undefined): Scope {
+  return account ? { accountId: getAccount(core, account).id } : {};
+}
+
+const ACCOUNT_OPTION = ['--account <id>', "an account's resources (default: the global resources)"] as const;
+
+/** `tel resources …`: carriers, global or per account, offline on the database file. */
+export function registerResources(program: Command, io: CliIo): void {
+  const resources = program
+    .command('resources')
+    .description('carrier resources: list, show, create, delete, import (global, or --account ID)')
+    .addHelpText(
+      'after',
+      `
+Without --account the command works on the global resources (the API needs a super-duper
+admin token for those; the CLI works on the database file directly).
+
+Examples:
+  $ tel resources list
+  $ tel resources create "Carrier A" --gateway sip.carrier-a.net --rule '^\\+1(\\d{10})$'
+  $ tel resources create "Office trunk" --account <id> --data @trunk.json
+  $ tel resources import carriers.json --account <id>
+  $ tel resources delete <resource_id> --account <id>`,
+    );
+
+  withGlobals(resources.command('list'))
+    .description('resources with name, enabled, weight_cost and gateway count')
+    .option(...ACCOUNT_OPTION)
+    .action(async (opts: { account?: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const docs = listResources(core, scopeOf(core, opts.account));
+        const rows = docs.map((d) => ({ ...resourceSummary(d), gateways: Array.isArray(d.doc.gateways) ? d.doc.gateways.length : 0 }));
+        emit(io, g, rows, () => table(rows, ['id', 'name', 'enabled', 'weight_cost', 'gateways']));
+      }),
+    );
+
+  withGlobals(resources.command('show <id>'))
+    .description('one resource, as the API answers it')
+    .option(...ACCOUNT_OPTION)
+    .action(async (id: string, opts: { account?: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => emit(io, { ...g, json: true }, resourceJson(getResource(core, scopeOf(core, opts.account), id)))),
+    );
+
+  withGlobals(resources.command('create <name>'))
+    .description('create a resource; defaults are filled in as the API does')
+    .option(...ACCOUNT_OPTION)
+    .option('--gateway <server>', 'a gateway server (repeatable)', collect, [])
+    .option('--rule <regex>', 'a rule the number must match (repeatable)', collect, [])
+    .option('--weight-cost <n>', 'order among usable resources, 0..100')
+    .option('--disabled', 'create it disabled')
+    .option('--data <json>', 'more fields of the resource as JSON, or @file')
+    .action(
+      async (
+        name: string,
+        opts: { account?: string; gateway: string[]; rule: string[]; weightCost?: string; disabled?: boolean; data?: string },
+        cmd: Command,
+      ) => {
+        const extra = opts.data ? await jsonArg(opts.data, '--data') : {};
+        if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw new CliError('--data must be a JSON object.', 2);
+        await withCore(cmd, (core, g) => {
+          const doc: Record<string, unknown> = { gateways: [], ...(extra as Record<string, unknown>), name };
+          if (opts.gateway.length) doc.gateways = opts.gateway.map((server) => ({ server }));
+          if (opts.rule.length) doc.rules = opts.rule;
+          if (opts.weightCost !== undefined) doc.weight_cost = opts.weightCost;
+          if (opts.disabled) doc.enabled = false;
+          const created = createResource(core, scopeOf(core, opts.account), doc);
+          emit(io, g, resourceJson(created), () => `Created resource ${name} (${created.id}).`);
+        });
+      },
+    );
+
+  withGlobals(resources.command('delete <id>'))
+    .description('delete a resource')
+    .option(...ACCOUNT_OPTION)
+    .action(async (id: string, opts: { account?: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const d = deleteResource(core, scopeOf(core, opts.account), id);
+        emit(io, g, { ...resourceJson(d), _read_only: { deleted: true } }, () => `Deleted resource ${String(d.doc.name)} (${d.id}).`);
+      }),
+    );
+
+  withGlobals(resources.command('import <file>'))
+    .description('create many resources from a JSON array (a collection); --update merges into existing ones by id')
+    .option(...ACCOUNT_OPTION)
+    .option('--update', 'update existing resources (items carry their id) instead of creating')
+    .addHelpText('after', '\nThe file (or - for stdin) is a JSON array of resources. Each item is created on its own:\nan invalid one is reported and the others are kept. Exit 1 when any item failed.')
+    .action(async (file: string, opts: { account?: string; update?: boolean }, cmd: Command) => {
+      const text = await readSource(io, file);
+      let items: unknown;
+      try {
+        items = JSON.parse(text);
+      } catch {
+        throw new CliError(`${file} is not valid JSON.`, 2);
+      }
+      await withCore(cmd, (core, g) => {
+        const scope = scopeOf(core, opts.account);
+        const result = opts.update ? updateCollection(core, scope, items) : createCollection(core, scope, items);
+        const ok = Object.keys(result.successes);
+        const bad = Object.entries(result.errors);
+        emit(io, g, result, () =>
+          [
+            `${opts.update ? 'Updated' : 'Created'} ${ok.length} resource(s)${ok.length ? `: ${ok.join(', ')}` : ''}.`,
+            ...bad.map(([id, e]) => `  ${id}: ${typeof e === 'string' ? e : JSON.stringify(e)}`),
+          ].join('\n'),
+        );
+        if (bad.length) throw new CliError(`${bad.length} item(s) refused.`);
+      });
+    });
+}

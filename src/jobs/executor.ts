@@ -1,0 +1,112 @@
+import type { Core } from '../core.js';
+import type { Worker } from '../modules/types.js';
+import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
+import { jobSettings } from './settings.js';
+import { announceExecutor, withdrawExecutor } from './presence.js';
+
+const executors = new WeakMap<Core, JobExecutor>();
+
+/** Most jobs one pass takes before it looks at the clock and the settings again. */
+const JOBS_PER_PASS = 100;
+
+function isLockWait(err: unknown): boolean {
+  return /database is locked|SQLITE_BUSY/i.test(String((err as Error)?.message ?? err));
+}
+
+/**
+ * The server's number-job executor: runs pending jobs (its own API's at once, other
+ * processes' within a poll interval), one at a time, and resumes stalled jobs — at start and
+ * every `job_recover_timeout_s`. Stopping finishes the batch in flight and releases the job.
+ */
+export class JobExecutor implements Worker {
+  private timer: NodeJS.Timeout | undefined;
+  private pass: Promise<void> | undefined;
+  private stopping = false;
+  private kicked = false;
+  /** 0 makes the first pass (server start) a recovery pass */
+  private lastRecovery = 0;
+
+  constructor(private readonly core: Core) {}
+
+  /** Starts polling; the first pass also recovers stalled jobs. */
+  start(): this {
+    executors.set(this.core, this);
+    announceExecutor(this.core);
+    this.schedule(0);
+    return this;
+  }
+
+  /** Asks for a pass soon (a job was just created in this process). */
+  kick(): void {
+    if (this.stopping) return;
+    if (this.pass) this.kicked = true;
+    else this.schedule(0);
+  }
+
+  /** Stops polling and waits for the job in flight to reach a batch boundary. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.pass;
+    if (executors.get(this.core) === this) executors.delete(this.core);
+    try {
+      withdrawExecutor(this.core);
+    } catch {
+      // The record of a stopped server is ignored anyway once its pid is gone.
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.runPass(), ms);
+    this.timer.unref();
+  }
+
+  private runPass(): void {
+    if (this.stopping || this.pass) return;
+    this.kicked = false;
+    this.pass = this.drain()
+      .catch((err) => {
+        process.stderr.write(`tel: job executor: ${(err as Error)?.stack ?? String(err)}\n`);
+      })
+      .finally(() => {
+        this.pass = undefined;
+        if (!this.stopping) this.schedule(this.kicked ? 0 : jobSettings(this.core).pollIntervalMs);
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const settings = jobSettings(this.core);
+    const now = Date.now();
+    const recovering = now - this.lastRecovery >= settings.recoverIntervalMs;
+    if (recovering) this.lastRecovery = now;
+    const staleBefore = recovering ? now - settings.recoverThresholdMs : undefined;
+    for (const seq of claimableJobs(this.core, staleBefore, JOBS_PER_PASS)) {
+      if (this.stopping) return;
+      const runner = claimJob(this.core, seq, staleBefore);
+      if (!runner) continue;
+      try {
+        await runClaimedJob(this.core, seq, runner, { shouldStop: () => this.stopping });
+      } catch (err) {
+        process.stderr.write(`tel: job ${seq} stopped: ${(err as Error)?.message ?? String(err)}\n`);
+        // A lock held too long by another process is retried; anything else would fail again.
+        try {
+          if (isLockWait(err)) releaseJob(this.core, seq, runner);
+          else failJob(this.core, seq, runner, String((err as Error)?.message ?? err));
+        } catch {
+          // Still locked: the job stays claimed and is recovered once stalled.
+        }
+      }
+    }
+  }
+}
+
+/** Starts the executor of a serving core (the resources module's background worker). */
+export function startJobExecutor(core: Core): Worker {
+  return new JobExecutor(core).start();
+}
+
+/** Tells this process's executor, if any, that a job is waiting (the CLI has none: servers poll). */
+export function kickJobs(core: Core): void {
+  executors.get(core)?.kick();
+}

@@ -1,0 +1,50 @@
+import type { Core } from '../core.js';
+
+/** The configuration category of resources and their jobs (Kazoo's `crossbar.resources` is an alias). */
+export const RESOURCES_CONFIG = 'api.resources';
+
+/** How the number-job executor paces itself and when it recovers stalled jobs. */
+export interface JobSettings {
+  /** a job not modified for this long counts as stalled and is resumed by another executor */
+  recoverThresholdMs: number;
+  /** how often the stalled-job check runs (it also runs when the server starts) */
+  recoverIntervalMs: number;
+  /** numbers committed together with the job's progress in one transaction */
+  batchSize: number;
+  /** pause between batches, leaving room for other requests */
+  batchPauseMs: number;
+  /** how often a server looks for jobs created by other processes */
+  pollIntervalMs: number;
+}
+
+/** Defaults, with the seed's values for the recovery settings (1 hour, 6 hours). */
+export const DEFAULT_JOB_SETTINGS = {
+  recoverThresholdSeconds: 3600,
+  recoverTimeoutSeconds: 21_600,
+  batchSize: 1000,
+  batchPauseMs: 0,
+  pollIntervalMs: 1000,
+} as const;
+
+function positive(core: Core, keys: string[], fallback: number, allowZero = false): number {
+  for (const key of keys) {
+    const raw = core.config.value<unknown>(RESOURCES_CONFIG, key, undefined);
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (Number.isFinite(n) && (n > 0 || (allowZero && n === 0))) return n;
+  }
+  return fallback;
+}
+
+/** Reads the job settings from `api.resources`; the seed's `job_recover_*` and Kazoo's `job_recovery_*` both work. */
+export function jobSettings(core: Core): JobSettings {
+  const d = DEFAULT_JOB_SETTINGS;
+  return {
+    recoverThresholdMs:
+      positive(core, ['job_recover_threshold_s', 'job_recovery_threshold_s'], d.recoverThresholdSeconds) * 1000,
+    recoverIntervalMs: positive(core, ['job_recover_timeout_s', 'job_recovery_timeout_s'], d.recoverTimeoutSeconds) * 1000,
+    batchSize: Math.max(1, Math.floor(positive(core, ['job_batch_size'], d.batchSize))),
+    batchPauseMs: positive(core, ['job_batch_pause_ms'], d.batchPauseMs, true),
+    pollIntervalMs: positive(core, ['job_poll_interval_ms'], d.pollIntervalMs),
+  };
+}

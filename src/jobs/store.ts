@@ -1,0 +1,199 @@
+import type { Core } from '../core.js';
+import { errors } from '../http/errors.js';
+import { newId } from '../util/ids.js';
+import { unixMsToGregorian } from '../util/time.js';
+import { numberJson, type NumberRow } from '../modules/numbers/service.js';
+
+/** Job statuses: `pending` → `running` → `complete` (or `failed`). */
+export type JobStatus = 'pending' | 'running' | 'complete' | 'failed';
+
+/** A row of `resource_jobs`: what a watcher reads without touching per-number results. */
+export interface JobRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  auth_account_id: string | null;
+  resource_id: string;
+  name: string | null;
+  status: JobStatus;
+  total: number;
+  processed: number;
+  successes: number;
+  failures: number;
+  runner: string | null;
+  recoveries: number;
+  error: string | null;
+  created: number;
+  started: number | null;
+  modified: number;
+}
+
+/** The columns of a job row without the (possibly large) list of numbers. */
+export const JOB_COLUMNS =
+  'seq, id, account_id, auth_account_id, resource_id, name, status, total, processed, successes, failures, runner, recoveries, error, created, started, modified';
+
+/** True once a job has reached a final status. */
+export function isFinished(status: JobStatus): boolean {
+  return status === 'complete' || status === 'failed';
+}
+
+/** A new job id in Kazoo's form: the UTC year and month, a dash, random hex. */
+export function newJobId(nowMs: number = Date.now()): string {
+  const d = new Date(nowMs);
+  return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}-${newId()}`;
+}
+
+/** What a new job needs. */
+export interface NewJob {
+  accountId: string;
+  authAccountId?: string;
+  resourceId: string;
+  name?: string;
+  numbers: string[];
+}
+
+/** Stores a pending job; an executor (a server's, or the CLI's) picks it up. */
+export function createJob(core: Core, job: NewJob): JobRow {
+  const now = Date.now();
+  const id = newJobId(now);
+  core.db
+    .prepare(
+      `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
+    )
+    .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, JSON.stringify(job.numbers), job.numbers.length, now, now);
+  return findJobById(core, id)!;
+}
+
+/** A job by id, in any account. */
+export function findJobById(core: Core, id: string): JobRow | undefined {
+  return core.db.prepare(`SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE id = ?`).get(id) as JobRow | undefined;
+}
+
+/** A job by its ordered key. */
+export function findJobBySeq(core: Core, seq: number): JobRow | undefined {
+  return core.db.prepare(`SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE seq = ?`).get(seq) as JobRow | undefined;
+}
+
+/** A job of an account, or the 404 `bad_identifier` (also for ids not of the `YYYYMM-` form). */
+export function getAccountJob(core: Core, accountId: string, id: string): JobRow {
+  const job = /^\d{6}-[0-9a-f]+$/.test(id) ? findJobById(core, id) : undefined;
+  if (!job || job.account_id !== accountId) throw errors.badIdentifier(id);
+  return job;
+}
+
+/** The numbers of a job as they were given. */
+export function jobNumbers(core: Core, seq: number): string[] {
+  const r = core.db.prepare('SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined;
+  return r ? (JSON.parse(r.numbers) as string[]) : [];
+}
+
+/** A job as the listing shows it: counts, not per-number results. */
+export function jobSummary(job: JobRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: job.id,
+    status: job.status,
+    timestamp: unixMsToGregorian(job.created),
+    resource_id: job.resource_id,
+    total: job.total,
+    successes: job.successes,
+    failures: job.failures,
+    modified: unixMsToGregorian(job.modified),
+  };
+  if (job.name) out.name = job.name;
+  return out;
+}
+
+interface ResultRow extends Partial<NumberRow> {
+  idx: number;
+  result_number: string | null;
+  reason: string | null;
+  message: string | null;
+}
+
+/**
+ * A job with its per-number results: `successes` keyed by E.164 number (the number as the
+ * inventory shows it) and `errors` keyed by the number as given (`{reason, message}`).
+ */
+export function jobDetail(core: Core, job: JobRow): Record<string, unknown> {
+  const numbers = jobNumbers(core, job.seq);
+  const rows = core.db
+    .prepare(
+      `SELECT r.idx, r.number AS result_number, r.reason, r.message, p.*
+       FROM resource_job_results r LEFT JOIN phone_numbers p ON r.reason IS NULL AND p.number = r.number
+       WHERE r.job_seq = ? ORDER BY r.idx`,
+    )
+    .all(job.seq) as unknown as ResultRow[];
+  const successes: Record<string, unknown> = {};
+  const errs: Record<string, unknown> = {};
+  for (const r of rows) {
+    if (r.reason === null) {
+      const n = r.result_number!;
+      successes[n] = r.number ? numberJson(r as NumberRow) : { state: 'released' };
+    } else {
+      errs[numbers[r.idx]] = { reason: r.reason, ...(r.message ? { message: r.message } : {}) };
+    }
+  }
+  const out: Record<string, unknown> = {
+    id: job.id,
+    resource_id: job.resource_id,
+    numbers,
+    status: job.status,
+    successes,
+    errors: errs,
+    timestamp: unixMsToGregorian(job.created),
+    total: job.total,
+    processed: job.processed,
+    modified: unixMsToGregorian(job.modified),
+  };
+  if (job.name) out.name = job.name;
+  if (job.error) out.reason = job.error;
+  return out;
+}
+
+/** Filters of the jobs listing. */
+export interface JobQuery {
+  accountId?: string;
+  /** unix ms, inclusive */
+  createdFrom?: number;
+  createdTo?: number;
+  status?: JobStatus;
+  /** start at this seq (inclusive), in listing order */
+  startSeq?: number;
+  limit?: number;
+  descending?: boolean;
+}
+
+/** Jobs by their ordered key, filtered; what the API listing, the CLI and watchers read. */
+export function queryJobs(core: Core, q: JobQuery = {}): JobRow[] {
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  if (q.accountId) {
+    where.push('account_id = ?');
+    args.push(q.accountId);
+  }
+  if (q.createdFrom !== undefined) {
+    where.push('created >= ?');
+    args.push(q.createdFrom);
+  }
+  if (q.createdTo !== undefined) {
+    where.push('created <= ?');
+    args.push(q.createdTo);
+  }
+  if (q.status) {
+    where.push('status = ?');
+    args.push(q.status);
+  }
+  if (q.startSeq !== undefined) {
+    where.push(q.descending ? 'seq <= ?' : 'seq >= ?');
+    args.push(q.startSeq);
+  }
+  let sql = `SELECT ${JOB_COLUMNS} FROM resource_jobs`;
+  if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
+  sql += ` ORDER BY seq ${q.descending ? 'DESC' : 'ASC'}`;
+  if (q.limit !== undefined) {
+    sql += ' LIMIT ?';
+    args.push(q.limit);
+  }
+  return core.db.prepare(sql).all(...args) as unknown as JobRow[];
+}

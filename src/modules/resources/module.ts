@@ -1,0 +1,16 @@
+import type { TelModule } from '../types.js';
+import { accountOwnedTables } from '../accounts/service.js';
+import { startJobExecutor } from '../../jobs/executor.js';
+import { resourceRoutes } from './routes.js';
+
+/** Resources (carriers) global and per account, their bulk number jobs and collections. */
+export const resourcesModule: TelModule = {
+  name: 'resources',
+  endpoints: ['resources', 'global_resources', 'local_resources'],
+  routes: resourceRoutes,
+  init() {
+    // Deleting an account takes its jobs (their results go with them by trigger).
+    if (!accountOwnedTables.includes('resource_jobs')) accountOwnedTables.push('resource_jobs');
+  },
+  start: (core) => startJobExecutor(core),
+};

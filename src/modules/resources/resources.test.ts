@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+
+describe('resources: account and global carriers', () => {
+  let srv: TestServer;
+  let sub: { id: string; apiKey: string };
+  let subToken: string;
+  let base: string;
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sub = await createSubAccount(srv, srv.master.account_id, 'Carrier Co');
+    subToken = await srv.apiLogin(sub.apiKey);
+    base = `/v2/accounts/${sub.id}/resources`;
+  });
+  afterAll(async () => srv.close());
+
+  it('PUT creates a resource (201) with every default filled in, gateways included', async () => {
+    const r = await srv.request('PUT', base, { token: subToken, data: { name: 'Carrier 3', gateways: [{ server: 'sip.example.net' }] } });
+    expect(r.status).toBe(201);
+    expect(r.body.data).toMatchObject({
+      name: 'Carrier 3',
+      enabled: true,
+      emergency: false,
+      weight_cost: 50,
+      grace_period: 5,
+      flags: [],
+      rules: [],
+      rules_test: [],
+      ignore_flags: false,
+      require_flags: false,
+      format_from_uri: false,
+      from_account_realm: false,
+      peer: false,
+      type: 'local',
+      media: { audio: {}, video: { codecs: [] }, encryption: { enforce_security: false, methods: [] } },
+    });
+    expect(r.body.data.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.body.data.gateways[0]).toEqual({
+      server: 'sip.example.net',
+      enabled: true,
+      endpoint_type: 'sip',
+      port: 5060,
+      invite_format: 'route',
+      channel_selection: 'ascending',
+      force_port: false,
+      voipapp_rr: true,
+    });
+  });
+
+  it('an empty gateways list is fine on creation; a missing one is a 400 naming it', async () => {
+    expect((await srv.request('PUT', base, { token: subToken, data: { name: 'Empty', gateways: [] } })).status).toBe(201);
+    const r = await srv.request('PUT', base, { token: subToken, data: { name: 'No gateways' } });
+    expect(r.status).toBe(400);
+    expect(r.body.data.gateways.required.message).toBe('Field is required but missing');
+  });
+
+  it('GET lists summaries (id, name, enabled, weight, weight_cost), paged with start_key', async () => {
+    for (const name of ['P1', 'P2', 'P3']) {
+      await srv.request('PUT', base, { token: subToken, data: { name, gateways: [], weight_cost: 10 } });
+    }
+    const all = await srv.request('GET', base, { token: subToken });
+    expect(all.status).toBe(200);
+    const p1 = all.body.data.find((d: { name: string }) => d.name === 'P1');
+    expect(Object.keys(p1).sort()).toEqual(['enabled', 'id', 'name', 'weight', 'weight_cost']);
+    expect(p1).toMatchObject({ enabled: true, weight: 10, weight_cost: 10 });
+    const first = await srv.request('GET', `${base}?page_size=2`, { token: subToken });
+    expect(first.body.page_size).toBe(2);
+    expect(first.body.next_start_key).toBeTruthy();
+    const second = await srv.request('GET', `${base}?page_size=2&start_key=${first.body.next_start_key}`, { token: subToken });
+    const ids = [...first.body.data, ...second.body.data].map((d: { id: string }) => d.id);
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('GET one, POST replaces, PATCH merges nested objects, DELETE answers the deleted resource', async () => {
+    const created = await srv.request('PUT', base, {
+      token: subToken,
+      data: { name: 'Edit me', gateways: [{ server: 'a.example.net' }], media: { audio: { codecs: ['PCMU'] } } },
+    });
+    const id = created.body.data.id;
+    const got = await srv.request('GET', `${base}/${id}`, { token: subToken });
+    expect(got.body.data.name).toBe('Edit me');
+    expect(got.body.revision).toMatch(/^1-/);
+
+    const posted = await srv.request('POST', `${base}/${id}`, { token: subToken, data: { ...got.body.data, name: 'Replaced', weight_cost: '20' } });
+    expect(posted.status).toBe(200);
+    expect(posted.body.data).toMatchObject({ name: 'Replaced', weight_cost: 20, type: 'local' });
+
+    const patched = await srv.request('PATCH', `${base}/${id}`, {
+      token: subToken,
+      data: { custom_sip_headers: { 'X-Reseller-ID': 'r1' }, media: { video: { codecs: ['H264'] } } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.custom_sip_headers).toEqual({ 'X-Reseller-ID': 'r1' });
+    expect(patched.body.data.media.audio.codecs).toEqual(['PCMU']);
+    expect(patched.body.data.media.video.codecs).toEqual(['H264']);
+    expect(patched.body.data.name).toBe('Replaced');
+
+    const del = await srv.request('DELETE', `${base}/${id}`, { token: subToken });
+    expect(del.status).toBe(200);
+    expect(del.body.data).toMatchObject({ id, name: 'Replaced', _read_only: { deleted: true } });
+    expect((await srv.request('GET', `${base}/${id}`, { token: subToken })).status).toBe(404);
+  });
+
+  it('a stale If-Match revision is a 409', async () => {
+    const created = await srv.request('PUT', base, { token: subToken, data: { name: 'Rev', gateways: [] } });
+    const id = created.body.data.id;
+    await srv.request('PATCH', `${base}/${id}`, { token: subToken, data: { enabled: false } });
+    const stale = await srv.request('POST', `${base}/${id}`, {
+      token: subToken,
+      data: { name: 'Lost update', gateways: [] },
+      headers: { 'If-Match': created.body.revision },
+    });
+    expect(stale.status).toBe(409);
+  });
+
+  it('another account cannot see these resources (403), and an unknown id is a 404', async () => {
+    const other = await createSubAccount(srv, srv.master.account_id, 'Stranger');
+    const token = await srv.apiLogin(other.apiKey);
+    expect((await srv.request('GET', base, { token })).status).toBe(403);
+    expect((await srv.request('GET', `${base}/${'f'.repeat(32)}`, { token: subToken })).status).toBe(404);
+  });
+
+  it('global resources need a super-duper admin token: 403 for an account admin, 201 for the master', async () => {
+    const denied = await srv.request('PUT', '/v2/resources', { token: subToken, data: { name: 'Global', gateways: [] } });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('forbidden');
+    expect((await srv.request('GET', '/v2/resources', { token: subToken })).status).toBe(403);
+    const created = await srv.request('PUT', '/v2/resources', { token: srv.adminToken, data: { name: 'Global', gateways: [] } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.type).toBe('global');
+    const list = await srv.request('GET', '/v2/resources', { token: srv.adminToken });
+    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([created.body.data.id]);
+    // Global and account scopes do not mix.
+    expect((await srv.request('GET', `${base}/${created.body.data.id}`, { token: subToken })).status).toBe(404);
+    const del = await srv.request('DELETE', `/v2/resources/${created.body.data.id}`, { token: srv.adminToken });
+    expect(del.body.data._read_only).toEqual({ deleted: true });
+  });
+
+  it('peers need allow_peers in api.resources (Kazoo\'s rule for account resources)', async () => {
+    const r = await srv.request('PUT', base, { token: subToken, data: { name: 'Peer', gateways: [], peer: true } });
+    expect(r.status).toBe(400);
+    expect(r.body.data.peer.forbidden.message).toMatch(/Peers are currently disabled/);
+    srv.core.config.setValue('crossbar.resources', 'allow_peers', true);
+    const ok = await srv.request('PUT', base, { token: subToken, data: { name: 'Peer', gateways: [], peer: true } });
+    expect(ok.status).toBe(201);
+  });
+
+  it('deprecated global_resources and local_resources still work, with a Deprecation header and a log line', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const local = await srv.request('PUT', `/v2/accounts/${sub.id}/local_resources`, { token: subToken, data: { name: 'Old style', gateways: [] } });
+      expect(local.status).toBe(201);
+      expect(local.headers.get('deprecation')).toBe('true');
+      expect(local.headers.get('warning')).toMatch(/local_resources is deprecated/);
+      const same = await srv.request('GET', `${base}/${local.body.data.id}`, { token: subToken });
+      expect(same.body.data.name).toBe('Old style');
+      const global = await srv.request('GET', '/v2/global_resources', { token: srv.adminToken });
+      expect(global.status).toBe(200);
+      expect(global.headers.get('deprecation')).toBe('true');
+      const missing = await srv.request('GET', `/v2/global_resources/${'e'.repeat(32)}`, { token: srv.adminToken });
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('deprecation')).toBe('true');
+      expect((await srv.request('GET', '/v2/global_resources', { token: subToken })).status).toBe(403);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines.some((l) => l.includes('deprecated endpoint local_resources'))).toBe(true);
+    expect(lines.some((l) => l.includes('deprecated endpoint global_resources'))).toBe(true);
+  });
+});

@@ -1,0 +1,127 @@
+import type { Core } from '../../core.js';
+import type { RequestContext } from '../../http/context.js';
+import { ApiError, errors } from '../../http/errors.js';
+import { dataObject, ifMatchOf } from '../../http/request.js';
+import { ordered, paginate } from '../../http/paging.js';
+import type { RouteDef } from '../../http/router.js';
+import { masterAccount } from '../accounts/service.js';
+import { createCollection, updateCollection } from './collections.js';
+import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, type Scope } from './service.js';
+import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
+
+type ScopeOf = (ctx: RequestContext) => Scope;
+
+const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
+const globalScope: ScopeOf = () => ({});
+
+/** The account whose inventory a job fills: the path's, or the master account for global requests (as Kazoo). */
+function jobAccount(core: Core, scope: Scope): string {
+  if (scope.accountId) return scope.accountId;
+  const master = masterAccount(core);
+  if (!master) throw errors.notFound();
+  return master.id;
+}
+
+/** Every route of one resources endpoint (`resources`, or a deprecated alias) under `base`. */
+function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef[] {
+  const one = `${base}/:resource_id`;
+  const routes: RouteDef[] = [
+    {
+      method: 'GET',
+      path: base,
+      handler: (ctx, core) => {
+        const rows = listResources(core, scopeOf(ctx)).map(resourceSummary);
+        const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
+        return { data: page, extras };
+      },
+    },
+    { method: 'PUT', path: base, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
+    {
+      method: 'GET',
+      path: one,
+      handler: (ctx, core) => {
+        const d = getResource(core, scopeOf(ctx), ctx.params.resource_id);
+        return { data: resourceJson(d), extras: { revision: d.rev } };
+      },
+    },
+    {
+      method: 'POST',
+      path: one,
+      handler: (ctx, core) => ({
+        data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
+      }),
+    },
+    {
+      method: 'PATCH',
+      path: one,
+      handler: (ctx, core) => ({
+        data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: one,
+      handler: (ctx, core) => ({
+        data: { ...resourceJson(deleteResource(core, scopeOf(ctx), ctx.params.resource_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+      }),
+    },
+    { method: 'PUT', path: `${base}/collection`, handler: (ctx, core) => ({ data: createCollection(core, scopeOf(ctx), ctx.data) }) },
+    { method: 'POST', path: `${base}/collection`, handler: (ctx, core) => ({ data: updateCollection(core, scopeOf(ctx), ctx.data) }) },
+    {
+      method: 'GET',
+      path: `${base}/jobs`,
+      handler: (ctx, core) => listAccountJobs(core, jobAccount(core, scopeOf(ctx)), ctx.query),
+    },
+    {
+      method: 'PUT',
+      path: `${base}/jobs`,
+      handler: (ctx, core) => ({ data: createAccountJob(core, jobAccount(core, scopeOf(ctx)), ctx.auth?.accountId, dataObject(ctx)) }),
+    },
+    {
+      method: 'GET',
+      path: `${base}/jobs/:job_id`,
+      handler: (ctx, core) => ({ data: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) }),
+    },
+  ];
+  return superduper ? routes.map((r) => ({ ...r, superduper: true })) : routes;
+}
+
+/** Response headers saying an endpoint is deprecated and what replaces it. */
+export function deprecationHeaders(endpoint: string, successor: string): Record<string, string> {
+  return {
+    Deprecation: 'true',
+    Warning: `299 tel "${endpoint} is deprecated: use ${successor}"`,
+    Link: `<${successor}>; rel="successor-version"`,
+  };
+}
+
+/** Wraps a route of a deprecated alias: same behaviour, plus the headers and a log line. */
+function deprecated(endpoint: string, successor: string, route: RouteDef): RouteDef {
+  const headers = deprecationHeaders(endpoint, successor);
+  return {
+    ...route,
+    handler: async (ctx, core) => {
+      process.stderr.write(`tel: deprecated endpoint ${endpoint} used (${ctx.method} ${ctx.url.split('?')[0]}); use ${successor}\n`);
+      try {
+        const reply = await route.handler(ctx, core);
+        return { ...reply, headers: { ...(reply.headers ?? {}), ...headers } };
+      } catch (err) {
+        if (err instanceof ApiError) throw new ApiError(err.status, err.kazooMessage, err.data, { ...err.headers, ...headers });
+        throw err;
+      }
+    },
+  };
+}
+
+/** Account resources, global resources (super-duper admin only) and the deprecated aliases. */
+export const resourceRoutes: RouteDef[] = [
+  ...routesAt('accounts/:account_id/resources', accountScope, false),
+  ...routesAt('resources', globalScope, true),
+  ...routesAt('accounts/:account_id/local_resources', accountScope, false).map((r) =>
+    deprecated('local_resources', '/v2/accounts/{account_id}/resources', r),
+  ),
+  ...routesAt('global_resources', globalScope, true).map((r) => deprecated('global_resources', '/v2/resources', r)),
+  ...routesAt('accounts/:account_id/global_resources', globalScope, true).map((r) =>
+    deprecated('global_resources', '/v2/resources', r),
+  ),
+];

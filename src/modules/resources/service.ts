@@ -1,0 +1,136 @@
+import type { Core } from '../../core.js';
+import { errors, type ValidationErrors } from '../../http/errors.js';
+import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { transaction } from '../../store/db.js';
+import {
+  deleteDoc,
+  findDoc,
+  getDoc,
+  insertDoc,
+  listDocs,
+  stripServerFields,
+  updateDoc,
+  type StoredDoc,
+} from '../../store/documents.js';
+import { newId } from '../../util/ids.js';
+import { RESOURCES_CONFIG } from '../../jobs/settings.js';
+import { resourceSchema } from './schema.js';
+
+/** Stored kind of resources in the documents table. */
+export const RESOURCE_KIND = 'resource';
+
+/** Where global resources are kept (Kazoo's `offnet` database); never a valid account id. */
+export const GLOBAL_OWNER = 'offnet';
+
+/** Whose resources a request means: an account's, or the global ones (no account). */
+export interface Scope {
+  accountId?: string;
+}
+
+const validator = compileValidator(resourceSchema);
+
+function ownerOf(scope: Scope): string {
+  return scope.accountId ?? GLOBAL_OWNER;
+}
+
+/** The public form of a resource: its fields, `id`, and `type` (`local` for an account's, `global`). */
+export function resourceJson(d: StoredDoc): Record<string, unknown> {
+  return { ...d.doc, id: d.id, type: d.accountId === GLOBAL_OWNER ? 'global' : 'local' };
+}
+
+/** A listing row: the seed's `id`, `name`, `enabled`, `weight`, plus Kazoo's `weight_cost`. */
+export function resourceSummary(d: StoredDoc): Record<string, unknown> {
+  return { id: d.id, name: d.doc.name, enabled: d.doc.enabled, weight: d.doc.weight_cost, weight_cost: d.doc.weight_cost };
+}
+
+/** Resources of a scope, oldest first. */
+export function listResources(core: Core, scope: Scope): StoredDoc[] {
+  return listDocs(core, RESOURCE_KIND, ownerOf(scope));
+}
+
+/** One resource of a scope, or the 404 `bad_identifier`. */
+export function getResource(core: Core, scope: Scope, id: string): StoredDoc {
+  return getDoc(core, RESOURCE_KIND, ownerOf(scope), id);
+}
+
+/** One resource of a scope, or undefined. */
+export function findResource(core: Core, scope: Scope, id: string): StoredDoc | undefined {
+  return findDoc(core, RESOURCE_KIND, ownerOf(scope), id);
+}
+
+/** The resource a job of `accountId` routes its numbers through: the account's own, else a global one. */
+export function findJobResource(core: Core, accountId: string, id: string): StoredDoc | undefined {
+  return findResource(core, { accountId }, id) ?? findResource(core, {}, id);
+}
+
+/**
+ * Checks a resource document, filling defaults in place: the schema (every nested object,
+ * regexes that must compile), then the peering rule: account resources may set `peer` only
+ * when `api.resources` `allow_peers` is true. Answers the errors instead of throwing.
+ */
+export function checkResource(core: Core, scope: Scope, doc: Record<string, unknown>): ValidationErrors | undefined {
+  const base = validator.check(doc);
+  let peer: ValidationErrors | undefined;
+  if (scope.accountId && doc.peer === true && core.config.value<unknown>(RESOURCES_CONFIG, 'allow_peers', false) !== true) {
+    peer = { peer: { forbidden: { message: 'Peers are currently disabled, please contact the system admin' } } };
+  }
+  return mergeErrors(base, peer);
+}
+
+/** A client's document without server fields, nor the read-only `type` the API adds. */
+export function incoming(input: Record<string, unknown>): Record<string, unknown> {
+  const { type: _type, ...rest } = stripServerFields(input);
+  return rest;
+}
+
+/** RFC 7386 merge: objects merge recursively, `null` removes a key, anything else replaces. */
+export function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (isObject(v) && isObject(out[k])) out[k] = mergePatch(out[k] as Record<string, unknown>, v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Creates a resource (defaults filled in); `id` may be chosen (collections), else generated. */
+export function createResource(core: Core, scope: Scope, input: Record<string, unknown>, id: string = newId()): StoredDoc {
+  const doc = incoming(input);
+  throwIfErrors(checkResource(core, scope, doc));
+  if (core.db.prepare('SELECT 1 FROM docs WHERE id = ?').get(id)) {
+    throw errors.invalidField('id', 'unique', 'a document with this id already exists', { value: id });
+  }
+  return insertDoc(core, RESOURCE_KIND, ownerOf(scope), doc, {}, id);
+}
+
+/** Replaces (POST) or merge-patches (PATCH) a resource; `ifMatch` guards against lost updates. */
+export function updateResource(
+  core: Core,
+  scope: Scope,
+  id: string,
+  input: Record<string, unknown>,
+  mode: 'replace' | 'merge',
+  ifMatch?: string,
+): StoredDoc {
+  return transaction(core.db, () => {
+    const current = getResource(core, scope, id);
+    const patch = incoming(input);
+    const doc = mode === 'merge' ? mergePatch(current.doc, patch) : patch;
+    throwIfErrors(checkResource(core, scope, doc));
+    return updateDoc(core, current, doc, current.pvt, ifMatch);
+  });
+}
+
+/** Deletes a resource and answers it as it was. */
+export function deleteResource(core: Core, scope: Scope, id: string, ifMatch?: string): StoredDoc {
+  return transaction(core.db, () => {
+    const current = getResource(core, scope, id);
+    deleteDoc(core, current, ifMatch);
+    return current;
+  });
+}
