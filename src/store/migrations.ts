@@ -157,4 +157,104 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    id: '0200-webhooks',
+    sql: `
+      -- Account webhooks: the public document plus the columns matching needs.
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        hook TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        include_subaccounts INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        disable_reason TEXT,             -- set when the disabler turned it off
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+      CREATE INDEX webhooks_account ON webhooks(account_id, created);
+      CREATE INDEX webhooks_hook ON webhooks(hook, enabled);
+
+      -- The durable outbox: every outgoing HTTP delivery (webhooks, queue notifications, …).
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL,          -- stable across retries and restarts (receivers de-duplicate)
+        kind TEXT NOT NULL,              -- webhook | queue | …
+        account_id TEXT NOT NULL,        -- owner of the hook (or queue)
+        hook_id TEXT,                    -- the webhook (or queue) it is for
+        hook_name TEXT,
+        event_name TEXT NOT NULL,
+        url TEXT NOT NULL,
+        target TEXT NOT NULL,            -- URL origin: concurrency is limited per target
+        method TEXT NOT NULL,            -- get | post | put
+        format TEXT NOT NULL,            -- json | form-data (get: query string)
+        payload TEXT NOT NULL,           -- JSON object
+        headers TEXT NOT NULL DEFAULT '{}',
+        secret TEXT,                     -- Standard Webhooks signing secret
+        retries INTEGER NOT NULL,        -- extra tries after the first
+        tries INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,            -- pending | sending | delivered | failed | cancelled
+        due_at INTEGER NOT NULL,         -- unix ms
+        owner TEXT,                      -- the sender holding it while sending
+        lease_until INTEGER,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_due ON outbox(due_at, id) WHERE status = 'pending';
+      CREATE INDEX outbox_sending ON outbox(owner) WHERE status = 'sending';
+      CREATE INDEX outbox_finished ON outbox(modified) WHERE status IN ('delivered', 'failed', 'cancelled');
+      CREATE INDEX outbox_account ON outbox(account_id);
+
+      -- One row per HTTP try; readers follow new rows with WHERE id > ?.
+      CREATE TABLE delivery_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        delivery_id INTEGER NOT NULL,
+        event_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        hook_id TEXT,
+        hook_name TEXT,
+        event_name TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        method TEXT NOT NULL,
+        result TEXT NOT NULL,            -- success | failure
+        reason TEXT,
+        client_error TEXT,
+        http_status INTEGER,
+        latency_ms INTEGER,
+        try INTEGER NOT NULL,
+        retries_left INTEGER NOT NULL,
+        req_headers TEXT,
+        req_body TEXT,
+        resp_headers TEXT,
+        resp_body TEXT,
+        created INTEGER NOT NULL         -- unix ms
+      );
+      CREATE INDEX delivery_attempts_account ON delivery_attempts(kind, account_id, id);
+      CREATE INDEX delivery_attempts_hook ON delivery_attempts(hook_id, id);
+      CREATE INDEX delivery_attempts_created ON delivery_attempts(created);
+
+      -- Deliveries whose retries ran out, counted by the disabler inside its window.
+      CREATE TABLE webhook_failures (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id TEXT NOT NULL,
+        hook_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        reason TEXT
+      );
+      CREATE INDEX webhook_failures_hook ON webhook_failures(hook_id, at);
+      CREATE INDEX webhook_failures_account ON webhook_failures(account_id);
+
+      -- Account overrides of system configuration categories (/v2/accounts/{id}/configs/{category}).
+      CREATE TABLE account_configs (
+        account_id TEXT NOT NULL,
+        category TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        rev TEXT NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (account_id, category)
+      );
+    `,
+  },
 ];

@@ -1,0 +1,157 @@
+import type { Core } from '../core.js';
+import { unixMsToGregorian } from '../util/time.js';
+import type { DeliveryRow } from './outbox.js';
+import type { TryOutcome } from './send.js';
+import { stmt } from '../store/db.js';
+
+/** One row of `delivery_attempts`: one HTTP try of a delivery. */
+export interface AttemptRow {
+  id: number;
+  delivery_id: number;
+  event_id: string;
+  kind: string;
+  account_id: string;
+  hook_id: string | null;
+  hook_name: string | null;
+  event_name: string;
+  uri: string;
+  method: string;
+  result: 'success' | 'failure';
+  reason: string | null;
+  client_error: string | null;
+  http_status: number | null;
+  latency_ms: number | null;
+  try: number;
+  retries_left: number;
+  req_headers: string | null;
+  req_body: string | null;
+  resp_headers: string | null;
+  resp_body: string | null;
+  created: number;
+}
+
+/** Writes the attempt record of one try (inside the caller's transaction); answers its id. */
+export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome, tryNo: number, retriesLeft: number, at: number): number {
+  const res = stmt(
+    core.db,
+    `INSERT INTO delivery_attempts (delivery_id, event_id, kind, account_id, hook_id, hook_name, event_name, uri, method, result,
+       reason, client_error, http_status, latency_ms, try, retries_left, req_headers, req_body, resp_headers, resp_body, created)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.id,
+    row.event_id,
+    row.kind,
+    row.account_id,
+    row.hook_id,
+    row.hook_name,
+    row.event_name,
+    outcome.url,
+    row.method,
+    outcome.ok ? 'success' : 'failure',
+    outcome.reason ?? null,
+    outcome.clientError ?? null,
+    outcome.status ?? null,
+    outcome.latencyMs,
+    tryNo,
+    retriesLeft,
+    JSON.stringify(outcome.reqHeaders),
+    outcome.reqBody,
+    outcome.respHeaders ? JSON.stringify(outcome.respHeaders) : null,
+    outcome.respBody ?? null,
+    at,
+  );
+  return Number(res.lastInsertRowid);
+}
+
+/** An attempt as the API shows it: the seed's fields, Kazoo's, and the request/response detail. */
+export function attemptJson(r: AttemptRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: r.id,
+    hook_id: r.hook_id,
+    hook_name: r.hook_name,
+    hook_event: r.event_name,
+    event_id: r.event_id,
+    result: r.result,
+    timestamp: unixMsToGregorian(r.created),
+    uri: r.uri,
+    method: r.method,
+    try: r.try,
+  };
+  if (r.result === 'failure') {
+    if (r.reason) out.reason = r.reason;
+    if (r.client_error) out.client_error = r.client_error;
+    out['retries left'] = r.retries_left;
+    out.retries_left = r.retries_left;
+  }
+  if (r.http_status !== null) out.resp_status_code = String(r.http_status);
+  if (r.latency_ms !== null) out.latency_ms = r.latency_ms;
+  out.req_headers = r.req_headers ? JSON.parse(r.req_headers) : {};
+  out.req_body = r.req_body ?? '';
+  if (r.resp_headers) out.resp_headers = JSON.parse(r.resp_headers);
+  if (r.resp_body !== null) out.resp_body = r.resp_body;
+  return out;
+}
+
+/** Filters of an attempts listing; times in unix ms. */
+export interface AttemptQuery {
+  kind: string;
+  accountId: string;
+  hookId?: string;
+  fromMs?: number;
+  toMs?: number;
+  /** newest first from this attempt id (inclusive) */
+  startId?: number;
+  /** undefined: all */
+  pageSize?: number;
+}
+
+/** Attempts newest first, one page; `nextId` is where the next page starts. */
+export function listAttempts(core: Core, q: AttemptQuery): { rows: AttemptRow[]; nextId?: number } {
+  const where = ['kind = ?', 'account_id = ?'];
+  const args: (string | number)[] = [q.kind, q.accountId];
+  if (q.hookId) (where.push('hook_id = ?'), args.push(q.hookId));
+  if (q.startId !== undefined) (where.push('id <= ?'), args.push(q.startId));
+  if (q.fromMs !== undefined) (where.push('created >= ?'), args.push(q.fromMs));
+  if (q.toMs !== undefined) (where.push('created <= ?'), args.push(q.toMs));
+  const limit = q.pageSize === undefined ? -1 : q.pageSize + 1;
+  const rows = core.db
+    .prepare(`SELECT * FROM delivery_attempts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`)
+    .all(...args, limit) as unknown as AttemptRow[];
+  if (q.pageSize !== undefined && rows.length > q.pageSize) {
+    const next = rows.pop()!;
+    return { rows, nextId: next.id };
+  }
+  return { rows };
+}
+
+/** One attempt by id, or undefined. */
+export function findAttempt(core: Core, id: number): AttemptRow | undefined {
+  return core.db.prepare('SELECT * FROM delivery_attempts WHERE id = ?').get(id) as AttemptRow | undefined;
+}
+
+/** Deletes attempts, finished deliveries and counted failures older than the retention; answers the attempts removed. */
+export function pruneAttempts(core: Core, retentionSeconds: number, nowMs: number = Date.now()): number {
+  const before = nowMs - retentionSeconds * 1000;
+  let removed = 0;
+  // In bounded batches, so a large backlog never holds the write lock for long.
+  for (let i = 0; i < 1000; i++) {
+    const n = Number(
+      core.db
+        .prepare('DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE created < ? ORDER BY created LIMIT 5000)')
+        .run(before).changes,
+    );
+    removed += n;
+    if (n < 5000) break;
+  }
+  for (let i = 0; i < 1000; i++) {
+    const n = Number(
+      core.db
+        .prepare(
+          `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status IN ('delivered', 'failed', 'cancelled') AND modified < ? LIMIT 5000)`,
+        )
+        .run(before).changes,
+    );
+    if (n < 5000) break;
+  }
+  return removed;
+}

@@ -1,0 +1,41 @@
+import type { Core } from '../core.js';
+import { autoDisableHook } from '../modules/webhooks/store.js';
+import { deliverySettings } from './settings.js';
+import { stmt } from '../store/db.js';
+
+/**
+ * Counts one failed delivery (its retries exhausted) against a hook; when the hook reaches
+ * `attempt_failure_count` failures within `attempt_failure_expiry_ms` (the account's settings,
+ * else the system's) it is disabled with a reason naming the failures. Answers true when this
+ * failure disabled it. Runs inside the caller's transaction.
+ */
+export function countFailure(core: Core, accountId: string, hookId: string, reason: string, at: number = Date.now()): boolean {
+  const s = deliverySettings(core, accountId);
+  stmt(core.db, 'INSERT INTO webhook_failures (account_id, hook_id, at, reason) VALUES (?, ?, ?, ?)').run(accountId, hookId, at, reason);
+  const { n } = stmt(core.db, 'SELECT COUNT(*) n FROM webhook_failures WHERE hook_id = ? AND at > ?').get(hookId, at - s.attemptFailureExpiryMs) as {
+    n: number;
+  };
+  if (n < s.attemptFailureCount) return false;
+  const why = `too many failed deliveries: ${n} within ${s.attemptFailureExpiryMs} ms (last: ${reason})`;
+  const disabled = autoDisableHook(core, hookId, why);
+  clearFailures(core, hookId);
+  return disabled;
+}
+
+/** Forgets a hook's counted failures (any edit of the hook, and re-enabling, start the count again). */
+export function clearFailures(core: Core, hookId: string): void {
+  stmt(core.db, 'DELETE FROM webhook_failures WHERE hook_id = ?').run(hookId);
+}
+
+/** The failures currently counted against a hook. */
+export function failureCount(core: Core, hookId: string, accountId: string, nowMs: number = Date.now()): number {
+  const s = deliverySettings(core, accountId);
+  return (stmt(core.db, 'SELECT COUNT(*) n FROM webhook_failures WHERE hook_id = ? AND at > ?').get(hookId, nowMs - s.attemptFailureExpiryMs) as {
+    n: number;
+  }).n;
+}
+
+/** Deletes failures too old to count under any window shorter than `keepMs`. */
+export function pruneFailures(core: Core, keepMs: number, nowMs: number = Date.now()): void {
+  core.db.prepare('DELETE FROM webhook_failures WHERE at < ?').run(nowMs - keepMs);
+}

@@ -1,0 +1,150 @@
+import type { Core } from '../core.js';
+import type { Db } from '../store/db.js';
+import { stmt, transaction } from '../store/db.js';
+import { newId } from '../util/ids.js';
+
+/** HTTP verbs a delivery may use. */
+export type DeliveryMethod = 'get' | 'post' | 'put';
+
+/** Body encodings for post/put (a get always sends the payload as a query string). */
+export type DeliveryFormat = 'json' | 'form-data';
+
+/** What a caller asks the outbox to deliver. */
+export interface DeliveryInput {
+  /** who produced it: `webhook`, `queue`, … (attempt listings filter on it) */
+  kind: string;
+  /** the account owning the hook (or queue): attempts are listed under it */
+  accountId: string;
+  /** the webhook (or queue) the delivery is for */
+  hookId?: string;
+  /** its name, shown in attempt records and the live view */
+  hookName?: string;
+  /** the event name (`channel_create`, `object`, `pickup`, …) */
+  eventName: string;
+  /** absolute http(s) URL */
+  url: string;
+  method: DeliveryMethod;
+  /** body encoding for post/put; default `json` */
+  format?: DeliveryFormat;
+  /** the fields sent (query string for get, body for post/put) */
+  payload: Record<string, unknown>;
+  /** extra tries after the first failure; default 0 */
+  retries?: number;
+  /** extra request headers (e.g. `X-Hook-ID`) */
+  headers?: Record<string, string>;
+  /** Standard Webhooks secret (`whsec_…` or base64): signs every try */
+  secret?: string;
+  /** the stable id receivers de-duplicate on; default a new one */
+  eventId?: string;
+  /** not before this unix ms; default now */
+  dueAt?: number;
+}
+
+/** One row of the outbox, as the sender works with it. */
+export interface DeliveryRow {
+  id: number;
+  event_id: string;
+  kind: string;
+  account_id: string;
+  hook_id: string | null;
+  hook_name: string | null;
+  event_name: string;
+  url: string;
+  target: string;
+  method: DeliveryMethod;
+  format: DeliveryFormat;
+  payload: string;
+  headers: string;
+  secret: string | null;
+  retries: number;
+  tries: number;
+  status: 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
+  due_at: number;
+  owner: string | null;
+  lease_until: number | null;
+  created: number;
+  modified: number;
+}
+
+const wakers = new WeakMap<Db, Set<() => void>>();
+
+/** Lets a sender in this process hear about new deliveries at once (others poll). */
+export function onEnqueue(core: Core, wake: () => void): () => void {
+  let set = wakers.get(core.db);
+  if (!set) wakers.set(core.db, (set = new Set()));
+  set.add(wake);
+  return () => set.delete(wake);
+}
+
+function wakeSenders(core: Core): void {
+  const set = wakers.get(core.db);
+  if (!set || set.size === 0) return;
+  // After the surrounding (synchronous) transaction has committed.
+  queueMicrotask(() => {
+    for (const w of set) w();
+  });
+}
+
+/** The origin of a URL: deliveries share concurrency per origin. */
+export function targetOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/**
+ * Queues one outgoing HTTP delivery in the durable outbox and answers its id.
+ *
+ * This is how anything in tel calls out over HTTP (webhooks, queue notifications, …): the row
+ * is written in the caller's transaction (so it commits, or rolls back, with the change that
+ * caused it) and a running `tel serve` sends it — at once when enqueued in the server process,
+ * within a poll interval when enqueued by another process such as the offline CLI. A get sends
+ * `payload` as a query string (appended with `&` when the URL has one); post/put send it as
+ * JSON or url-encoded form data. Any 2xx is success; anything else is retried up to `retries`
+ * more times with exponential backoff (429/503 `Retry-After` honoured within bounds). Each try
+ * is recorded in `delivery_attempts` under `kind`, `accountId` and `hookId`; a server killed
+ * mid-delivery sends the rows again on restart, with the same `X-Event-ID` header.
+ */
+export function enqueueDelivery(core: Core, input: DeliveryInput): number {
+  const now = Date.now();
+  const format: DeliveryFormat = input.format ?? 'json';
+  const row = transaction(core.db, () =>
+    stmt(
+        core.db,
+        `INSERT INTO outbox (event_id, kind, account_id, hook_id, hook_name, event_name, url, target, method, format,
+           payload, headers, secret, retries, status, due_at, created, modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      ).run(
+        input.eventId ?? newId(),
+        input.kind,
+        input.accountId,
+        input.hookId ?? null,
+        input.hookName ?? null,
+        input.eventName,
+        input.url,
+        targetOf(input.url),
+        input.method,
+        format,
+        JSON.stringify(input.payload),
+        JSON.stringify(input.headers ?? {}),
+        input.secret ?? null,
+        Math.max(0, Math.floor(input.retries ?? 0)),
+        input.dueAt ?? now,
+        now,
+        now,
+      ),
+  );
+  wakeSenders(core);
+  return Number(row.lastInsertRowid);
+}
+
+/** One delivery by id, or undefined. */
+export function findDelivery(core: Core, id: number): DeliveryRow | undefined {
+  return core.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as DeliveryRow | undefined;
+}
+
+/** Deliveries not finished yet (pending or being sent), for status displays and tests. */
+export function countUnfinished(core: Core, kind?: string): number {
+  const r = kind
+    ? core.db.prepare("SELECT COUNT(*) n FROM outbox WHERE status IN ('pending', 'sending') AND kind = ?").get(kind)
+    : core.db.prepare("SELECT COUNT(*) n FROM outbox WHERE status IN ('pending', 'sending')").get();
+  return Number((r as { n: number }).n);
+}

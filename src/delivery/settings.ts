@@ -1,0 +1,80 @@
+import type { Core } from '../core.js';
+import { getAccountConfig } from '../modules/webhooks/account-config.js';
+
+/** The system configuration category (and account config id) of delivery settings. */
+export const WEBHOOKS_CATEGORY = 'webhooks';
+
+/** How deliveries are sent, retried, counted and kept. */
+export interface DeliverySettings {
+  /** deliveries failing (retries exhausted) this many times within the window disable a hook */
+  attemptFailureCount: number;
+  attemptFailureExpiryMs: number;
+  /** the whole request, connect to last body byte */
+  requestTimeoutMs: number;
+  /** first retry delay, doubled for each further retry */
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  attemptsRetentionSeconds: number;
+  /** requests in flight to one origin at most */
+  perTargetConcurrency: number;
+}
+
+/** The defaults, with the configuration key each one is read from. */
+export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number } } = {
+  attemptFailureCount: { key: 'attempt_failure_count', default: 6, min: 1 },
+  attemptFailureExpiryMs: { key: 'attempt_failure_expiry_ms', default: 60_000, min: 1 },
+  requestTimeoutMs: { key: 'request_timeout_ms', default: 10_000, min: 1 },
+  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0 },
+  retryMaxDelayMs: { key: 'retry_max_delay_ms', default: 60_000, min: 0 },
+  attemptsRetentionSeconds: { key: 'attempts_retention_s', default: 604_800, min: 1 },
+  perTargetConcurrency: { key: 'per_target_concurrency', default: 16, min: 1 },
+};
+
+/** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */
+export function defaultSettingsDoc(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of Object.values(SETTINGS)) out[s.key] = s.default;
+  return out;
+}
+
+function pick(value: unknown, min: number): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n >= min ? n : undefined;
+}
+
+/**
+ * The settings that apply to an account: its overrides (`/v2/accounts/{id}/configs/webhooks`),
+ * else the system `webhooks` category's `default` node, else the built-in defaults.
+ */
+export function deliverySettings(core: Core, accountId?: string): DeliverySettings {
+  const system = core.config.get(WEBHOOKS_CATEGORY)?.default ?? {};
+  const account = accountId ? (getAccountConfig(core, accountId, WEBHOOKS_CATEGORY)?.doc ?? {}) : {};
+  const out = {} as DeliverySettings;
+  for (const [name, s] of Object.entries(SETTINGS) as [keyof DeliverySettings, (typeof SETTINGS)[keyof DeliverySettings]][]) {
+    out[name] = pick(account[s.key], s.min) ?? pick(system[s.key], s.min) ?? s.default;
+  }
+  return out;
+}
+
+/** The delay before retry number `retry` (1 for the first): base × 2^(retry−1), capped. */
+export function retryDelayMs(settings: DeliverySettings, retry: number): number {
+  const raw = settings.retryBaseDelayMs * 2 ** Math.max(0, retry - 1);
+  return Math.min(raw, settings.retryMaxDelayMs);
+}
+
+/**
+ * The delay a `Retry-After` header asks for (seconds or an HTTP date), bounded by the maximum
+ * retry delay; undefined when absent or unreadable.
+ */
+export function retryAfterMs(header: string | string[] | undefined, settings: DeliverySettings, nowMs: number = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  let ms: number;
+  if (/^\s*\d+\s*$/.test(value)) ms = Number(value) * 1000;
+  else {
+    const at = Date.parse(value);
+    if (Number.isNaN(at)) return undefined;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 0), settings.retryMaxDelayMs);
+}

@@ -1,0 +1,116 @@
+import type { Core } from '../../core.js';
+import { errors } from '../../http/errors.js';
+import { stmt } from '../../store/db.js';
+import { newId, nextRevision } from '../../util/ids.js';
+
+/** A stored webhook. */
+export interface Hook {
+  id: string;
+  accountId: string;
+  /** the public document (name, uri, hook, http_verb, …, and fields tel does not know) */
+  doc: Record<string, unknown>;
+  disableReason: string | null;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+export interface HookRow {
+  id: string;
+  account_id: string;
+  hook: string;
+  enabled: number;
+  include_subaccounts: number;
+  doc: string;
+  disable_reason: string | null;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+/** Turns a row into a Hook. */
+export function hookFromRow(r: HookRow): Hook {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    doc: JSON.parse(r.doc),
+    disableReason: r.disable_reason,
+    rev: r.rev,
+    created: r.created,
+    modified: r.modified,
+  };
+}
+
+/** One hook of an account, or undefined. */
+export function findHook(core: Core, accountId: string, id: string): Hook | undefined {
+  const r = stmt(core.db, 'SELECT * FROM webhooks WHERE id = ? AND account_id = ?').get(id, accountId) as HookRow | undefined;
+  return r ? hookFromRow(r) : undefined;
+}
+
+/** One hook of an account or the 404 `bad_identifier`. */
+export function getHook(core: Core, accountId: string, id: string): Hook {
+  const h = findHook(core, accountId, id);
+  if (!h) throw errors.badIdentifier(id);
+  return h;
+}
+
+/** Every hook of an account, oldest first. */
+export function listHooks(core: Core, accountId: string): Hook[] {
+  return (core.db.prepare('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as HookRow[]).map(
+    hookFromRow,
+  );
+}
+
+/** Stores a new hook (the document already validated). */
+export function insertHook(core: Core, accountId: string, doc: Record<string, unknown>, id: string = newId()): Hook {
+  const now = Date.now();
+  const body = JSON.stringify(doc);
+  const rev = nextRevision(undefined, body);
+  core.db
+    .prepare(
+      `INSERT INTO webhooks (id, account_id, hook, enabled, include_subaccounts, doc, disable_reason, rev, created, modified)
+       VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
+    )
+    .run(id, accountId, String(doc.hook), doc.enabled === false ? 0 : 1, doc.include_subaccounts === true ? 1 : 0, body, rev, now, now);
+  return { id, accountId, doc, disableReason: null, rev, created: now, modified: now };
+}
+
+/** Replaces a hook's document (and its disable reason), checking the revision: a stale one is a 409. */
+export function writeHook(core: Core, current: Hook, doc: Record<string, unknown>, disableReason: string | null, ifMatch?: string): Hook {
+  const body = JSON.stringify(doc);
+  const rev = nextRevision(current.rev, body);
+  const now = Date.now();
+  const res = core.db
+    .prepare(
+      `UPDATE webhooks SET hook = ?, enabled = ?, include_subaccounts = ?, doc = ?, disable_reason = ?, rev = ?, modified = ?
+       WHERE id = ? AND rev = ?`,
+    )
+    .run(
+      String(doc.hook),
+      doc.enabled === false ? 0 : 1,
+      doc.include_subaccounts === true ? 1 : 0,
+      body,
+      disableReason,
+      rev,
+      now,
+      current.id,
+      ifMatch ?? current.rev,
+    );
+  if (res.changes === 0) throw errors.conflict();
+  return { ...current, doc, disableReason, rev, modified: now };
+}
+
+/** Deletes a hook for good. */
+export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
+  const res = core.db.prepare('DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+  if (res.changes === 0) throw errors.conflict();
+}
+
+/** Turns a hook off on behalf of the disabler, recording why. */
+export function autoDisableHook(core: Core, hookId: string, reason: string): boolean {
+  const r = stmt(core.db, 'SELECT * FROM webhooks WHERE id = ?').get(hookId) as HookRow | undefined;
+  if (!r || r.enabled === 0) return false;
+  const h = hookFromRow(r);
+  writeHook(core, h, { ...h.doc, enabled: false }, reason);
+  return true;
+}
