@@ -11,6 +11,7 @@ import { limitsModule } from './limits/module.js';
 import { pushModule } from './push/module.js';
 import { resourcesModule } from './resources/module.js';
 import { numbersModule } from './numbers/module.js';
+import { webhooksModule } from './webhooks/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -37,4 +38,5 @@ export const MODULES: TelModule[] = [
   pushModule,
   resourcesModule,
   numbersModule,
+  webhooksModule,
 ];

@@ -257,11 +257,12 @@ export function deleteAccount(core: Core, id: string): Account {
     if (listChildren(core, id).length > 0) {
       throw errors.invalidField('account', 'has_descendants', 'delete the sub-accounts first');
     }
+    // Published while the account still exists, so subscribers can find its ancestors.
+    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
     for (const table of accountOwnedTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
     stmt(core.db, 'DELETE FROM accounts WHERE id = ?').run(id);
     cache(core).clear(id);
     rowCache(core.db, 'tokens').clear();
-    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
     return account;
   });
 }

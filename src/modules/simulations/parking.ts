@@ -1,0 +1,52 @@
+import type { Core } from '../../core.js';
+import { compileValidator } from '../../schema/validate.js';
+import { getAccount } from '../accounts/service.js';
+import { newId } from '../../util/ids.js';
+import type { EmittedEvent } from './registry.js';
+
+/** What happens to a parked call after it is parked. */
+const OUTCOMES: Record<string, string | undefined> = {
+  parked: undefined,
+  retrieved: 'PARK_RETRIEVED',
+  abandoned: 'PARK_ABANDONED',
+};
+
+const validateParking = compileValidator({
+  type: 'object',
+  required: ['slot'],
+  properties: {
+    slot: { type: 'integer', minimum: 0 },
+    caller_id_number: { type: 'string', minLength: 1, default: '+14155550100' },
+    caller_id_name: { type: 'string', default: 'Caller' },
+    callee_id_number: { type: 'string', default: '' },
+    callee_id_name: { type: 'string', default: 'Parking' },
+    outcome: { type: 'string', enum: Object.keys(OUTCOMES), default: 'parked' },
+    call_id: { type: 'string', minLength: 1 },
+  },
+});
+
+/**
+ * A call parked in a slot: `PARK_PARKED`, then `PARK_RETRIEVED` or `PARK_ABANDONED` when the
+ * `outcome` says so, each a `parking` event with the parking sample's fields.
+ */
+export function simulateParking(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
+  const { kind: _kind, ...fields } = data;
+  const input = validateParking(fields);
+  const account = getAccount(core, accountId);
+  const slot = Number(input.slot);
+  const base = {
+    account_id: accountId,
+    call_id: String(input.call_id ?? `${newId()}@${account.realm}`),
+    caller_id_name: input.caller_id_name,
+    caller_id_number: input.caller_id_number,
+    callee_id_name: input.callee_id_name,
+    callee_id_number: input.callee_id_number || `*3${slot}`,
+    parking_slot: slot,
+  };
+  const names = ['PARK_PARKED', OUTCOMES[String(input.outcome)]].filter((n): n is string => n !== undefined);
+  return names.map((eventName) => {
+    const payload = { ...base, event_name: eventName };
+    core.bus.publish({ type: 'parking', accountId, payload });
+    return { event: 'parking', ...payload };
+  });
+}

@@ -1,0 +1,124 @@
+import type { Core } from '../../core.js';
+import type { PlatformEvent } from '../../delivery/bus.js';
+import { enqueueDelivery, type DeliveryFormat, type DeliveryMethod } from '../../delivery/outbox.js';
+import { stmt } from '../../store/db.js';
+import { findAccount } from '../accounts/service.js';
+import { ACTION_ALIASES, CHANNEL_HOOKS } from './hook-types.js';
+import type { HookRow } from './store.js';
+
+/** The delivery kind webhooks enqueue under. */
+export const WEBHOOK_KIND = 'webhook';
+
+const trees = new Map<string, string[]>();
+const docs = new Map<string, { rev: string; doc: Record<string, unknown> }>();
+
+/** Ancestors of an account, root first; remembered, since an account never moves. */
+function ancestorsOf(core: Core, accountId: string): string[] {
+  const known = trees.get(accountId);
+  if (known) return known;
+  const tree = findAccount(core, accountId)?.tree ?? [];
+  if (trees.size > 100_000) trees.clear();
+  trees.set(accountId, tree);
+  return tree;
+}
+
+function docOf(r: Pick<HookRow, 'id' | 'rev' | 'doc'>): Record<string, unknown> {
+  const hit = docs.get(r.id);
+  if (hit && hit.rev === r.rev) return hit.doc;
+  const doc = JSON.parse(r.doc) as Record<string, unknown>;
+  if (docs.size > 50_000) docs.clear();
+  docs.set(r.id, { rev: r.rev, doc });
+  return doc;
+}
+
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
+
+/** Modifiers: every pair must be present in the payload and equal (a list value: one of). */
+export function modifiersMatch(modifiers: Record<string, unknown> | undefined, payload: Record<string, unknown>, skip: Set<string>): boolean {
+  if (!modifiers) return true;
+  for (const [key, wanted] of Object.entries(modifiers)) {
+    if (skip.has(key)) continue;
+    if (!(key in payload)) return false;
+    const actual = String(payload[key]);
+    if (!asList(wanted).some((w) => String(w) === actual)) return false;
+  }
+  return true;
+}
+
+const OBJECT_FILTERS = new Set(['action', 'type', 'types']);
+const NOTIFICATION_FILTERS = new Set(['type']);
+
+function filterAllows(value: unknown, actual: unknown, aliases: Record<string, string> = {}): boolean {
+  if (value === undefined || value === null) return true;
+  const list = asList(value).map((v) => aliases[String(v)] ?? String(v));
+  return list.length === 0 || list.includes('all') || list.includes(String(actual));
+}
+
+/** `object` hooks: `action`, `type` and `types` from `modifiers` or `custom_data`; a missing one means all. */
+function objectMatches(doc: Record<string, unknown>, payload: Record<string, unknown>): boolean {
+  for (const src of [doc.modifiers, doc.custom_data] as (Record<string, unknown> | undefined)[]) {
+    if (!src) continue;
+    if (!filterAllows(src.action, payload.action, ACTION_ALIASES)) return false;
+    if (!filterAllows(src.type, payload.type) || !filterAllows(src.types, payload.type)) return false;
+  }
+  return true;
+}
+
+/** Whether a hook wants an event, given the hook's document. */
+export function hookWants(doc: Record<string, unknown>, event: PlatformEvent): boolean {
+  const payload = event.payload;
+  if (CHANNEL_HOOKS.has(event.type) && doc.include_internal_legs === false && payload.is_internal_leg === true) return false;
+  const modifiers = doc.modifiers as Record<string, unknown> | undefined;
+  if (event.type === 'object') return objectMatches(doc, payload) && modifiersMatch(modifiers, payload, OBJECT_FILTERS);
+  if (event.type === 'notifications') {
+    const custom = doc.custom_data as Record<string, unknown> | undefined;
+    return filterAllows(custom?.type ?? modifiers?.type, payload.event_name) && modifiersMatch(modifiers, payload, NOTIFICATION_FILTERS);
+  }
+  return modifiersMatch(modifiers, payload, new Set());
+}
+
+/** The payload a hook receives: the event's, with `custom_data` merged over it (filter keys excepted). */
+export function hookPayload(doc: Record<string, unknown>, event: PlatformEvent): Record<string, unknown> {
+  const custom = doc.custom_data as Record<string, unknown> | undefined;
+  if (!custom) return event.payload;
+  const skip = event.type === 'object' ? OBJECT_FILTERS : event.type === 'notifications' ? NOTIFICATION_FILTERS : undefined;
+  const out = { ...event.payload };
+  for (const [k, v] of Object.entries(custom)) if (!skip?.has(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * The bus subscriber: finds the enabled hooks of the event's account (and of its ancestors
+ * with `include_subaccounts`) that want the event and writes one outbox delivery for each,
+ * inside the publisher's transaction.
+ */
+export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
+  const ancestors = ancestorsOf(core, event.accountId);
+  const rows = stmt(
+    core.db,
+    `SELECT id, account_id, rev, doc FROM webhooks WHERE hook = ? AND enabled = 1
+       AND (account_id = ? OR (include_subaccounts = 1 AND account_id IN (SELECT value FROM json_each(?))))`,
+  ).all(event.type, event.accountId, JSON.stringify(ancestors)) as unknown as Pick<HookRow, 'id' | 'account_id' | 'rev' | 'doc'>[];
+  let n = 0;
+  for (const r of rows) {
+    const doc = docOf(r);
+    if (!hookWants(doc, event)) continue;
+    const method = (doc.http_verb ?? 'post') as DeliveryMethod;
+    enqueueDelivery(core, {
+      kind: WEBHOOK_KIND,
+      accountId: r.account_id,
+      hookId: r.id,
+      hookName: String(doc.name ?? ''),
+      eventName: event.type,
+      url: String(doc.uri),
+      method,
+      format: (doc.format ?? 'form-data') as DeliveryFormat,
+      payload: hookPayload(doc, event),
+      retries: Number(doc.retries ?? 2),
+      headers: { 'X-Hook-ID': r.id, 'X-Account-ID': r.account_id },
+      ...(typeof doc.secret === 'string' ? { secret: doc.secret } : {}),
+    });
+    n++;
+  }
+  return n;
+}

@@ -1,0 +1,177 @@
+import type { RouteDef } from '../../http/router.js';
+import type { RequestContext } from '../../http/context.js';
+import { errors } from '../../http/errors.js';
+import { dataObject, ifMatchOf } from '../../http/request.js';
+import { decodeStartKey, encodeStartKey, pageSizeOf, paginate } from '../../http/paging.js';
+import type { EnvelopeExtras } from '../../http/envelope.js';
+import { attemptJson, listAttempts } from '../../delivery/attempts.js';
+import { gregorianToUnixMs } from '../../util/time.js';
+import type { Core } from '../../core.js';
+import { HOOK_TYPES } from './hook-types.js';
+import { filteredSamples, SAMPLES } from './samples.js';
+import { WEBHOOK_KIND } from './match.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  hookJson,
+  hookSummary,
+  listWebhooks,
+  reenableAutoDisabled,
+  updateWebhook,
+} from './service.js';
+import { accountWebhookSettings, changeAccountWebhookSettings, resetAccountWebhookSettings } from './settings-service.js';
+
+const ACCOUNT = 'accounts/:account_id/webhooks';
+const ONE = `${ACCOUNT}/:webhook_id`;
+const CONFIG = 'accounts/:account_id/configs/webhooks';
+
+function samplesReply(ctx: RequestContext) {
+  const list = filteredSamples(ctx.params.sample_id, ctx.query);
+  if (!list) throw errors.badIdentifier(ctx.params.sample_id);
+  const { page, extras } = paginate(list, ctx.query);
+  return { data: page, extras };
+}
+
+function gregorianParam(ctx: RequestContext, name: string): number | undefined {
+  const raw = ctx.query.get(name);
+  if (raw === null || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw errors.invalidField(name, 'type', 'Value did not match type(s): integer', { target: 'integer', value: raw });
+  return gregorianToUnixMs(n);
+}
+
+/** The attempts listing: newest first, `created_from`/`created_to` (Gregorian s), paged by attempt id. */
+function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
+  const fromMs = gregorianParam(ctx, 'created_from');
+  const toMs = gregorianParam(ctx, 'created_to');
+  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) {
+    throw errors.invalidField('created_from', 'date_range', 'created_from is after created_to', { value: ctx.query.get('created_from') });
+  }
+  const pageSize = pageSizeOf(ctx.query);
+  const start = decodeStartKey(ctx.query.get('start_key'));
+  const startId = typeof start === 'number' ? start : undefined;
+  const { rows, nextId } = listAttempts(core, {
+    kind: WEBHOOK_KIND,
+    accountId: ctx.params.account_id,
+    hookId,
+    fromMs,
+    // created_to names a whole second
+    toMs: toMs === undefined ? undefined : toMs + 999,
+    startId,
+    pageSize,
+  });
+  const extras: EnvelopeExtras = { page_size: rows.length };
+  if (pageSize !== undefined) {
+    if (rows.length > 0) extras.start_key = encodeStartKey(startId ?? rows[0].id);
+    if (nextId !== undefined) extras.next_start_key = encodeStartKey(nextId);
+  }
+  return { data: rows.map(attemptJson), extras };
+}
+
+function reenableFlag(ctx: RequestContext): void {
+  const d = ctx.data && typeof ctx.data === 'object' && !Array.isArray(ctx.data) ? (ctx.data as Record<string, unknown>) : {};
+  const v = d['re-enable'] ?? ctx.envelope['re-enable'] ?? ctx.query.get('re-enable') ?? undefined;
+  if (v === undefined || v === null) {
+    throw errors.invalidField('re-enable', 'required', 're-enable is required to patch collections');
+  }
+  if (v !== true && v !== 'true') {
+    throw errors.invalidField('re-enable', 'enum', 'Value not found in enumerated list of values', { target: [true], value: v });
+  }
+}
+
+/** `/v2/webhooks…` (no token), account webhooks, attempts, bulk re-enable and the account's delivery settings. */
+export const webhookRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: 'webhooks',
+    auth: 'none',
+    handler: (ctx) => {
+      const { page, extras } = paginate(HOOK_TYPES, ctx.query);
+      return { data: page, extras };
+    },
+  },
+  { method: 'GET', path: 'webhooks/samples', auth: 'none', handler: () => ({ data: Object.keys(SAMPLES) }) },
+  { method: 'GET', path: 'webhooks/samples/:sample_id', auth: 'none', handler: (ctx) => samplesReply(ctx) },
+  { method: 'GET', path: `${ACCOUNT}/samples`, handler: () => ({ data: Object.keys(SAMPLES) }) },
+  { method: 'GET', path: `${ACCOUNT}/samples/:sample_id`, handler: (ctx) => samplesReply(ctx) },
+  {
+    method: 'GET',
+    path: ACCOUNT,
+    handler: (ctx, core) => {
+      const { page, extras } = paginate(listWebhooks(core, ctx.params.account_id).map(hookSummary), ctx.query);
+      return { data: page, extras };
+    },
+  },
+  { method: 'PUT', path: ACCOUNT, handler: (ctx, core) => ({ data: hookJson(createWebhook(core, ctx.params.account_id, dataObject(ctx))) }) },
+  {
+    method: 'PATCH',
+    path: ACCOUNT,
+    handler: (ctx, core) => {
+      reenableFlag(ctx);
+      reenableAutoDisabled(core, ctx.params.account_id, false);
+      return { data: 'hooks updated' };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: 'accounts/:account_id/descendants/webhooks',
+    handler: (ctx, core) => {
+      reenableFlag(ctx);
+      reenableAutoDisabled(core, ctx.params.account_id, true);
+      return { data: 'hooks updated' };
+    },
+  },
+  { method: 'GET', path: `${ACCOUNT}/attempts`, handler: (ctx, core) => attemptsReply(ctx, core) },
+  {
+    method: 'GET',
+    path: `${ONE}/attempts`,
+    handler: (ctx, core) => {
+      getWebhook(core, ctx.params.account_id, ctx.params.webhook_id);
+      return attemptsReply(ctx, core, ctx.params.webhook_id);
+    },
+  },
+  {
+    method: 'GET',
+    path: ONE,
+    handler: (ctx, core) => {
+      const h = getWebhook(core, ctx.params.account_id, ctx.params.webhook_id);
+      return { data: hookJson(h), extras: { revision: h.rev } };
+    },
+  },
+  {
+    method: 'POST',
+    path: ONE,
+    handler: (ctx, core) => ({
+      data: hookJson(updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
+    }),
+  },
+  {
+    method: 'PATCH',
+    path: ONE,
+    handler: (ctx, core) => ({
+      data: hookJson(updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: ONE,
+    handler: (ctx, core) => ({
+      data: { ...hookJson(deleteWebhook(core, ctx.params.account_id, ctx.params.webhook_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+    }),
+  },
+  { method: 'GET', path: CONFIG, handler: (ctx, core) => ({ data: accountWebhookSettings(core, ctx.params.account_id) }) },
+  ...(['PUT', 'POST'] as const).map(
+    (method): RouteDef => ({
+      method,
+      path: CONFIG,
+      handler: (ctx, core) => ({ data: changeAccountWebhookSettings(core, ctx.params.account_id, dataObject(ctx), 'replace') }),
+    }),
+  ),
+  {
+    method: 'PATCH',
+    path: CONFIG,
+    handler: (ctx, core) => ({ data: changeAccountWebhookSettings(core, ctx.params.account_id, dataObject(ctx), 'merge') }),
+  },
+  { method: 'DELETE', path: CONFIG, handler: (ctx, core) => ({ data: resetAccountWebhookSettings(core, ctx.params.account_id) }) },
+];

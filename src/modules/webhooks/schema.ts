@@ -1,0 +1,90 @@
+import type { ValidationErrors } from '../../http/errors.js';
+import { isValidSecret } from '../../delivery/sign.js';
+import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { SETTINGS } from '../../delivery/settings.js';
+import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './hook-types.js';
+
+/** Retries a hook may ask for: extra tries after a failed first one. */
+export const MAX_RETRIES = 5;
+
+const scalar = { type: ['string', 'number', 'boolean'] };
+
+/** The webhook document (fields tel does not know, like Monster UI's `group`, are kept). */
+export const webhookSchema = {
+  type: 'object',
+  required: ['name', 'uri', 'hook'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 128, description: 'friendly name' },
+    uri: { type: 'string', format: 'http-uri', maxLength: 2048, description: 'absolute http(s) URI called on the event' },
+    hook: { type: 'string', enum: HOOK_IDS, description: 'the event that fires the hook' },
+    http_verb: { type: 'string', enum: ['get', 'post', 'put'], default: 'post' },
+    format: { type: 'string', enum: ['form-data', 'json'], description: 'body format; post and put only (default form-data)' },
+    retries: { type: 'integer', minimum: 0, maximum: MAX_RETRIES, default: 2, description: `extra tries after a failure, 0..${MAX_RETRIES}` },
+    enabled: { type: 'boolean', default: true },
+    include_subaccounts: { type: 'boolean', default: false },
+    include_internal_legs: { type: 'boolean', default: true },
+    modifiers: {
+      type: 'object',
+      description: 'pairs that must be present and equal in the payload (a list: one of)',
+      additionalProperties: { anyOf: [scalar, { type: 'array', items: scalar }] },
+    },
+    custom_data: { type: 'object', description: 'fields merged into the payload, overwriting' },
+    secret: { type: 'string', description: 'Standard Webhooks signing secret: whsec_ + base64 of 24..64 bytes' },
+  },
+};
+
+const validateShape = compileValidator(webhookSchema);
+
+function enumError(field: string, target: unknown[], value: unknown): ValidationErrors {
+  return { [field]: { enum: { message: 'Value not found in enumerated list of values', target, value } } };
+}
+
+/** Checks the object filters (`action`, `type`, `types`) of `modifiers` or `custom_data`. */
+function objectFilterErrors(where: string, filters: Record<string, unknown> | undefined): ValidationErrors | undefined {
+  if (!filters) return undefined;
+  const actions = ['all', ...OBJECT_ACTIONS, ...Object.keys(ACTION_ALIASES)];
+  const types = ['all', ...OBJECT_HOOK_TYPES];
+  const errs: (ValidationErrors | undefined)[] = [];
+  const check = (key: string, allowed: string[]) => {
+    const v = filters[key];
+    if (v === undefined) return;
+    const list = Array.isArray(v) ? v : [v];
+    if (list.some((x) => typeof x !== 'string' || !allowed.includes(x))) errs.push(enumError(`${where}.${key}`, allowed, v));
+  };
+  check('action', actions);
+  check('type', types);
+  check('types', types);
+  return mergeErrors(...errs);
+}
+
+/**
+ * Validates a webhook document in place (defaults filled, `"2"` → 2), or throws the
+ * Kazoo-shaped 400: the schema, then the rules a schema cannot say (`format` only with post
+ * or put, object filters, the secret's form).
+ */
+export function validateWebhook(input: Record<string, unknown>): Record<string, unknown> {
+  const shape = validateShape.check(input);
+  const extra: (ValidationErrors | undefined)[] = [];
+  if (input.http_verb === 'get' && input.format !== undefined) {
+    extra.push({ format: { forbidden: { message: 'format applies to post and put hooks only', value: input.format } } });
+  }
+  if (input.hook === 'object') {
+    extra.push(objectFilterErrors('modifiers', input.modifiers as Record<string, unknown> | undefined));
+    extra.push(objectFilterErrors('custom_data', input.custom_data as Record<string, unknown> | undefined));
+  }
+  if (typeof input.secret === 'string' && !isValidSecret(input.secret)) {
+    extra.push({ secret: { invalid: { message: 'secret must be whsec_ followed by base64 of 24 to 64 bytes' } } });
+  }
+  throwIfErrors(mergeErrors(shape, ...extra));
+  if (input.http_verb !== 'get' && input.format === undefined) input.format = 'form-data';
+  return input;
+}
+
+/** The account config `webhooks` document: the delivery settings an account may override. */
+export const accountConfigSchema = {
+  type: 'object',
+  properties: Object.fromEntries(Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min }])),
+};
+
+/** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
+export const validateAccountConfig = compileValidator(accountConfigSchema);

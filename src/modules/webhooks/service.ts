@@ -1,0 +1,156 @@
+import type { Core } from '../../core.js';
+import { errors } from '../../http/errors.js';
+import { transaction } from '../../store/db.js';
+import { stripServerFields } from '../../store/documents.js';
+import { clearFailures } from '../../delivery/disabler.js';
+import { enqueueDelivery, findDelivery } from '../../delivery/outbox.js';
+import { findAttempt, type AttemptRow } from '../../delivery/attempts.js';
+import { listDescendants } from '../accounts/service.js';
+import { validateWebhook } from './schema.js';
+import { WEBHOOK_KIND } from './match.js';
+import { findHook, getHook, insertHook, listHooks, removeHook, writeHook, type Hook } from './store.js';
+
+/** The request fields a client may not set (Monster UI posts whole documents back). */
+function incomingDoc(input: Record<string, unknown>): Record<string, unknown> {
+  const { disable_reason: _reason, ...rest } = stripServerFields(input);
+  return rest;
+}
+
+/** A hook as GET answers it: the document, `id`, and `disable_reason` when the disabler turned it off. */
+export function hookJson(h: Hook): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...h.doc, id: h.id };
+  if (h.disableReason) out.disable_reason = h.disableReason;
+  return out;
+}
+
+/** A hook as the account listing shows it. */
+export function hookSummary(h: Hook): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: h.id,
+    hook: h.doc.hook,
+    name: h.doc.name,
+    uri: h.doc.uri,
+    enabled: h.doc.enabled !== false,
+  };
+  if (h.doc.group !== undefined) out.group = h.doc.group;
+  if (h.disableReason) out.disable_reason = h.disableReason;
+  return out;
+}
+
+/** The account's hooks, oldest first. */
+export function listWebhooks(core: Core, accountId: string): Hook[] {
+  return listHooks(core, accountId);
+}
+
+/** One hook or the 404. */
+export function getWebhook(core: Core, accountId: string, id: string): Hook {
+  return getHook(core, accountId, id);
+}
+
+/** Creates a hook from a request document: validated, defaults filled. */
+export function createWebhook(core: Core, accountId: string, input: Record<string, unknown>): Hook {
+  const doc = validateWebhook(incomingDoc(input));
+  return transaction(core.db, () => insertHook(core, accountId, doc));
+}
+
+/**
+ * Replaces (POST) or merges (PATCH) a hook. Enabling clears the disable reason; any edit
+ * starts the failure count again, as Kazoo flushes it when a hook changes.
+ */
+export function updateWebhook(
+  core: Core,
+  accountId: string,
+  id: string,
+  input: Record<string, unknown>,
+  mode: 'replace' | 'merge',
+  ifMatch?: string,
+): Hook {
+  return transaction(core.db, () => {
+    const current = getHook(core, accountId, id);
+    const incoming = incomingDoc(input);
+    const merged = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
+    // A hook switched to get keeps no body format (format is for post and put only).
+    if (merged.http_verb === 'get' && incoming.format === undefined) delete merged.format;
+    const doc = validateWebhook(merged);
+    const reason = doc.enabled === false ? current.disableReason : null;
+    clearFailures(core, id);
+    return writeHook(core, current, doc, reason, ifMatch);
+  });
+}
+
+/** Deletes a hook; answers what it was. */
+export function deleteWebhook(core: Core, accountId: string, id: string, ifMatch?: string): Hook {
+  return transaction(core.db, () => {
+    const current = getHook(core, accountId, id);
+    removeHook(core, current, ifMatch);
+    clearFailures(core, id);
+    return current;
+  });
+}
+
+/** Turns a hook on (clearing any disable reason and its failure count); what a `tel watch` key calls. */
+export function reenableHook(core: Core, accountId: string, hookId: string): Hook {
+  return updateWebhook(core, accountId, hookId, { enabled: true }, 'merge');
+}
+
+/** Turns one hook on or off by hand. */
+export function setWebhookEnabled(core: Core, accountId: string, hookId: string, enabled: boolean): Hook {
+  return updateWebhook(core, accountId, hookId, { enabled }, 'merge');
+}
+
+/**
+ * Bulk re-enable: turns on the hooks the disabler turned off (manually disabled hooks stay
+ * off) in the account, or in the account and all its descendants. Answers how many changed.
+ */
+export function reenableAutoDisabled(core: Core, accountId: string, descendants: boolean): number {
+  return transaction(core.db, () => {
+    const accounts = [accountId, ...(descendants ? listDescendants(core, accountId).map((a) => a.id) : [])];
+    let n = 0;
+    for (const id of accounts) {
+      for (const h of listHooks(core, id)) {
+        if (h.doc.enabled !== false || !h.disableReason) continue;
+        reenableHook(core, id, h.id);
+        n++;
+      }
+    }
+    return n;
+  });
+}
+
+/** An attempt of an account's webhooks, or the 404. */
+export function getAttempt(core: Core, attemptId: number, accountId?: string): AttemptRow {
+  const a = findAttempt(core, attemptId);
+  if (!a || a.kind !== WEBHOOK_KIND || (accountId && a.account_id !== accountId)) throw errors.badIdentifier(String(attemptId));
+  return a;
+}
+
+/**
+ * Sends a recorded delivery again: a new outbox delivery with the same URL, method, body and
+ * event id (a receiver that de-duplicates sees the same event), with the hook's current
+ * secret and retries. Refused while the hook is disabled. Answers the new delivery id.
+ */
+export function resendAttempt(core: Core, attemptId: number, accountId?: string): number {
+  return transaction(core.db, () => {
+    const attempt = getAttempt(core, attemptId, accountId);
+    const delivery = findDelivery(core, attempt.delivery_id);
+    if (!delivery) throw errors.invalidField('attempt', 'expired', 'the delivery of this attempt is no longer kept', { value: attemptId });
+    const hook = attempt.hook_id ? findHook(core, attempt.account_id, attempt.hook_id) : undefined;
+    if (!hook) throw errors.invalidField('hook_id', 'not_found', 'the webhook of this attempt no longer exists', { value: attempt.hook_id });
+    if (hook.doc.enabled === false) throw errors.invalidField('hook_id', 'disabled', 'the webhook is disabled: enable it first', { value: hook.id });
+    return enqueueDelivery(core, {
+      kind: delivery.kind,
+      accountId: delivery.account_id,
+      hookId: hook.id,
+      hookName: String(hook.doc.name ?? ''),
+      eventName: delivery.event_name,
+      url: delivery.url,
+      method: delivery.method,
+      format: delivery.format,
+      payload: JSON.parse(delivery.payload),
+      retries: Number(hook.doc.retries ?? delivery.retries),
+      headers: JSON.parse(delivery.headers),
+      eventId: delivery.event_id,
+      ...(typeof hook.doc.secret === 'string' ? { secret: hook.doc.secret } : {}),
+    });
+  });
+}
