@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { simulate } from '../modules/simulations/module.js';
 import type { EmittedEvent } from '../modules/simulations/registry.js';
 import { emit, withCore, type CliIo } from './io.js';
-import { simulateVoicemailCommand } from './simulate-queue.js';
+import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
+import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
 
 /** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
 export type SimulateCommand = (simulate: Command, io: CliIo) => void;
@@ -10,6 +11,9 @@ export type SimulateCommand = (simulate: Command, io: CliIo) => void;
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateVoicemailCommand,
+  simulateQueueCallCommand,
+  simulateCallCommand,
+  simulateParkingCommand,
 ];
 
 /** Runs a simulation offline on the database and prints the events it emitted. */

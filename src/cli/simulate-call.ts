@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { HANGUP_CODES } from '../modules/simulations/call.js';
+import { CliError, withGlobals, type CliIo } from './io.js';
+import { runSimulation, type SimulateCommand } from './simulate.js';
+
+interface CallOptions {
+  account: string;
+  direction: string;
+  from?: string;
+  fromName?: string;
+  to?: string;
+  toName?: string;
+  answer: boolean;
+  bridge: boolean;
+  hangupCause?: string;
+  internal?: boolean;
+}
+
+/** `tel simulate call`: one call leg's channel events through the webhook engine. */
+export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
+  withGlobals(simulate.command('call'))
+    .description('a call: channel_create, channel_answer, channel_bridge and channel_destroy, sharing one call_id')
+    .requiredOption('--account <id>', 'account the call belongs to')
+    .option('--direction <dir>', 'inbound or outbound', 'inbound')
+    .option('--from <number>', 'caller id number')
+    .option('--from-name <name>', 'caller id name')
+    .option('--to <number>', 'callee id number')
+    .option('--to-name <name>', 'callee id name')
+    .option('--no-answer', 'ring out unanswered (no answer, no bridge)')
+    .option('--no-bridge', 'answered but never bridged to another leg')
+    .option('--hangup-cause <cause>', `why it ended: ${Object.keys(HANGUP_CODES).join(', ')}`)
+    .option('--internal', 'a loopback leg (hooks with include_internal_legs false skip it)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel simulate call --account <id>\n  $ tel simulate call --account <id> --direction outbound --from +14155550100 --to +14155550199\n  $ tel simulate call --account <id> --no-answer --hangup-cause NO_ANSWER --json\n\nA running \`tel serve\` on the same file delivers the events to matching webhooks.`,
+    )
+    .action(async (opts: CallOptions, cmd: Command) => {
+      if (!['inbound', 'outbound'].includes(opts.direction)) throw new CliError(`--direction must be inbound or outbound, not ${opts.direction}.`, 2);
+      await runSimulation(cmd, io, opts.account, {
+        kind: 'call',
+        direction: opts.direction,
+        ...(opts.from ? { caller_id_number: opts.from } : {}),
+        ...(opts.fromName ? { caller_id_name: opts.fromName } : {}),
+        ...(opts.to ? { callee_id_number: opts.to } : {}),
+        ...(opts.toName ? { callee_id_name: opts.toName } : {}),
+        answer: opts.answer,
+        bridge: opts.bridge,
+        ...(opts.hangupCause ? { hangup_cause: opts.hangupCause } : {}),
+        internal: opts.internal === true,
+      });
+    });
+};
+
+/** `tel simulate parking`: a call parked in a slot, then retrieved or abandoned. */
+export const simulateParkingCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
+  withGlobals(simulate.command('parking'))
+    .description('a parked call: PARK_PARKED, then PARK_RETRIEVED or PARK_ABANDONED')
+    .requiredOption('--account <id>', 'account of the parking lot')
+    .requiredOption('--slot <n>', 'parking slot number')
+    .option('--from <number>', 'caller id number')
+    .option('--from-name <name>', 'caller id name')
+    .option('--outcome <what>', 'parked, retrieved or abandoned', 'parked')
+    .addHelpText('after', `\nExamples:\n  $ tel simulate parking --account <id> --slot 101\n  $ tel simulate parking --account <id> --slot 7 --outcome retrieved --json`)
+    .action(async (opts: { account: string; slot: string; from?: string; fromName?: string; outcome: string }, cmd: Command) => {
+      const slot = Number(opts.slot);
+      if (!Number.isInteger(slot) || slot < 0) throw new CliError(`--slot must be a whole number, not ${opts.slot}.`, 2);
+      await runSimulation(cmd, io, opts.account, {
+        kind: 'parking',
+        slot,
+        outcome: opts.outcome,
+        ...(opts.from ? { caller_id_number: opts.from } : {}),
+        ...(opts.fromName ? { caller_id_name: opts.fromName } : {}),
+      });
+    });
+};

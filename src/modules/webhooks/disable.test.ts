@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
+import { reenableHook } from './service.js';
+
+describe('auto-disable and re-enable', () => {
+  let srv: TestServer;
+  let sink: Sink;
+  let token: string;
+  let reseller: string;
+  let customer: string;
+  let n = 0;
+  const route = () => `/d${++n}`;
+  const on = (path: string) => (r: SinkRequest) => r.path === path;
+
+  async function hook(accountId: string, data: Record<string, unknown>): Promise<string> {
+    const r = await srv.request('PUT', `/v2/accounts/${accountId}/webhooks`, { token, data: { name: `dead ${n}`, hook: 'channel_create', ...data } });
+    expect(r.status, r.text).toBe(201);
+    return r.body.data.id;
+  }
+  const get = (accountId: string, id: string) => srv.request('GET', `/v2/accounts/${accountId}/webhooks/${id}`, { token });
+  const call = (accountId: string) => srv.request('PUT', `/v2/accounts/${accountId}/simulations`, { token, data: { kind: 'call', answer: false } });
+
+  async function until(check: () => Promise<boolean>, ms = 4000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('condition not reached in time');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  const failedDeliveries = async (accountId: string, id: string) => {
+    const a = await srv.request('GET', `/v2/accounts/${accountId}/webhooks/${id}/attempts?paginate=false`, { token });
+    return a.body.data.filter((x: { retries_left: number; result: string }) => x.result === 'failure' && x.retries_left === 0).length;
+  };
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+    sink.respond(() => ({ status: 500 }));
+    token = srv.adminToken;
+    await srv.request('POST', '/v2/system_configs/webhooks', {
+      token,
+      data: { default: { retry_base_delay_ms: 5, retry_max_delay_ms: 20, attempt_failure_count: 2, attempt_failure_expiry_ms: 60_000 } },
+    });
+    reseller = (await createSubAccount(srv, srv.master.account_id, 'Reseller')).id;
+    customer = (await createSubAccount(srv, reseller, 'Customer')).id;
+  });
+  afterAll(async () => {
+    await srv.close();
+    await sink.close();
+  });
+
+  it('counts one failure per delivery (not per try) and disables at attempt_failure_count, with a disable_reason', async () => {
+    const path = route();
+    const id = await hook(reseller, { uri: `${sink.url}${path}`, retries: 2 });
+    await call(reseller);
+    await sink.waitFor(3, { filter: on(path) });
+    await until(async () => (await failedDeliveries(reseller, id)) === 1);
+    // three failed tries, but one failed delivery: still enabled
+    expect((await get(reseller, id)).body.data.enabled).toBe(true);
+    await call(reseller);
+    await until(async () => (await get(reseller, id)).body.data.enabled === false);
+    const doc = (await get(reseller, id)).body.data;
+    expect(doc.disable_reason).toMatch(/too many failed deliveries: 2 within 60000 ms \(last: 500 bad response code\)/);
+    const list = await srv.request('GET', `/v2/accounts/${reseller}/webhooks`, { token });
+    expect(list.body.data.find((h: { id: string }) => h.id === id)).toMatchObject({ enabled: false, disable_reason: doc.disable_reason });
+    // disabled: no more deliveries
+    const before = sink.requests.filter(on(path)).length;
+    await call(reseller);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sink.requests.filter(on(path)).length).toBe(before);
+  });
+
+  it('only failures inside attempt_failure_expiry_ms count (account override of the window)', async () => {
+    await srv.request('POST', `/v2/accounts/${customer}/configs/webhooks`, { token, data: { attempt_failure_expiry_ms: 100 } });
+    const path = route();
+    const id = await hook(customer, { uri: `${sink.url}${path}`, retries: 0 });
+    await call(customer);
+    await until(async () => (await failedDeliveries(customer, id)) === 1);
+    await new Promise((r) => setTimeout(r, 150));
+    await call(customer);
+    await until(async () => (await failedDeliveries(customer, id)) === 2);
+    expect((await get(customer, id)).body.data.enabled).toBe(true);
+    await srv.request('DELETE', `/v2/accounts/${customer}/configs/webhooks`, { token });
+  });
+
+  it('PATCH enabled clears the reason and the failure count', async () => {
+    const path = route();
+    const id = await hook(reseller, { uri: `${sink.url}${path}`, retries: 0 });
+    await call(reseller);
+    await call(reseller);
+    await until(async () => (await get(reseller, id)).body.data.enabled === false);
+    const patched = await srv.request('PATCH', `/v2/accounts/${reseller}/webhooks/${id}`, { token, data: { enabled: true } });
+    expect(patched.body.data.enabled).toBe(true);
+    expect(patched.body.data).not.toHaveProperty('disable_reason');
+    // the count starts again: one more failure does not disable it
+    await call(reseller);
+    await until(async () => (await failedDeliveries(reseller, id)) === 3);
+    expect((await get(reseller, id)).body.data.enabled).toBe(true);
+  });
+
+  it('bulk re-enable on descendants touches auto-disabled hooks only, and answers "hooks updated"', async () => {
+    const auto1 = await hook(reseller, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_destroy' });
+    const auto2 = await hook(customer, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_destroy' });
+    const manual = await hook(customer, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_destroy', enabled: false });
+    for (let i = 0; i < 2; i++) {
+      await call(reseller);
+      await call(customer);
+    }
+    await until(async () => (await get(reseller, auto1)).body.data.enabled === false && (await get(customer, auto2)).body.data.enabled === false);
+    const accountOnly = await srv.request('PATCH', `/v2/accounts/${customer}/webhooks`, { token, data: { 're-enable': true } });
+    expect(accountOnly.body.data).toBe('hooks updated');
+    expect((await get(customer, auto2)).body.data.enabled).toBe(true);
+    expect((await get(reseller, auto1)).body.data.enabled).toBe(false);
+    await srv.request('PATCH', `/v2/accounts/${customer}/webhooks/${auto2}`, { token, data: { enabled: false } });
+    for (let i = 0; i < 2; i++) await call(customer);
+    // auto2 is now manually disabled: bulk re-enable must leave it (and `manual`) alone
+    const r = await srv.request('PATCH', `/v2/accounts/${reseller}/descendants/webhooks`, { token, data: { 're-enable': true } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toBe('hooks updated');
+    expect((await get(reseller, auto1)).body.data).toMatchObject({ enabled: true });
+    expect((await get(reseller, auto1)).body.data).not.toHaveProperty('disable_reason');
+    expect((await get(customer, auto2)).body.data.enabled).toBe(false);
+    expect((await get(customer, manual)).body.data.enabled).toBe(false);
+  });
+
+  it('reenableHook (the service call a TUI key uses) turns an auto-disabled hook back on', async () => {
+    const id = await hook(customer, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_answer' });
+    for (let i = 0; i < 2; i++) await srv.request('PUT', `/v2/accounts/${customer}/simulations`, { token, data: { kind: 'call' } });
+    await until(async () => (await get(customer, id)).body.data.enabled === false);
+    const h = reenableHook(srv.core, customer, id);
+    expect(h.doc.enabled).toBe(true);
+    expect(h.disableReason).toBeNull();
+    expect((await get(customer, id)).body.data).not.toHaveProperty('disable_reason');
+  });
+});
