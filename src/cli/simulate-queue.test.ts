@@ -6,7 +6,8 @@ import { createUser } from '../modules/users/service.js';
 import { createSubscription } from '../modules/push/service.js';
 import { listPushes } from '../modules/push/outbox.js';
 import { runTel } from '../../test/helpers/cli.js';
-import { tempDir } from '../../test/helpers/server.js';
+import { startTestServer, tempDir } from '../../test/helpers/server.js';
+import { startSink } from '../../test/helpers/sink.js';
 
 describe('tel simulate voicemail', () => {
   const tmp = tempDir();
@@ -55,5 +56,33 @@ describe('tel simulate voicemail', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Not found/);
     expect((await runTel(['simulate', 'voicemail', '--account', account, '--db', db])).code).toBe(2);
+  });
+});
+
+describe('tel simulate queue-call beside a running server', () => {
+  it('queues the notifications offline; the server sends them to the queue URL', async () => {
+    const srv = await startTestServer();
+    const sink = await startSink();
+    try {
+      const token = srv.adminToken;
+      const account = srv.master.account_id;
+      const agent = (await srv.request('PUT', `/v2/accounts/${account}/users`, { token, data: { username: 'agent.k', password: 'pw' } })).body.data.id;
+      const queue = (
+        await srv.request('PUT', `/v2/accounts/${account}/queues`, { token, data: { name: 'Sales', notifications: { all: `${sink.url}/cli`, method: 'post' } } })
+      ).body.data.id;
+      const r = await runTel(['simulate', 'queue-call', '--account', account, '--queue', queue, '--agent', agent, '--caller-id-number', '+15550001', '--db', srv.dbFile, '--json']);
+      expect(r.code).toBe(0);
+      const { events } = JSON.parse(r.stdout);
+      expect(events.map((e: { event: string }) => e.event)).toEqual(['pickup', 'hangup']);
+      const got = await sink.waitFor(2, { filter: (q) => q.path === '/cli' });
+      expect(got.map((q) => JSON.parse(q.body).call_state).sort()).toEqual(['hangup', 'pickup']);
+      expect(JSON.parse(got[0].body)).toMatchObject({ agent_username: 'agent.k', caller_id_number: '+15550001', queue_id: queue });
+      const human = await runTel(['simulate', 'queue-call', '--account', account, '--queue', queue, '--agent', agent, '--db', srv.dbFile]);
+      expect(human.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(['pickup', 'hangup']);
+      expect((await runTel(['simulate', 'queue-call', '--account', account, '--queue', queue, '--db', srv.dbFile])).code).toBe(2);
+    } finally {
+      await srv.close();
+      await sink.close();
+    }
   });
 });

@@ -37,3 +37,28 @@ export const simulateVoicemailCommand: SimulateCommand = (simulate: Command, io:
       }),
     );
 };
+
+/** `tel simulate queue-call`: an agent answers a queue caller, who then hangs up. */
+export const simulateQueueCallCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
+  withGlobals(simulate.command('queue-call'))
+    .description("a queue call picked up by an agent, then hung up: the queue's pickup and hangup notifications")
+    .requiredOption('--account <id>', 'account of the queue')
+    .requiredOption('--queue <id>', 'queue id')
+    .requiredOption('--agent <user_id>', 'the agent (a user of the account) who answers')
+    .option('--caller-id-number <number>', 'the caller waiting in the queue')
+    .option('--caller-id-name <name>', 'their name')
+    .option('--member-call-id <id>', "the caller's call id (default: generated)")
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel simulate queue-call --account <id> --queue <queue_id> --agent <user_id>\n  $ tel simulate queue-call --account <id> --queue <queue_id> --agent <user_id> --caller-id-number +14155550100 --json\n\nThe notifications go to the queue's notifications.pickup / .hangup (or .all) URLs through the\ndurable outbox: a running \`tel serve\` on the same database sends them, with retries, and\nGET /v2/accounts/{id}/queues/{queue_id}/notifications lists every try.`,
+    )
+    .action(async (opts: CallerOptions & { queue: string; agent: string; memberCallId?: string }, cmd: Command) =>
+      runSimulation(cmd, io, opts.account, {
+        kind: 'queue_call',
+        queue_id: opts.queue,
+        agent_id: opts.agent,
+        ...(opts.memberCallId ? { member_call_id: opts.memberCallId } : {}),
+        ...callerFields(opts),
+      }),
+    );
+};

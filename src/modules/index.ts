@@ -9,6 +9,7 @@ import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
 import { limitsModule } from './limits/module.js';
 import { pushModule } from './push/module.js';
+import { queuesModule } from './queues/module.js';
 import { resourcesModule } from './resources/module.js';
 import { numbersModule } from './numbers/module.js';
 import { webhooksModule } from './webhooks/module.js';
@@ -36,6 +37,7 @@ export const MODULES: TelModule[] = [
   tokenRestrictionsModule,
   limitsModule,
   pushModule,
+  queuesModule,
   resourcesModule,
   numbersModule,
   webhooksModule,
