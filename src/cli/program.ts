@@ -11,6 +11,7 @@ import { registerSimulate } from './simulate.js';
 import { registerLimits } from './limits.js';
 import { registerResources } from './resources.js';
 import { registerJobs } from './jobs.js';
+import { registerWebhooks } from './webhooks.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -24,6 +25,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerLimits,
   registerResources,
   registerJobs,
+  registerWebhooks,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

@@ -1,0 +1,206 @@
+import type { Command } from 'commander';
+import { attemptJson, listAttempts } from '../delivery/attempts.js';
+import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
+import { WEBHOOK_KIND } from '../modules/webhooks/match.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  hookJson,
+  hookSummary,
+  listWebhooks,
+  reenableAutoDisabled,
+  resendAttempt,
+  setWebhookEnabled,
+} from '../modules/webhooks/service.js';
+import { gregorianToUnixMs } from '../util/time.js';
+import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+
+interface CreateOptions {
+  account: string;
+  name?: string;
+  uri?: string;
+  hook?: string;
+  verb?: string;
+  format?: string;
+  retries?: string;
+  includeSubaccounts?: boolean;
+  internalLegs: boolean;
+  modifiers?: string;
+  customData?: string;
+  secret?: string;
+  disabled?: boolean;
+  data?: string;
+}
+
+async function createDoc(opts: CreateOptions): Promise<Record<string, unknown>> {
+  const doc = opts.data ? await jsonArg(opts.data, '--data') : {};
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new CliError('--data must be a JSON object.', 2);
+  const out = { ...(doc as Record<string, unknown>) };
+  const set = (k: string, v: unknown) => v !== undefined && (out[k] = v);
+  set('name', opts.name);
+  set('uri', opts.uri);
+  set('hook', opts.hook);
+  set('http_verb', opts.verb);
+  set('format', opts.format);
+  set('retries', opts.retries);
+  set('secret', opts.secret);
+  if (opts.includeSubaccounts) out.include_subaccounts = true;
+  if (!opts.internalLegs) out.include_internal_legs = false;
+  if (opts.disabled) out.enabled = false;
+  if (opts.modifiers) out.modifiers = await jsonArg(opts.modifiers, '--modifiers');
+  if (opts.customData) out.custom_data = await jsonArg(opts.customData, '--custom-data');
+  return out;
+}
+
+function gregorianOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be Gregorian seconds, not ${value}.`, 2);
+  return gregorianToUnixMs(n);
+}
+
+/** `tel webhooks …`: account webhooks and their attempt log, offline on the database file. */
+export function registerWebhooks(program: Command, io: CliIo): void {
+  const webhooks = program
+    .command('webhooks')
+    .description('list, create, enable, disable and delete webhooks; read the attempt log; re-enable and resend')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel webhooks create --account <id> --name "CRM" --uri https://crm.example.com/hook --hook channel_create --format json\n  $ tel webhooks list --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id>\n  $ tel webhooks reenable --account <id> --descendants\n\nHook types: ${HOOK_IDS.join(', ')}. A running \`tel serve\` on the same file sends the deliveries.`,
+    );
+
+  withGlobals(webhooks.command('list'))
+    .description("an account's webhooks, with the reason of any automatic disable")
+    .requiredOption('--account <id>', 'account id')
+    .action(async (opts: { account: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const rows = listWebhooks(core, opts.account).map(hookSummary);
+        emit(io, g, rows, () => table(rows, ['id', 'name', 'hook', 'uri', 'enabled', 'disable_reason']));
+      }),
+    );
+
+  withGlobals(webhooks.command('show <hook_id>'))
+    .description('one webhook, whole')
+    .requiredOption('--account <id>', 'account id')
+    .action(async (id: string, opts: { account: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => emit(io, { ...g, json: true }, hookJson(getWebhook(core, opts.account, id)))),
+    );
+
+  withGlobals(webhooks.command('create'))
+    .description('create a webhook (defaults as the API: post, form-data, 2 retries, enabled)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--name <name>', 'friendly name')
+    .option('--uri <uri>', 'absolute http(s) URI to call')
+    .option('--hook <type>', `event: ${HOOK_IDS.join(', ')}`)
+    .option('--verb <verb>', 'get, post or put')
+    .option('--format <format>', 'form-data or json (post and put)')
+    .option('--retries <n>', 'extra tries after a failure (0..5)')
+    .option('--include-subaccounts', 'fire for sub-account events too')
+    .option('--no-internal-legs', 'skip loopback call legs')
+    .option('--modifiers <json>', 'payload pairs that must match, e.g. {"call_direction":"inbound"}')
+    .option('--custom-data <json>', 'fields merged into the payload')
+    .option('--secret <whsec>', 'sign deliveries (Standard Webhooks): whsec_ + base64 of 24..64 bytes')
+    .option('--disabled', 'create it turned off')
+    .option('--data <json|@file>', 'the whole webhook document (options override its fields)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel webhooks create --account <id> --name CRM --uri https://crm.example.com/calls --hook channel_destroy --format json\n  $ tel webhooks create --account <id> --name Docs --uri http://127.0.0.1:9000/obj --hook object --custom-data '{"type":"device","action":"doc_created"}'\n  $ tel webhooks create --account <id> --data @hook.json`,
+    )
+    .action(async (opts: CreateOptions, cmd: Command) => {
+      const doc = await createDoc(opts);
+      await withCore(cmd, (core, g) => {
+        const h = createWebhook(core, opts.account, doc);
+        emit(io, g, hookJson(h), () => `Created webhook ${String(h.doc.name)} (${h.id}): ${String(h.doc.hook)} → ${String(h.doc.uri)}.`);
+      });
+    });
+
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    withGlobals(webhooks.command(`${name} <hook_id>`))
+      .description(enabled ? 'turn a webhook on (clears an automatic disable and its failure count)' : 'turn a webhook off by hand')
+      .requiredOption('--account <id>', 'account id')
+      .action(async (id: string, opts: { account: string }, cmd: Command) =>
+        withCore(cmd, (core, g) => {
+          const h = setWebhookEnabled(core, opts.account, id, enabled);
+          emit(io, g, hookJson(h), () => `Webhook ${String(h.doc.name)} (${h.id}) is ${enabled ? 'enabled' : 'disabled'}.`);
+        }),
+      );
+  }
+
+  withGlobals(webhooks.command('delete <hook_id>'))
+    .description('delete a webhook')
+    .requiredOption('--account <id>', 'account id')
+    .action(async (id: string, opts: { account: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const h = deleteWebhook(core, opts.account, id);
+        emit(io, g, { ...hookJson(h), _read_only: { deleted: true } }, () => `Deleted webhook ${String(h.doc.name)} (${h.id}).`);
+      }),
+    );
+
+  withGlobals(webhooks.command('reenable'))
+    .description('re-enable the automatically disabled webhooks (hand-disabled ones stay off)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--descendants', 'also in every descendant account')
+    .addHelpText('after', '\nExamples:\n  $ tel webhooks reenable --account <id>\n  $ tel webhooks reenable --account <reseller_id> --descendants')
+    .action(async (opts: { account: string; descendants?: boolean }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const n = reenableAutoDisabled(core, opts.account, opts.descendants === true);
+        emit(io, g, { data: 'hooks updated', reenabled: n }, () => `Re-enabled ${n} webhook${n === 1 ? '' : 's'}.`);
+      }),
+    );
+
+  withGlobals(webhooks.command('attempts'))
+    .description('the attempt log, newest first: one line per HTTP try')
+    .requiredOption('--account <id>', 'account id')
+    .option('--hook <id>', 'only this webhook')
+    .option('--limit <n>', 'at most this many (default 50; 0: all)', '50')
+    .option('--from <gregorian>', 'created at or after (Gregorian seconds)')
+    .option('--to <gregorian>', 'created at or before (Gregorian seconds)')
+    .addHelpText('after', '\nExamples:\n  $ tel webhooks attempts --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id> --limit 10 --json')
+    .action(async (opts: { account: string; hook?: string; limit: string; from?: string; to?: string }, cmd: Command) => {
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 0) throw new CliError(`--limit must be a whole number, not ${opts.limit}.`, 2);
+      const fromMs = gregorianOption(opts.from, '--from');
+      const toMs = gregorianOption(opts.to, '--to');
+      await withCore(cmd, (core, g) => {
+        if (opts.hook) getWebhook(core, opts.account, opts.hook);
+        const { rows } = listAttempts(core, {
+          kind: WEBHOOK_KIND,
+          accountId: opts.account,
+          hookId: opts.hook,
+          fromMs,
+          toMs: toMs === undefined ? undefined : toMs + 999,
+          pageSize: limit === 0 ? undefined : limit,
+        });
+        const items = rows.map(attemptJson);
+        const lines = rows.map((r) => ({
+          id: r.id,
+          time: new Date(r.created).toISOString().slice(0, 19).replace('T', ' '),
+          hook: r.hook_name || r.hook_id,
+          event: r.event_name,
+          result: r.result,
+          status: r.http_status ?? '',
+          ms: r.latency_ms,
+          retries_left: r.result === 'failure' ? r.retries_left : '',
+          error: r.client_error ?? (r.result === 'failure' ? r.reason : ''),
+        }));
+        emit(io, g, items, () => table(lines, ['id', 'time', 'hook', 'event', 'result', 'status', 'ms', 'retries_left', 'error']));
+      });
+    });
+
+  withGlobals(webhooks.command('resend <attempt_id>'))
+    .description('send a recorded delivery again (same body and event id, the hook\'s retries)')
+    .option('--account <id>', 'refuse unless the attempt belongs to this account')
+    .addHelpText('after', '\nExamples:\n  $ tel webhooks attempts --account <id>          find the attempt id\n  $ tel webhooks resend 1234')
+    .action(async (attemptId: string, opts: { account?: string }, cmd: Command) => {
+      const id = Number(attemptId);
+      if (!Number.isInteger(id) || id <= 0) throw new CliError(`The attempt id is a whole number, not ${attemptId}.`, 2);
+      await withCore(cmd, (core, g) => {
+        const deliveryId = resendAttempt(core, id, opts.account);
+        emit(io, g, { delivery_id: deliveryId, attempt_id: id }, () => `Queued delivery ${deliveryId}; a running \`tel serve\` sends it.`);
+      });
+    });
+}

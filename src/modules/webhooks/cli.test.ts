@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
+import { runTel } from '../../../test/helpers/cli.js';
+
+describe('tel webhooks … on the database file, beside a running server', () => {
+  let srv: TestServer;
+  let sink: Sink;
+  let account: string;
+  let child: string;
+  const tel = (...args: string[]) => runTel([...args, '--db', srv.dbFile]);
+  const on = (path: string) => (r: SinkRequest) => r.path === path;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+    sink.respond((r) => ({ status: r.path === '/broken' ? 500 : 200 }));
+    account = (await createSubAccount(srv, srv.master.account_id, 'Cli Hooks')).id;
+    child = (await createSubAccount(srv, account, 'Cli Child')).id;
+  });
+  afterAll(async () => {
+    await srv.close();
+    await sink.close();
+  });
+
+  it('create, list, show, disable, enable, delete', async () => {
+    const created = await tel('webhooks', 'create', '--account', account, '--name', 'CRM', '--uri', `${sink.url}/crm`, '--hook', 'channel_create', '--format', 'json', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const hook = JSON.parse(created.stdout);
+    expect(hook).toMatchObject({ name: 'CRM', http_verb: 'post', format: 'json', retries: 2, enabled: true });
+    const list = await tel('webhooks', 'list', '--account', account);
+    expect(list.stdout).toMatch(/ID\s+NAME\s+HOOK\s+URI/);
+    expect(list.stdout).toContain(hook.id);
+    const show = await tel('webhooks', 'show', hook.id, '--account', account);
+    expect(JSON.parse(show.stdout).uri).toBe(`${sink.url}/crm`);
+    const off = await tel('webhooks', 'disable', hook.id, '--account', account);
+    expect(off.stdout).toContain('is disabled');
+    const api = await srv.request('GET', `/v2/accounts/${account}/webhooks/${hook.id}`, { token: srv.adminToken });
+    expect(api.body.data.enabled).toBe(false);
+    expect((await tel('webhooks', 'enable', hook.id, '--account', account)).stdout).toContain('is enabled');
+    const del = await tel('webhooks', 'delete', hook.id, '--account', account);
+    expect(del.code).toBe(0);
+    expect((await tel('webhooks', 'show', hook.id, '--account', account)).code).toBe(1);
+  });
+
+  it('refuses bad input with one sentence and exit 1 (2 for usage)', async () => {
+    const bad = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'not a uri', '--hook', 'nope');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Refused: .*uri.*hook|^Refused: .*hook.*uri/);
+    expect((await tel('webhooks', 'list')).code).toBe(2);
+    expect((await tel('webhooks', 'resend', 'abc')).code).toBe(2);
+  });
+
+  it('attempts shows the log the server wrote; resend sends the same event again', async () => {
+    const created = await tel('webhooks', 'create', '--account', account, '--name', 'Destroy', '--uri', `${sink.url}/destroy`, '--hook', 'channel_destroy', '--json');
+    const hookId = JSON.parse(created.stdout).id;
+    const sim = await tel('simulate', 'call', '--account', account, '--no-answer');
+    expect(sim.code, sim.stderr).toBe(0);
+    expect(sim.stdout).toMatch(/channel_destroy\s+call_id=/);
+    const [first] = await sink.waitFor(1, { filter: on('/destroy'), timeoutMs: 3000 });
+    let attempts: any[] = [];
+    for (let i = 0; i < 100 && attempts.length === 0; i++) {
+      attempts = JSON.parse((await tel('webhooks', 'attempts', '--account', account, '--hook', hookId, '--json')).stdout);
+      if (attempts.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(attempts[0]).toMatchObject({ hook_id: hookId, result: 'success', method: 'post', resp_status_code: '200' });
+    const human = await tel('webhooks', 'attempts', '--account', account);
+    expect(human.stdout).toMatch(/RESULT\s+STATUS\s+MS/);
+    expect(human.stdout).toContain('success');
+    const resent = await tel('webhooks', 'resend', String(attempts[0].id));
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(resent.stdout).toMatch(/Queued delivery \d+/);
+    const both = await sink.waitFor(2, { filter: on('/destroy'), timeoutMs: 3000 });
+    expect(both[1].headers['x-event-id']).toBe(first.headers['x-event-id']);
+    expect(both[1].body).toBe(first.body);
+    expect((await tel('webhooks', 'resend', String(attempts[0].id), '--account', child)).code).toBe(1);
+  });
+
+  it('reenable --descendants turns auto-disabled hooks back on', async () => {
+    await srv.request('POST', `/v2/accounts/${child}/configs/webhooks`, { token: srv.adminToken, data: { attempt_failure_count: 1 } });
+    const created = await tel('webhooks', 'create', '--account', child, '--name', 'Broken', '--uri', `${sink.url}/broken`, '--hook', 'parking', '--retries', '0', '--json');
+    const hookId = JSON.parse(created.stdout).id;
+    await tel('simulate', 'parking', '--account', child, '--slot', '3');
+    let row: any;
+    for (let i = 0; i < 100; i++) {
+      row = JSON.parse((await tel('webhooks', 'list', '--account', child, '--json')).stdout).find((h: any) => h.id === hookId);
+      if (!row.enabled) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(row.disable_reason).toMatch(/too many failed deliveries/);
+    const r = await tel('webhooks', 'reenable', '--account', account, '--descendants');
+    expect(r.stdout).toBe('Re-enabled 1 webhook.\n');
+    const after = JSON.parse((await tel('webhooks', 'show', hookId, '--account', child)).stdout);
+    expect(after.enabled).toBe(true);
+    expect(after).not.toHaveProperty('disable_reason');
+  });
+});
