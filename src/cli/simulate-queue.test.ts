@@ -39,10 +39,11 @@ describe('tel simulate voicemail', () => {
     const r = await runTel(['simulate', 'voicemail', '--account', account, '--vmbox', box, '--caller-id-name', 'Bob', '--db', db, '--json']);
     expect(r.code).toBe(0);
     const { events } = JSON.parse(r.stdout);
-    expect(events[0]).toMatchObject({ event: 'new_voicemail', vmbox_id: box, caller_id_name: 'Bob' });
-    expect(events[0].pushes).toEqual([expect.objectContaining({ device_id: device, app_name: 'lab.app' })]);
+    expect(events[0]).toMatchObject({ event: 'notifications', event_name: 'voicemail_new', voicemail_box: box });
+    expect(events[1]).toMatchObject({ event: 'new_voicemail', vmbox_id: box, caller_id_name: 'Bob' });
+    expect(events[1].pushes).toEqual([expect.objectContaining({ device_id: device, app_name: 'lab.app' })]);
     const human = await runTel(['simulate', 'voicemail', '--account', account, '--vmbox', box, '--db', db]);
-    expect(human.stdout).toMatch(/^new_voicemail/);
+    expect(human.stdout).toMatch(/^notifications.*\nnew_voicemail/);
     const core = openCore(db);
     try {
       expect(listPushes(core, account)).toHaveLength(2);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { startSink, type Sink } from '../../../test/helpers/sink.js';
 
 describe('push notification subscriptions and the push outbox', () => {
   let srv: TestServer;
+  let sink: Sink;
   let base: string;
   let accountId: string;
   const token = () => srv.adminToken;
@@ -21,10 +23,14 @@ describe('push notification subscriptions and the push outbox', () => {
 
   beforeAll(async () => {
     srv = await startTestServer();
+    sink = await startSink();
     accountId = (await createSubAccount(srv, srv.master.account_id, 'Push Co')).id;
     base = `/v2/accounts/${accountId}`;
   });
-  afterAll(async () => srv.close());
+  afterAll(async () => {
+    await srv.close();
+    await sink.close();
+  });
 
   it('PUT creates (201) with the defaults, an id, and app_name/device_id taken from the path', async () => {
     const device = await create('devices', { name: 'Softphone' });
@@ -134,7 +140,8 @@ describe('push notification subscriptions and the push outbox', () => {
       data: { kind: 'voicemail', vmbox_id: box, caller_id_number: '+14155550100', caller_id_name: 'Alice' },
     });
     expect(sim.status).toBe(201);
-    const [event] = sim.body.data.events;
+    expect(sim.body.data.events.map((e: { event: string }) => e.event)).toEqual(['notifications', 'new_voicemail']);
+    const event = sim.body.data.events[1];
     expect(event).toMatchObject({ event: 'new_voicemail', vmbox_id: box, owner_id: owner, mailbox: '100', caller_id_name: 'Alice' });
     expect(event.pushes.map((p: { device_id: string }) => p.device_id).sort()).toEqual([ios, android].sort());
 
@@ -161,12 +168,30 @@ describe('push notification subscriptions and the push outbox', () => {
     });
     const box = await create('vmboxes', { name: 'Sales', mailbox: '200' });
     const sim = await srv.request('PUT', `${base}/simulations`, { token: token(), data: { kind: 'voicemail', vmbox_id: box } });
-    expect(sim.body.data.events[0].event).toBe('new_unowned_voicemail');
-    expect(sim.body.data.events[0].pushes).toHaveLength(1);
+    expect(sim.body.data.events[1].event).toBe('new_unowned_voicemail');
+    expect(sim.body.data.events[1].pushes).toHaveLength(1);
     const newest = (await srv.request('GET', `${base}/push_notifications?page_size=1`, { token: token() })).body;
     expect(newest.data[0]).toMatchObject({ event: 'new_unowned_voicemail', device_id: device, platform: 'ios' });
     expect(newest.data[0].request.body.notification.title).toBe('New voicemail');
     expect(newest.next_start_key).toBeTruthy();
+  });
+
+  it('the voicemail also reaches `notifications` webhooks as voicemail_new', async () => {
+    const hook = await srv.request('PUT', `${base}/webhooks`, {
+      token: token(),
+      data: { name: 'vm', hook: 'notifications', uri: `${sink.url}/vm`, format: 'json', custom_data: { type: 'voicemail_new' } },
+    });
+    expect(hook.status).toBe(201);
+    const box = await create('vmboxes', { name: 'Hooked', mailbox: '300' });
+    const sim = await srv.request('PUT', `${base}/simulations`, { token: token(), data: { kind: 'voicemail', vmbox_id: box, length: 7 } });
+    const [req] = await sink.waitFor(1, { filter: (r) => r.path === '/vm' });
+    expect(JSON.parse(req.body)).toMatchObject({
+      event_name: 'voicemail_new',
+      voicemail_box: box,
+      voicemail_length: 7000,
+      voicemail_id: sim.body.data.events[1].voicemail_id,
+      call_id: sim.body.data.events[1].call_id,
+    });
   });
 
   it('an unknown voicemail box or owner is a 404; a missing vmbox_id a 400', async () => {

@@ -18,6 +18,7 @@ const validateInput = compileValidator({
     owner_id: { type: 'string', minLength: 1 },
     caller_id_number: { type: 'string', default: '+14155550123' },
     caller_id_name: { type: 'string', default: 'Caller' },
+    /** seconds */
     length: { type: 'integer', minimum: 0, default: 12 },
     call_id: { type: 'string', minLength: 1 },
   },
@@ -30,9 +31,10 @@ function subscriber(core: Core, sub: Subscription): string | undefined {
 }
 
 /**
- * A message left in a voicemail box: `new_voicemail` pushes to the owner's subscriptions that
- * ask for them, or `new_unowned_voicemail` to every subscription of the account that asks when
- * the box has no owner. APNs and FCM are out of reach, so each push lands in the push outbox.
+ * A message left in a voicemail box: the `voicemail_new` notification (for `notifications`
+ * webhooks), then `new_voicemail` pushes to the owner's subscriptions that ask for them, or
+ * `new_unowned_voicemail` to every subscription of the account that asks when the box has no
+ * owner. APNs and FCM are out of reach, so each push lands in the push outbox.
  */
 export function simulateVoicemail(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
   const { kind: _kind, ...fields } = data;
@@ -58,6 +60,21 @@ export function simulateVoicemail(core: Core, accountId: string, data: Record<st
     (s) =>
       (s.doc.notification_preferences as string[]).includes(kind) && (kind === 'new_unowned_voicemail' || subscriber(core, s) === ownerId),
   );
+  // What the platform tells `notifications` webhooks, shaped as the webhooks_notifications sample.
+  const notification = {
+    account_id: accountId,
+    event_category: 'notification',
+    event_name: 'voicemail_new',
+    msg_id: newId().slice(0, 12),
+    call_id: callId,
+    caller_id_name: input.caller_id_name,
+    caller_id_number: input.caller_id_number,
+    voicemail_box: box.id,
+    voicemail_id: voicemailId,
+    voicemail_length: Number(input.length) * 1000,
+    voicemail_timestamp: details.timestamp,
+  };
+  core.bus.publish({ type: 'notifications', accountId, payload: notification });
   const caller = String(input.caller_id_name || input.caller_id_number);
   const pushes = targets.map((s) =>
     recordPush(core, s, kind, {
@@ -67,6 +84,7 @@ export function simulateVoicemail(core: Core, accountId: string, data: Record<st
     }),
   );
   return [
+    { event: 'notifications', ...notification },
     {
       event: kind,
       call_id: callId,
