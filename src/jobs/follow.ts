@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import { claimableJobs, claimJob, runClaimedJob, type RunOutcome } from './run.js';
 import { jobSettings } from './settings.js';
-import { liveExecutors } from './presence.js';
+import { liveExecutors, runnerIsGone } from './presence.js';
 import { findJobBySeq, isFinished, type JobRow } from './store.js';
 
 /** How a follower behaves while a job is not finished. */
@@ -51,7 +51,8 @@ export async function followJob(core: Core, seq: number, opts: FollowOptions): P
     const now = Date.now();
     const settings = jobSettings(core);
     const servers = job.status === 'pending' ? liveExecutors(core) : 0;
-    const orphaned = job.status === 'running' && job.runner === null;
+    // A runner whose process is gone (a killed server) need not wait for the threshold here.
+    const orphaned = job.status === 'running' && (job.runner === null || runnerIsGone(job.runner));
     const stalled = now - job.modified > settings.recoverThresholdMs;
     const unattended = job.status === 'pending' && (servers === 0 || now - started >= opts.pickupTimeoutMs);
     if (job.status === 'pending' && servers > 0 && !noticedServer && !unattended) {
@@ -59,7 +60,8 @@ export async function followJob(core: Core, seq: number, opts: FollowOptions): P
       noticedServer = true;
     }
     if (unattended || orphaned || stalled) {
-      const runner = claimJob(core, seq, now - settings.recoverThresholdMs);
+      const gone = job.runner && runnerIsGone(job.runner) ? job.runner : undefined;
+      const runner = claimJob(core, seq, now - settings.recoverThresholdMs, gone);
       if (runner) {
         opts.onNotice(
           unattended && servers === 0 ? 'No server runs on this database: executing the job here.' : 'Executing the job here (no executor had it).',
@@ -75,9 +77,15 @@ export async function followJob(core: Core, seq: number, opts: FollowOptions): P
   return { job: findJobBySeq(core, seq)!, ranHere, stopped: true };
 }
 
-/** Jobs `tel jobs run` takes: pending, released, and stalled ones (not modified for the threshold). */
+/** Jobs `tel jobs run` takes: pending, released, stalled (not modified for the threshold), and those of killed runners. */
 export function runnableJobs(core: Core): number[] {
-  return claimableJobs(core, Date.now() - jobSettings(core).recoverThresholdMs, 1000);
+  const seqs = new Set(claimableJobs(core, Date.now() - jobSettings(core).recoverThresholdMs, 1000));
+  const held = core.db.prepare("SELECT seq, runner FROM resource_jobs WHERE status = 'running' AND runner IS NOT NULL").all() as {
+    seq: number;
+    runner: string;
+  }[];
+  for (const h of held) if (runnerIsGone(h.runner)) seqs.add(h.seq);
+  return [...seqs].sort((a, b) => a - b);
 }
 
 /** Runs one job in this process if it can be claimed; answers the outcome, or undefined when taken. */
@@ -86,7 +94,9 @@ export async function runJobHere(
   seq: number,
   hooks: { onProgress?(job: JobRow): void; shouldStop?(): boolean },
 ): Promise<RunOutcome | undefined> {
-  const runner = claimJob(core, seq, Date.now() - jobSettings(core).recoverThresholdMs);
+  const current = findJobBySeq(core, seq);
+  const gone = current?.runner && runnerIsGone(current.runner) ? current.runner : undefined;
+  const runner = claimJob(core, seq, Date.now() - jobSettings(core).recoverThresholdMs, gone);
   if (!runner) return undefined;
   return runClaimedJob(core, seq, runner, hooks);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Core } from '../core.js';
 
@@ -41,4 +42,18 @@ export function liveExecutors(core: Core): number {
     if (rec.host !== hostname() || alive(rec.pid)) n++;
   }
   return n;
+}
+
+/** A runner token: this host and process, and a nonce per claim. */
+export function newRunnerToken(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+}
+
+/** True when a runner token names a process of this host that no longer exists (a killed executor). */
+export function runnerIsGone(runner: string): boolean {
+  const parts = runner.split(':');
+  if (parts.length < 3) return false;
+  const pid = Number(parts[parts.length - 2]);
+  const host = parts.slice(0, -2).join(':');
+  return host === hostname() && Number.isInteger(pid) && !alive(pid);
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCore, openCore } from '../core.js';
 import { initDatabase } from '../modules/accounts/bootstrap.js';
 import { createResource } from '../modules/resources/service.js';
-import { TEL_BIN } from '../../test/helpers/cli.js';
+import { runTel, TEL_BIN } from '../../test/helpers/cli.js';
 import { httpRequest, tempDir } from '../../test/helpers/server.js';
 
 interface Served {
@@ -79,12 +79,12 @@ describe('job recovery with a real server process', () => {
     apiKey = master.api_key;
     accountId = master.account_id;
     resourceId = createResource(core, { accountId }, { name: 'Carrier', gateways: [{ server: 'gw.example.net' }] }).id;
-    // Small batches with pauses make a 20,000-number job last long enough to be killed in the middle.
+    // Small batches with pauses make a 12,000-number job last long enough to be killed in the middle.
     core.config.set('api.resources', {
       job_recovery_threshold_s: 1,
       job_recover_timeout_s: 1,
       job_batch_size: 200,
-      job_batch_pause_ms: 15,
+      job_batch_pause_ms: 10,
       job_poll_interval_ms: 100,
     });
     closeCore(core);
@@ -100,12 +100,12 @@ describe('job recovery with a real server process', () => {
   });
 
   it('SIGKILL in the middle of a job, restart: every number is added exactly once', async () => {
-    const valid = Array.from({ length: 20_000 }, (_, i) => `+1646${String(2_000_000 + i)}`);
+    const valid = Array.from({ length: 12_000 }, (_, i) => `+1646${String(2_000_000 + i)}`);
     const numbers = [...valid];
     // Errors both before and after the kill point: they must be recorded once each too.
     numbers.splice(10, 0, 'bogus-1');
     numbers.splice(500, 0, valid[3]);
-    numbers.splice(15_000, 0, 'bogus-2', valid[14_000]);
+    numbers.splice(9_000, 0, 'bogus-2', valid[8_000]);
     const first = await serve(db);
     running.push(first);
     const r = await httpRequest(first.url, 'PUT', `/v2/accounts/${accountId}/resources/jobs`, {
@@ -145,7 +145,7 @@ describe('job recovery with a real server process', () => {
       'bogus-1': { reason: 'invalid_number', message: 'not a valid E.164 number' },
       'bogus-2': { reason: 'invalid_number', message: 'not a valid E.164 number' },
       [valid[3]]: { reason: 'number_exists', message: `number ${valid[3]} already exists` },
-      [valid[14_000]]: { reason: 'number_exists', message: `number ${valid[14_000]} already exists` },
+      [valid[8_000]]: { reason: 'number_exists', message: `number ${valid[8_000]} already exists` },
     });
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
@@ -155,7 +155,7 @@ describe('job recovery with a real server process', () => {
     const w = new DatabaseSync(db);
     w.prepare("UPDATE system_configs SET doc = json_set(doc, '$.default.job_recovery_threshold_s', 3600) WHERE category = 'api.resources'").run();
     w.close();
-    const numbers = Array.from({ length: 20_000 }, (_, i) => `+1718${String(3_000_000 + i)}`);
+    const numbers = Array.from({ length: 12_000 }, (_, i) => `+1718${String(3_000_000 + i)}`);
     const first = await serve(db);
     running.push(first);
     const r = await httpRequest(first.url, 'PUT', `/v2/accounts/${accountId}/resources/jobs`, {
@@ -176,5 +176,25 @@ describe('job recovery with a real server process', () => {
     expect(job(id)).toMatchObject({ successes: numbers.length, failures: 0 });
     second.child.kill('SIGTERM');
     await second.exited;
+  });
+
+  it('tel jobs run takes over a job whose server was killed at once (its pid is gone), adding each number once', async () => {
+    const numbers = Array.from({ length: 12_000 }, (_, i) => `+1929${String(4_000_000 + i)}`);
+    const first = await serve(db);
+    running.push(first);
+    const r = await httpRequest(first.url, 'PUT', `/v2/accounts/${accountId}/resources/jobs`, {
+      token: await token(first.url),
+      data: { numbers, resource_id: resourceId },
+    });
+    const id = r.body.data.id as string;
+    await waitFor('the job to be under way', () => (job(id)?.processed ?? 0) >= 2000, 15_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(job(id).runner).not.toBeNull();
+    // The threshold is an hour now (previous test): only the dead pid lets the CLI take it.
+    const run = await runTel(['jobs', 'run', '--db', db, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([expect.objectContaining({ id, status: 'complete', successes: numbers.length, failures: 0 })]);
+    expect(job(id)).toMatchObject({ processed: numbers.length, successes: numbers.length, failures: 0, runner: null });
   });
 });

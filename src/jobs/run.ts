@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { Core } from '../core.js';
 import { transaction } from '../store/db.js';
 import { numberAdder } from '../modules/numbers/service.js';
@@ -7,6 +5,7 @@ import { toE164 } from '../modules/numbers/normalize.js';
 import { findJobResource } from '../modules/resources/service.js';
 import { findJobBySeq, jobNumbers, type JobRow } from './store.js';
 import { jobSettings, type JobSettings } from './settings.js';
+import { newRunnerToken } from './presence.js';
 
 /** How a run of a claimed job ended. */
 export type RunOutcome = 'complete' | 'failed' | 'stopped' | 'lost';
@@ -19,20 +18,21 @@ export interface RunHooks {
 }
 
 /**
- * Claims a job for a new runner: a pending job, a running one whose runner let it go, or
- * (with `staleBefore`, unix ms) one not modified since then. One UPDATE decides, so two
- * executors never hold the same job. Answers the runner token, or undefined when taken.
+ * Claims a job for a new runner: a pending job, a running one whose runner let it go, one
+ * not modified since `staleBefore` (unix ms), or one still held by `deadRunner` (a runner
+ * known to be gone). One UPDATE decides, so two executors never hold the same job. Answers
+ * the new runner token, or undefined when the job is taken.
  */
-export function claimJob(core: Core, seq: number, staleBefore?: number): string | undefined {
-  const runner = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+export function claimJob(core: Core, seq: number, staleBefore?: number, deadRunner?: string): string | undefined {
+  const runner = newRunnerToken();
   const now = Date.now();
   const res = core.db
     .prepare(
       `UPDATE resource_jobs SET status = 'running', runner = ?, started = COALESCE(started, ?), modified = ?,
          recoveries = recoveries + (CASE WHEN status = 'running' THEN 1 ELSE 0 END)
-       WHERE seq = ? AND (status = 'pending' OR (status = 'running' AND (runner IS NULL OR modified < ?)))`,
+       WHERE seq = ? AND (status = 'pending' OR (status = 'running' AND (runner IS NULL OR modified < ? OR runner = ?)))`,
     )
-    .run(runner, now, now, seq, staleBefore ?? -1);
+    .run(runner, now, now, seq, staleBefore ?? -1, deadRunner ?? null);
   return res.changes > 0 ? runner : undefined;
 }
 
