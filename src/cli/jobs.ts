@@ -59,7 +59,7 @@ function endOf(io: CliIo, g: Globals, job: JobRow, stopped: boolean): void {
   if (stopped && !isFinished(job.status)) {
     throw new CliError(`Stopped following job ${job.id} at ${job.processed}/${job.total}; a running server or \`tel jobs run\` resumes it.`);
   }
-  emit(io, g, jobSummary(job), () => `Job ${job.id} ${job.status}: ${job.successes} numbers added, ${job.failures} errors (tel jobs show ${job.id}).`);
+  emit(io, g, jobSummary(job), () => `Job ${job.id} ${job.status}: ${job.successes.toLocaleString('en-US')} numbers added, ${job.failures.toLocaleString('en-US')} errors (tel jobs show ${job.id}).`);
   if (job.status === 'failed') throw new CliError(`Job ${job.id} failed: ${job.error ?? 'see tel jobs show'}.`);
 }
 
@@ -72,8 +72,9 @@ Who executes the job:
     it within a second; when no server runs (or none took it within --pickup-timeout), this
     command executes it itself. Either way it ends with the numbers added.
   - --no-wait only queues the job (status pending) and prints it: a running server executes
-    it, or \`tel jobs run\` later. Ctrl-C while following stops at a batch boundary; the job
-    stays resumable the same way.
+    it, or \`tel jobs run\` later.
+  - Ctrl-C stops following. If this command was executing the job, it stops at a batch
+    boundary and hands the job over: a running server or \`tel jobs run\` resumes it.
 
 Examples:
   $ tel jobs create --resource <resource_id> --numbers numbers.txt
@@ -131,7 +132,7 @@ export function registerJobs(program: Command, io: CliIo): void {
 
   withGlobals(jobs.command('run [ids...]'))
     .description('execute pending, released and stalled jobs here (no server needed), or the given ones')
-    .addHelpText('after', '\nExamples:\n  $ tel jobs run                 every job waiting for an executor\n  $ tel jobs run 202611-9f3c…    one job\n\nJobs a live executor holds are left alone; a stalled one (not modified for\napi.resources job_recover_threshold_s) is resumed where it stopped.')
+    .addHelpText('after', '\nExamples:\n  $ tel jobs run                 every job waiting for an executor\n  $ tel jobs run 202611-9f3c…    one job\n\nJobs a live executor holds are left alone; a stalled one (not modified for\napi.resources job_recover_threshold_s, or held by a process of this machine that is\ngone, such as a killed server) is resumed where it stopped.')
     .action(async (ids: string[], _o: unknown, cmd: Command) =>
       withCore(cmd, async (core, g) => {
         const seqs = ids.length

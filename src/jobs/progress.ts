@@ -34,6 +34,7 @@ export class ProgressReporter {
   private lastFrame = 0;
   private lastTenth = -1;
   private lastStatus = '';
+  private lastKey = '';
   private first?: { at: number; processed: number };
 
   constructor(
@@ -47,7 +48,9 @@ export class ProgressReporter {
     const now = Date.now();
     if (job.status === 'running' && !this.first) this.first = { at: now, processed: job.processed };
     if (this.tty) {
-      if (!final && this.drawn && now - this.lastFrame < this.frameMs) return;
+      const key = `${job.processed}:${job.status}`;
+      if (key === this.lastKey || (!final && this.drawn && now - this.lastFrame < this.frameMs)) return;
+      this.lastKey = key;
       const rate = this.first && now > this.first.at ? ((job.processed - this.first.processed) * 1000) / (now - this.first.at) : undefined;
       this.write(`${this.drawn ? REPLACE_LINE : ''}${progressBar(job, rate)}`);
       this.drawn = true;

@@ -38,14 +38,13 @@ export function claimJob(core: Core, seq: number, staleBefore?: number, deadRunn
 
 /** Jobs an executor may take now: pending or released ones, and stalled ones when `staleBefore` is given. */
 export function claimableJobs(core: Core, staleBefore?: number, limit = 100): number[] {
-  const stale = staleBefore === undefined ? '' : ` OR (status IN ('pending', 'running') AND modified < ${Math.floor(staleBefore)})`;
   const rows = core.db
     .prepare(
       `SELECT seq FROM resource_jobs
-       WHERE status = 'pending' OR (status = 'running' AND runner IS NULL)${stale}
+       WHERE status = 'pending' OR (status = 'running' AND (runner IS NULL OR modified < ?))
        ORDER BY seq LIMIT ?`,
     )
-    .all(limit) as { seq: number }[];
+    .all(staleBefore ?? -1, limit) as { seq: number }[];
   return rows.map((r) => r.seq);
 }
 

@@ -165,6 +165,10 @@ describe('resources: account and global carriers', () => {
       expect(missing.status).toBe(404);
       expect(missing.headers.get('deprecation')).toBe('true');
       expect((await srv.request('GET', '/v2/global_resources', { token: subToken })).status).toBe(403);
+      const underAccount = await srv.request('GET', `/v2/accounts/${sub.id}/global_resources`, { token: srv.adminToken });
+      expect(underAccount.status).toBe(200);
+      expect(underAccount.body.data).toEqual(global.body.data);
+      expect(underAccount.headers.get('link')).toBe('</v2/resources>; rel="successor-version"');
     } finally {
       spy.mockRestore();
     }
