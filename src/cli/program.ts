@@ -12,6 +12,7 @@ import { registerLimits } from './limits.js';
 import { registerResources } from './resources.js';
 import { registerJobs } from './jobs.js';
 import { registerWebhooks } from './webhooks.js';
+import { registerWatch } from './watch.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -26,6 +27,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerResources,
   registerJobs,
   registerWebhooks,
+  registerWatch,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

@@ -1,0 +1,48 @@
+import { Box, Text } from 'ink';
+import { count } from './format.js';
+import type { AttemptTotals } from './model.js';
+import type { Pane } from './view-state.js';
+
+/** What the header shows. */
+export interface HeaderProps {
+  pane: Pane;
+  scope: string;
+  totals: AttemptTotals;
+  perMinute: number;
+  jobs: { total: number; running: number };
+  loading: boolean;
+}
+
+function Tab({ label, active }: { label: string; active: boolean }) {
+  return active ? (
+    <Text bold inverse>
+      {` ${label} `}
+    </Text>
+  ) : (
+    <Text dimColor>{` ${label} `}</Text>
+  );
+}
+
+/** Title, pane tabs, scope, and the totals with the delivery rate. */
+export function Header({ pane, scope, totals, perMinute, jobs, loading }: HeaderProps) {
+  const rate = totals.total ? `${((totals.successes / totals.total) * 100).toFixed(1)}%` : '-';
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text bold color="cyan">
+          tel watch{' '}
+        </Text>
+        <Tab label="1 Attempts" active={pane === 'attempts'} />
+        <Tab label="2 Jobs" active={pane === 'jobs'} />
+        <Text dimColor wrap="truncate">{`  ${scope}${loading ? '  (loading history…)' : ''}`}</Text>
+      </Box>
+      <Text wrap="truncate">
+        {`attempts ${count(totals.total)}  `}
+        <Text color="green">{`ok ${count(totals.successes)}`}</Text>
+        {'  '}
+        <Text color={totals.failures ? 'red' : undefined}>{`failed ${count(totals.failures)}`}</Text>
+        {`  delivered ${rate}  ${count(perMinute)}/min   jobs ${count(jobs.total)} (${count(jobs.running)} running)`}
+      </Text>
+    </Box>
+  );
+}

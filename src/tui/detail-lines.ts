@@ -1,0 +1,93 @@
+import { progressBar } from './format.js';
+import type { AttemptDetail, HookState, JobDetail } from './types.js';
+
+/** One line of a detail view and how to colour it. */
+export interface DetailLine {
+  text: string;
+  tone?: 'title' | 'section' | 'bad' | 'good' | 'dim' | 'hint';
+}
+
+/** A body as readable lines: JSON indented, a form split at `&`, anything else as is. */
+export function bodyLines(body: string | null): string[] {
+  if (body === null) return ['(none)'];
+  if (body === '') return ['(empty)'];
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2).split('\n');
+  } catch {
+    if (/^[^\s=&]+=[^\s]*(&[^\s=&]+=[^\s]*)*$/.test(body)) {
+      return body.split('&').map((pair) => {
+        try {
+          return decodeURIComponent(pair.replace(/\+/g, ' '));
+        } catch {
+          return pair;
+        }
+      });
+    }
+    return body.split(/\r?\n/);
+  }
+}
+
+/** True when the hook was disabled by the failure counter (the only kind `r` re-enables). */
+export function isAutoDisabled(hook: HookState | undefined): boolean {
+  return !!hook && !hook.enabled && !!hook.disableReason;
+}
+
+function hookLine(hook: HookState | undefined): DetailLine[] {
+  if (!hook) return [{ text: 'Hook state  deleted', tone: 'dim' }];
+  if (hook.enabled) return [{ text: 'Hook state  enabled', tone: 'good' }];
+  if (!hook.disableReason) return [{ text: 'Hook state  disabled by hand', tone: 'dim' }];
+  return [
+    { text: `Hook state  auto-disabled: ${hook.disableReason}`, tone: 'bad' },
+    { text: '            press r to re-enable it', tone: 'hint' },
+  ];
+}
+
+function headerLines(headers: Record<string, string> | null): DetailLine[] {
+  return Object.entries(headers ?? {}).map(([k, v]) => ({ text: `  ${k}: ${v}`, tone: 'dim' as const }));
+}
+
+/** The lines of an attempt's detail view: what was sent, what came back, the hook's state. */
+export function attemptDetailLines(d: AttemptDetail): DetailLine[] {
+  const lines: DetailLine[] = [
+    { text: `Attempt ${d.id}  ${d.result}  ${new Date(d.at).toISOString()}`, tone: d.result === 'success' ? 'good' : 'bad' },
+    { text: `Account     ${d.accountName} (${d.accountId})` },
+    { text: `Hook        ${d.hookName} (${d.hookId})` },
+    ...hookLine(d.hook),
+    { text: `Event       ${d.event}` },
+    {
+      text: `Result      ${d.result}  HTTP ${d.httpStatus ?? '-'}  latency ${d.latencyMs ?? '-'}ms  retries left ${d.retriesLeft ?? '-'}`,
+    },
+  ];
+  if (d.error) lines.push({ text: `Error       ${d.error}`, tone: 'bad' });
+  lines.push({ text: '' }, { text: 'Request', tone: 'section' }, { text: `  ${d.method.toUpperCase()} ${d.uri}` });
+  lines.push(...headerLines(d.requestHeaders), { text: '' });
+  lines.push(...bodyLines(d.requestBody).map((t) => ({ text: `  ${t}` })));
+  lines.push({ text: '' }, { text: 'Response', tone: 'section' });
+  if (d.responseHeaders === null && d.responseBody === null && d.httpStatus === null) {
+    lines.push({ text: '  (no response)', tone: 'dim' });
+  } else {
+    lines.push({ text: `  HTTP ${d.httpStatus ?? '-'}` }, ...headerLines(d.responseHeaders), { text: '' });
+    lines.push(...bodyLines(d.responseBody).map((t) => ({ text: `  ${t}` })));
+  }
+  return lines;
+}
+
+/** The lines of a job's detail view: progress and every number it could not add. */
+export function jobDetailLines(d: JobDetail): DetailLine[] {
+  const done = d.successes + d.failures;
+  const lines: DetailLine[] = [
+    { text: `Job ${d.id}  ${d.status}`, tone: d.status === 'failed' ? 'bad' : 'title' },
+    { text: `Account     ${d.accountName} (${d.accountId})` },
+    { text: `Resource    ${d.resourceName ?? ''} (${d.resourceId})` },
+    { text: `Created     ${new Date(d.createdAt).toISOString()}` },
+    { text: `Modified    ${new Date(d.modifiedAt).toISOString()}` },
+    { text: `Progress    ${progressBar(done, d.total, 32)} ${done}/${d.total}  ok ${d.successes}  failed ${d.failures}` },
+    { text: '' },
+    { text: `Errors (${d.errors.length})`, tone: 'section' },
+  ];
+  if (d.errors.length === 0) lines.push({ text: '  (none)', tone: 'dim' });
+  for (const e of d.errors) {
+    lines.push({ text: `  ${e.number.padEnd(18)} ${e.reason}${e.message ? `: ${e.message}` : ''}`, tone: 'bad' });
+  }
+  return lines;
+}

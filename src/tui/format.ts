@@ -1,0 +1,122 @@
+import type { AttemptRow, JobRow } from './types.js';
+
+/** Cuts or pads `text` to exactly `width` cells (an ellipsis marks a cut). */
+export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  if (width <= 0) return '';
+  const flat = text.replace(/\s+/g, ' ');
+  if (flat.length > width) return width === 1 ? '…' : `${flat.slice(0, width - 1)}…`;
+  return align === 'left' ? flat.padEnd(width) : flat.padStart(width);
+}
+
+/** `HH:MM:SS` local time, as the screen shows times. */
+export function clock(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** A compact age: `42s`, `5m`, `3h`, `2d`. */
+export function age(sinceMs: number, nowMs: number): string {
+  const s = Math.max(0, Math.floor((nowMs - sinceMs) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** A number with thousands separators. */
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `[#####-----]`: done out of total, `width` cells inside the brackets. */
+export function progressBar(done: number, total: number, width: number): string {
+  const inner = Math.max(1, width - 2);
+  const filled = total > 0 ? Math.min(inner, Math.round((done / total) * inner)) : 0;
+  return `[${'#'.repeat(filled)}${'-'.repeat(inner - filled)}]`;
+}
+
+/** A column of a pane: its title, width, alignment and the text of a row. */
+export interface Column<T> {
+  title: string;
+  width: number;
+  align?: 'left' | 'right';
+  value(row: T, nowMs: number): string;
+}
+
+/** The Attempts pane's columns; the last one (error) takes the width left over. */
+export function attemptColumns(totalWidth: number): Column<AttemptRow>[] {
+  const cols: Column<AttemptRow>[] = [
+    { title: 'TIME', width: 8, value: (r) => clock(r.at) },
+    { title: 'ACCOUNT', width: 14, value: (r) => r.accountName || r.accountId },
+    { title: 'HOOK', width: 16, value: (r) => r.hookName || r.hookId },
+    { title: 'EVENT', width: 15, value: (r) => r.event },
+    { title: 'RESULT', width: 7, value: (r) => r.result },
+    { title: 'HTTP', width: 4, align: 'right', value: (r) => (r.httpStatus === null ? '-' : String(r.httpStatus)) },
+    { title: 'LATENCY', width: 7, align: 'right', value: (r) => (r.latencyMs === null ? '-' : `${r.latencyMs}ms`) },
+    { title: 'RETRIES', width: 7, align: 'right', value: (r) => (r.retriesLeft === null ? '-' : String(r.retriesLeft)) },
+  ];
+  const used = cols.reduce((n, c) => n + c.width + 1, 0);
+  cols.push({ title: 'ERROR', width: Math.max(5, totalWidth - used), value: (r) => r.error ?? '' });
+  return cols;
+}
+
+/** The Jobs pane's columns; the job id (`YYYYMM-` and 32 hex) gets what the others leave. */
+export function jobColumns(totalWidth: number): Column<JobRow>[] {
+  const barWidth = 22;
+  const rest: Column<JobRow>[] = [
+    { title: 'ACCOUNT', width: 14, value: (r) => r.accountName || r.accountId },
+    { title: 'RESOURCE', width: 16, value: (r) => r.resourceName ?? r.resourceId },
+    { title: 'STATUS', width: 8, value: (r) => r.status },
+    { title: 'PROGRESS', width: barWidth, value: (r) => progressBar(r.successes + r.failures, r.total, barWidth) },
+    { title: 'DONE', width: 11, align: 'right', value: (r) => `${r.successes + r.failures}/${r.total}` },
+    { title: 'OK', width: 6, align: 'right', value: (r) => String(r.successes) },
+    { title: 'FAILED', width: 6, align: 'right', value: (r) => String(r.failures) },
+    { title: 'AGE', width: 4, align: 'right', value: (r, now) => age(r.createdAt, now) },
+  ];
+  const used = rest.reduce((n, c) => n + c.width + 1, 0);
+  return [{ title: 'JOB', width: Math.max(14, Math.min(39, totalWidth - used)), value: (r) => r.id }, ...rest];
+}
+
+/** One table line: every column fitted and joined by a space. */
+export function tableLine<T>(cols: Column<T>[], row: T, nowMs: number): string {
+  return cols.map((c) => fit(c.value(row, nowMs), c.width, c.align)).join(' ');
+}
+
+/** The title line of a table. */
+export function titleLine<T>(cols: Column<T>[]): string {
+  return cols.map((c) => fit(c.title, c.width, c.align)).join(' ');
+}
+
+function kv(key: string, value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const s = String(value);
+  return ` ${key}=${/[\s"]/.test(s) ? JSON.stringify(s) : s}`;
+}
+
+/** The plain-stream line of an attempt (`tel watch | grep failure`). */
+export function attemptLine(r: AttemptRow): string {
+  return (
+    `${new Date(r.at).toISOString()} attempt ${r.result}` +
+    kv('status', r.httpStatus) +
+    kv('latency_ms', r.latencyMs) +
+    kv('retries_left', r.retriesLeft) +
+    kv('account', r.accountName || r.accountId) +
+    kv('hook', r.hookName || r.hookId) +
+    kv('event', r.event) +
+    kv('error', r.error) +
+    kv('id', r.id)
+  );
+}
+
+/** The plain-stream line of a job change. */
+export function jobLine(r: JobRow): string {
+  return (
+    `${new Date(r.modifiedAt).toISOString()} job ${r.id} ${r.status} ${r.successes + r.failures}/${r.total}` +
+    // `ok`/`failed`, not `failures=0`: `tel watch | grep failure` should pick attempts only.
+    kv('ok', r.successes) +
+    kv('failed', r.failures) +
+    kv('resource', r.resourceName ?? r.resourceId) +
+    kv('account', r.accountName || r.accountId)
+  );
+}

@@ -1,0 +1,102 @@
+/** One webhook delivery attempt, as the watch lists it (the columns of the Attempts pane). */
+export interface AttemptRow {
+  /** the attempts table's autoincrement key: newer attempts have larger ids */
+  id: number;
+  /** when the attempt was made, Unix ms */
+  at: number;
+  accountId: string;
+  accountName: string;
+  hookId: string;
+  hookName: string;
+  event: string;
+  result: 'success' | 'failure';
+  httpStatus: number | null;
+  latencyMs: number | null;
+  /** retries still to come after this attempt (null when none apply, e.g. on success) */
+  retriesLeft: number | null;
+  error: string | null;
+}
+
+/** The request a hook's attempt sent and what came back. */
+export interface AttemptDetail extends AttemptRow {
+  method: string;
+  uri: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+  /** the hook as it is now (it may have been disabled or deleted since) */
+  hook: HookState | undefined;
+}
+
+/** A webhook's current state, for the detail view and the `r` key. */
+export interface HookState {
+  id: string;
+  accountId: string;
+  name: string;
+  enabled: boolean;
+  /** set when the hook was disabled automatically (too many failures) */
+  disableReason: string | null;
+}
+
+/** A bulk number job, as the watch lists it (the columns of the Jobs pane). */
+export interface JobRow {
+  /** the jobs table's autoincrement key: newer jobs have larger ones */
+  seq: number;
+  id: string;
+  accountId: string;
+  accountName: string;
+  resourceId: string;
+  resourceName: string | null;
+  status: string;
+  total: number;
+  successes: number;
+  failures: number;
+  /** Unix ms */
+  createdAt: number;
+  /** Unix ms; changes on every processed number */
+  modifiedAt: number;
+}
+
+/** One number a job could not add, and why. */
+export interface JobError {
+  number: string;
+  reason: string;
+  message: string | null;
+}
+
+/** A job with its per-number errors. */
+export interface JobDetail extends JobRow {
+  errors: JobError[];
+}
+
+/** What `r` did. */
+export interface ReenableOutcome {
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * Where the watch reads from. The database implementation lives in `sqlite-source.ts`;
+ * every method is a short indexed query, never a scan of a whole table.
+ */
+export interface WatchSource {
+  /** Attempts with an id above `afterId`, oldest first, at most `limit`. */
+  attemptsAfter(afterId: number, limit: number): AttemptRow[];
+  /** Attempts with an id below `beforeId`, newest first, at most `limit` (history, loaded in chunks). */
+  attemptsBefore(beforeId: number, limit: number): AttemptRow[];
+  /**
+   * Jobs that may have changed: those with a key above `afterSeq` (new), those still
+   * pending or running, and those of `watching` (unfinished when last seen, so their
+   * final counts are read once more). `afterSeq` 0 reads every job.
+   */
+  jobsChanged(afterSeq: number, watching: number[]): JobRow[];
+  /** One attempt with its request and response, if it still exists. */
+  attempt(id: number): AttemptDetail | undefined;
+  /** One job with its per-number errors, if it still exists. */
+  job(id: string): JobDetail | undefined;
+  /** Re-enables an auto-disabled hook through the webhooks service (the only write the watch makes). */
+  reenableHook(accountId: string, hookId: string): ReenableOutcome;
+  /** A number that changes whenever another connection commits (cheap; polled often). */
+  dataVersion(): number;
+}

@@ -1,0 +1,138 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TEL_BIN } from './helpers/cli.js';
+import { httpRequest, tempDir } from './helpers/server.js';
+
+// The real `tel watch` in a real pseudo-terminal (tmux), against a database that a real
+// `tel serve` child process is filling with deliveries to a loopback sink.
+const tmuxVersion = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+const hasTmux = tmuxVersion.status === 0;
+const SKIP_REASON = 'tmux is not installed (apt-get install -y tmux): the pseudo-terminal test of tel watch cannot run';
+if (!hasTmux) console.warn(`SKIPPED watch-pty: ${SKIP_REASON}`);
+
+const socket = `tel-watch-test-${process.pid}`;
+const session = 'watch';
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', session);
+
+async function until<T>(fn: () => T | undefined | false, what: string, timeoutMs = 8000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Running {
+  child: ChildProcess;
+  out: string;
+}
+
+function start(args: string[]): Running {
+  const r: Running = { child: spawn(process.execPath, [TEL_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }), out: '' };
+  r.child.stdout!.on('data', (d) => (r.out += d));
+  r.child.stderr!.on('data', (d) => (r.out += d));
+  return r;
+}
+
+function exited(r: Running): Promise<number | null> {
+  return r.child.exitCode !== null ? Promise.resolve(r.child.exitCode) : new Promise((res) => r.child.once('exit', (code) => res(code)));
+}
+
+describe('tel watch against a running tel serve', () => {
+  let tmp: ReturnType<typeof tempDir> | undefined;
+  let db = '';
+  let server: Running;
+  let sink: Server;
+  let base = '';
+  let token = '';
+  let accountId = '';
+
+  // Spawned in beforeAll (not in the describe body), so a skipped run starts nothing.
+  beforeAll(async () => {
+    tmp = tempDir('tel-watch-pty-');
+    db = join(tmp.dir, 'lab.db');
+    sink = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.url === '/ok' ? 200 : 500).end());
+    });
+    await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+    const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+    server = start(['serve', '--db', db, '--port', '0']);
+    base = await until(() => /tel listening on (http:\/\/\S+)/.exec(server.out)?.[1], `tel serve to listen\n${server.out}`);
+    const apiKey = /api_key\s+([0-9a-f]{64})/.exec(server.out)![1];
+    const auth = await httpRequest(base, 'PUT', '/v2/api_auth', { data: { api_key: apiKey } });
+    token = auth.body.auth_token;
+    accountId = auth.body.data.account_id;
+    for (const [name, path] of [['Orders', '/ok'], ['Ledger', '/fail']]) {
+      const r = await httpRequest(base, 'PUT', `/v2/accounts/${accountId}/webhooks`, {
+        token,
+        data: { name, uri: `${sinkUrl}${path}`, hook: 'channel_answer', http_verb: 'post', format: 'json', retries: 0 },
+      });
+      expect(r.status).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await exited(server);
+    }
+    await new Promise<void>((r) => (sink ? sink.close(() => r()) : r()));
+    tmp?.cleanup();
+  });
+
+  const call = async () => {
+    const r = await httpRequest(base, 'PUT', `/v2/accounts/${accountId}/simulations`, { token, data: { kind: 'call' } });
+    expect(r.status).toBe(201);
+  };
+
+  test.skipIf(!hasTmux)(`in a pseudo-terminal, new attempts appear on the screen; q quits${hasTmux ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
+    tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '30', `${process.execPath} ${TEL_BIN} watch --db ${db}`);
+    await until(() => screen().includes('No webhook attempts yet'), `the empty screen\n${screen()}`);
+    expect(screen()).toMatch(/attempts 0\s+ok 0\s+failed 0/);
+
+    await call();
+    const first = await until(() => /attempts 2\s+ok 1\s+failed 1/.test(screen()) && screen(), `the first call's attempts\n${screen()}`, 3000);
+    expect(first).toMatch(/Orders\s+channel_answer\s+success\s+200/);
+    expect(first).toMatch(/Ledger\s+channel_answer\s+failure\s+500/);
+
+    await call();
+    await call();
+    const later = await until(() => /attempts 6\s+ok 3\s+failed 3/.test(screen()) && screen(), `later attempts\n${screen()}`, 3000);
+    expect(later.split('\n').filter((l) => /Orders|Ledger/.test(l))).toHaveLength(6);
+
+    tmux('send-keys', '-t', session, 'f');
+    await until(() => screen().includes('failures only: 3 of 6 shown'), `failures only\n${screen()}`);
+    tmux('send-keys', '-t', session, 'q');
+    await until(() => spawnSync('tmux', ['-L', socket, 'has-session', '-t', session]).status !== 0, 'tel watch to quit on q');
+  });
+
+  const recorded = async () =>
+    (await httpRequest(base, 'GET', `/v2/accounts/${accountId}/webhooks/attempts`, { token })).body.data.length as number;
+
+  test('off a terminal it streams one line per new attempt until killed', async () => {
+    // Runs alone too (tmux missing): make sure an attempt exists for --tail 1 to print.
+    if ((await recorded()) === 0) {
+      await call();
+      for (let i = 0; i < 100 && (await recorded()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    }
+    // --tail 1: the newest existing attempt first, which also says the watcher is reading.
+    const watch = start(['watch', '--db', db, '--tail', '1']);
+    const attemptLines = () => watch.out.split('\n').filter((l) => l.includes(' attempt '));
+    await until(() => attemptLines().length === 1, `the existing attempt\n${watch.out}`);
+    await call();
+    await until(() => attemptLines().length >= 3, `two new lines\n${watch.out}`, 3000);
+    const lines = attemptLines().slice(1);
+    expect(lines).toHaveLength(2);
+    expect(lines.find((l) => l.includes('failure'))).toMatch(/ attempt failure status=500 .*hook=Ledger event=channel_answer/);
+    watch.child.kill('SIGTERM');
+    expect(await exited(watch)).toBe(0);
+  });
+});
