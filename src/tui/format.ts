@@ -46,10 +46,12 @@ export interface Column<T> {
 
 /** The Attempts pane's columns; the last one (error) takes the width left over. */
 export function attemptColumns(totalWidth: number): Column<AttemptRow>[] {
+  // An 80-column terminal keeps every column, names a little shorter.
+  const narrow = totalWidth < 100;
   const cols: Column<AttemptRow>[] = [
     { title: 'TIME', width: 8, value: (r) => clock(r.at) },
-    { title: 'ACCOUNT', width: 14, value: (r) => r.accountName || r.accountId },
-    { title: 'HOOK', width: 16, value: (r) => r.hookName || r.hookId },
+    { title: 'ACCOUNT', width: narrow ? 8 : 14, value: (r) => r.accountName || r.accountId },
+    { title: 'HOOK', width: narrow ? 10 : 16, value: (r) => r.hookName || r.hookId },
     { title: 'EVENT', width: 15, value: (r) => r.event },
     { title: 'RESULT', width: 7, value: (r) => r.result },
     { title: 'HTTP', width: 4, align: 'right', value: (r) => (r.httpStatus === null ? '-' : String(r.httpStatus)) },
@@ -57,25 +59,35 @@ export function attemptColumns(totalWidth: number): Column<AttemptRow>[] {
     { title: 'RETRIES', width: 7, align: 'right', value: (r) => (r.retriesLeft === null ? '-' : String(r.retriesLeft)) },
   ];
   const used = cols.reduce((n, c) => n + c.width + 1, 0);
-  cols.push({ title: 'ERROR', width: Math.max(5, totalWidth - used), value: (r) => r.error ?? '' });
+  cols.push({ title: 'ERROR', width: Math.max(3, totalWidth - used), value: (r) => r.error ?? '' });
   return cols;
 }
 
-/** The Jobs pane's columns; the job id (`YYYYMM-` and 32 hex) gets what the others leave. */
+/** The Jobs pane's columns; the job id (`YYYYMM-` and 32 hex) first, then the bar, share what is left. */
 export function jobColumns(totalWidth: number): Column<JobRow>[] {
-  const barWidth = 22;
-  const rest: Column<JobRow>[] = [
-    { title: 'ACCOUNT', width: 14, value: (r) => r.accountName || r.accountId },
-    { title: 'RESOURCE', width: 16, value: (r) => r.resourceName ?? r.resourceId },
+  const narrow = totalWidth < 100;
+  const fixed: Column<JobRow>[] = [
+    { title: 'ACCOUNT', width: narrow ? 8 : 14, value: (r) => r.accountName || r.accountId },
+    { title: 'RESOURCE', width: narrow ? 9 : 16, value: (r) => r.resourceName ?? r.resourceId },
     { title: 'STATUS', width: 8, value: (r) => r.status },
-    { title: 'PROGRESS', width: barWidth, value: (r) => progressBar(r.successes + r.failures, r.total, barWidth) },
-    { title: 'DONE', width: 11, align: 'right', value: (r) => `${r.successes + r.failures}/${r.total}` },
-    { title: 'OK', width: 6, align: 'right', value: (r) => String(r.successes) },
-    { title: 'FAILED', width: 6, align: 'right', value: (r) => String(r.failures) },
-    { title: 'AGE', width: 4, align: 'right', value: (r, now) => age(r.createdAt, now) },
   ];
-  const used = rest.reduce((n, c) => n + c.width + 1, 0);
-  return [{ title: 'JOB', width: Math.max(14, Math.min(39, totalWidth - used)), value: (r) => r.id }, ...rest];
+  const counts: Column<JobRow>[] = [
+    { title: 'DONE', width: narrow ? 7 : 9, align: 'right', value: (r) => `${r.successes + r.failures}/${r.total}` },
+    { title: 'OK', width: narrow ? 4 : 5, align: 'right', value: (r) => String(r.successes) },
+    { title: 'FAILED', width: 6, align: 'right', value: (r) => String(r.failures) },
+    { title: 'AGE', width: narrow ? 3 : 4, align: 'right', value: (r, now) => age(r.createdAt, now) },
+  ];
+  // Widths of the other columns and the spaces between all nine.
+  const used = [...fixed, ...counts].reduce((n, c) => n + c.width, 0) + 8;
+  const left = Math.max(22, totalWidth - used);
+  const idWidth = Math.min(39, left - 8);
+  const barWidth = Math.max(8, Math.min(22, left - idWidth));
+  return [
+    { title: 'JOB', width: idWidth, value: (r) => r.id },
+    ...fixed,
+    { title: 'PROGRESS', width: barWidth, value: (r) => progressBar(r.successes + r.failures, r.total, barWidth) },
+    ...counts,
+  ];
 }
 
 /** One table line: every column fitted and joined by a space. */

@@ -132,7 +132,13 @@ export function useWatch(feed: WatchFeed, opts: { size?: ScreenSize; onQuit: () 
     dispatch({ ...s, message: outcome.message });
   };
 
-  const onKey = (input: string, key: Key) => {
+  const onKey = (input: string, key: Key): void => {
+    // A fast typist or a held key can deliver several keys in one read; ink hands them over
+    // as one string. Outside the filter prompt each character is a key of its own.
+    if (input.length > 1 && stateRef.current.mode !== 'filter' && !key.ctrl && !key.meta) {
+      for (const ch of input) onKey(ch, key);
+      return;
+    }
     const s = stateRef.current;
     const command = commandFor(input, key, s, pageHeight);
     if (!command) return;

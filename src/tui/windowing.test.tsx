@@ -70,6 +70,10 @@ test('100,000 attempts: only the visible rows are drawn, and keys stay quick', a
     expect(body).toHaveLength(ROWS - 6);
     expect(body.every((l) => l.includes('Firehose'))).toBe(true);
 
+    // Keys that arrive in one read (a held key) count one by one.
+    app.stdin.write('jjj');
+    await waitUntil(() => selectedAt() === 6, 'three moves from one read');
+
     // 200 moves, each answered by a frame: no key walks the 100,000 rows.
     const started = performance.now();
     for (let i = 0; i < 200; i++) app.stdin.write('j');
