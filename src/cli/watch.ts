@@ -31,7 +31,7 @@ auto-disabled hook (the only write tel watch makes) · q quit.
 Not on a terminal (a pipe or a file): plain lines instead, one per attempt or job change.
 It prints the last --tail existing ones (default 10), then keeps following until killed
 (Ctrl-C, SIGTERM, or the reader closing the pipe). --once prints what exists (all of it,
-or the last --tail) and exits. --json prints one JSON object a line.
+or the last --tail) and exits. --json prints one JSON object a line (on a terminal too).
 
 Examples:
   $ tel watch                                   the live screen on ./tel.db
@@ -66,7 +66,7 @@ export function registerWatch(program: Command, io: CliIo): void {
         if (opts.account && !account) throw new CliError(`No account ${opts.account} in ${g.db}.`);
         const scope: WatchScope = { accountId: account?.id, descendants: opts.descendants };
         const feed = new WatchFeed(openWatchSource(core, scope), { pollMs });
-        if (!io.isTTY || opts.once) {
+        if (!io.isTTY || opts.once || g.json) {
           await streamUntilStopped(feed, io, { once: !!opts.once, tail: tail ?? (opts.once ? undefined : 10), json: g.json, pollMs });
           return;
         }

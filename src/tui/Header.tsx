@@ -9,7 +9,7 @@ export interface HeaderProps {
   scope: string;
   totals: AttemptTotals;
   perMinute: number;
-  jobs: { total: number; running: number };
+  jobs: { total: number; running: number; pending: number };
   loading: boolean;
 }
 
@@ -41,7 +41,9 @@ export function Header({ pane, scope, totals, perMinute, jobs, loading }: Header
         <Text color="green">{`ok ${count(totals.successes)}`}</Text>
         {'  '}
         <Text color={totals.failures ? 'red' : undefined}>{`failed ${count(totals.failures)}`}</Text>
-        {`  delivered ${rate}  ${count(perMinute)}/min   jobs ${count(jobs.total)} (${count(jobs.running)} running)`}
+        {`  delivered ${rate}  ${count(perMinute)}/min   jobs ${count(jobs.total)}`}
+        {jobs.running ? <Text color="yellow">{`  ${count(jobs.running)} running`}</Text> : null}
+        {jobs.pending ? `  ${count(jobs.pending)} pending` : ''}
       </Text>
     </Box>
   );

@@ -63,6 +63,18 @@ export function attemptColumns(totalWidth: number): Column<AttemptRow>[] {
   return cols;
 }
 
+/** `1234` or, past four digits, `103k` / `1.2M`. */
+export function compact(n: number): string {
+  if (n < 10_000) return String(n);
+  if (n < 1_000_000) return `${Math.floor(n / 1000)}k`;
+  return `${(Math.floor(n / 100_000) / 10).toFixed(1)}M`;
+}
+
+function doneOf(r: JobRow, width: number): string {
+  const exact = `${r.successes + r.failures}/${r.total}`;
+  return exact.length <= width ? exact : `${compact(r.successes + r.failures)}/${compact(r.total)}`;
+}
+
 /** The Jobs pane's columns; the job id (`YYYYMM-` and 32 hex) first, then the bar, share what is left. */
 export function jobColumns(totalWidth: number): Column<JobRow>[] {
   const narrow = totalWidth < 100;
@@ -72,15 +84,15 @@ export function jobColumns(totalWidth: number): Column<JobRow>[] {
     { title: 'STATUS', width: 8, value: (r) => r.status },
   ];
   const counts: Column<JobRow>[] = [
-    { title: 'DONE', width: narrow ? 7 : 9, align: 'right', value: (r) => `${r.successes + r.failures}/${r.total}` },
-    { title: 'OK', width: narrow ? 4 : 5, align: 'right', value: (r) => String(r.successes) },
-    { title: 'FAILED', width: 6, align: 'right', value: (r) => String(r.failures) },
+    { title: 'DONE', width: narrow ? 9 : 13, align: 'right', value: (r) => doneOf(r, narrow ? 9 : 13) },
+    { title: 'OK', width: narrow ? 6 : 7, align: 'right', value: (r) => String(r.successes) },
+    { title: 'FAILED', width: narrow ? 6 : 7, align: 'right', value: (r) => String(r.failures) },
     { title: 'AGE', width: narrow ? 3 : 4, align: 'right', value: (r, now) => age(r.createdAt, now) },
   ];
   // Widths of the other columns and the spaces between all nine.
   const used = [...fixed, ...counts].reduce((n, c) => n + c.width, 0) + 8;
-  const left = Math.max(22, totalWidth - used);
-  const idWidth = Math.min(39, left - 8);
+  const left = Math.max(20, totalWidth - used);
+  const idWidth = Math.min(39, left - 9);
   const barWidth = Math.max(8, Math.min(22, left - idWidth));
   return [
     { title: 'JOB', width: idWidth, value: (r) => r.id },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { attemptMatches, jobMatches, parseFilter, unknownFields, ATTEMPT_FIELDS } from './filter.js';
-import { attemptLine, fit, jobLine, progressBar } from './format.js';
+import { attemptLine, compact, fit, jobColumns, jobLine, progressBar, tableLine } from './format.js';
 import { AttemptLog, JobBook } from './model.js';
 import type { AttemptRow, JobRow } from './types.js';
 import { initialViewState, reduce, windowStart, type ListContext } from './view-state.js';
@@ -146,6 +146,13 @@ describe('formatting', () => {
     expect(fit('channel_destroy', 8)).toBe('channel…');
     expect(fit('200', 5, 'right')).toBe('  200');
     expect(progressBar(5, 10, 12)).toBe('[#####-----]');
+    expect([compact(9999), compact(103_456), compact(1_250_000)]).toEqual(['9999', '103k', '1.2M']);
+  });
+
+  test('a job line fits an 80-column terminal, large counts shortened', () => {
+    const line = tableLine(jobColumns(78), job(1, { total: 600_000, successes: 103_000 }), 0);
+    expect(line.length).toBeLessThanOrEqual(78);
+    expect(line).toMatch(/103k\/600k\s+103000\s+0/);
   });
 
   test('stream lines: grep failure finds failed attempts, not job lines', () => {

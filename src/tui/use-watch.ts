@@ -44,7 +44,7 @@ export interface WatchView {
 export interface HeaderData {
   totals: AttemptTotals;
   perMinute: number;
-  jobs: { total: number; running: number };
+  jobs: { total: number; running: number; pending: number };
   loading: boolean;
 }
 
@@ -159,7 +159,7 @@ export function useWatch(feed: WatchFeed, opts: { size?: ScreenSize; onQuit: () 
   const header: HeaderData = {
     totals: { ...feed.attempts.totals },
     perMinute: feed.attempts.countSince(now - 60_000),
-    jobs: { total: feed.jobs.total, running: (statusCounts.running ?? 0) + (statusCounts.pending ?? 0) },
+    jobs: { total: feed.jobs.total, running: statusCounts.running ?? 0, pending: statusCounts.pending ?? 0 },
     loading: !feed.historyDone,
   };
   const paneTotal = state.pane === 'attempts' ? feed.attempts.totals.total : feed.jobs.total;
