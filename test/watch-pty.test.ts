@@ -13,9 +13,10 @@ const hasTmux = tmuxVersion.status === 0;
 const SKIP_REASON = 'tmux is not installed (apt-get install -y tmux): the pseudo-terminal test of tel watch cannot run';
 if (!hasTmux) console.warn(`SKIPPED watch-pty: ${SKIP_REASON}`);
 
-const socket = `tel-watch-test-${process.pid}`;
+// A tmux server of our own, its socket in the test's temporary directory (removed with it).
+let socket = '';
 const session = 'watch';
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-t', session);
 
 async function until<T>(fn: () => T | undefined | false, what: string, timeoutMs = 8000): Promise<T> {
@@ -57,6 +58,7 @@ describe('tel watch against a running tel serve', () => {
   beforeAll(async () => {
     tmp = tempDir('tel-watch-pty-');
     db = join(tmp.dir, 'lab.db');
+    socket = join(tmp.dir, 'tmux.sock');
     sink = createServer((req, res) => {
       req.resume();
       req.on('end', () => res.writeHead(req.url === '/ok' ? 200 : 500).end());
@@ -79,7 +81,7 @@ describe('tel watch against a running tel serve', () => {
   });
 
   afterAll(async () => {
-    if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
+    if (hasTmux && socket) spawnSync('tmux', ['-S', socket, 'kill-server']);
     if (server && server.child.exitCode === null) {
       server.child.kill('SIGTERM');
       await exited(server);
@@ -111,7 +113,7 @@ describe('tel watch against a running tel serve', () => {
     tmux('send-keys', '-t', session, 'f');
     await until(() => screen().includes('failures only: 3 of 6 shown'), `failures only\n${screen()}`);
     tmux('send-keys', '-t', session, 'q');
-    await until(() => spawnSync('tmux', ['-L', socket, 'has-session', '-t', session]).status !== 0, 'tel watch to quit on q');
+    await until(() => spawnSync('tmux', ['-S', socket, 'has-session', '-t', session]).status !== 0, 'tel watch to quit on q');
   });
 
   const recorded = async () =>
