@@ -28,7 +28,6 @@ export interface TryOutcome {
 
 /** The request of one try: URL, headers and body, signed when the delivery has a secret. */
 export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { url: string; headers: Record<string, string>; body: string } {
-  const payload = JSON.parse(row.payload) as Record<string, unknown>;
   const headers: Record<string, string> = {
     'user-agent': `tel-webhooks/${VERSION}`,
     'x-event-id': row.event_id,
@@ -37,50 +36,123 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
   let url = row.url;
   let body = '';
   if (row.method === 'get') {
-    url = appendQuery(row.url, formEncode(payload));
+    url = appendQuery(row.url, formEncode(JSON.parse(row.payload)));
   } else if (row.format === 'form-data') {
-    body = formEncode(payload);
+    body = formEncode(JSON.parse(row.payload));
     headers['content-type'] = 'application/x-www-form-urlencoded';
   } else {
-    body = JSON.stringify(payload);
+    // the stored payload is already the compact JSON text
+    body = row.payload;
     headers['content-type'] = 'application/json';
   }
   if (row.secret) Object.assign(headers, signatureHeaders(row.secret, row.event_id, body, nowMs));
   return { url, headers, body };
 }
 
+/** Origin and path of a URL; the common case (the stored origin is its prefix) without parsing it. */
+function splitUrl(url: string, knownOrigin: string): { origin: string; path: string } {
+  if (url.startsWith(`${knownOrigin}/`)) return { origin: knownOrigin, path: url.slice(knownOrigin.length) };
+  const u = new URL(url);
+  return { origin: u.origin, path: `${u.pathname}${u.search}` };
+}
+
+/** A response as one try reads it: status, headers and the start of the body. */
+interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+class ResponseTimeout extends Error {
+  readonly code = 'TEL_RESPONSE_TIMEOUT';
+}
+
+/**
+ * One request through undici's dispatch interface with a deadline of our own: the whole
+ * exchange, connecting included, must end within `timeoutMs`. (An AbortSignal per request
+ * costs a fifth of the sender's time; undici's own timers may fire up to a second late.)
+ */
+function exchange(agent: Dispatcher, opts: Dispatcher.DispatchOptions, timeoutMs: number): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let done = false;
+    let status = 0;
+    let headers: Response['headers'] = {};
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const end = (err: Error | null, value?: Response) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    const timer = setTimeout(() => {
+      const err = new ResponseTimeout(`no response within ${timeoutMs} ms`);
+      controller?.abort(err);
+      end(err);
+    }, timeoutMs);
+    agent.dispatch(opts, {
+      onRequestStart(c) {
+        controller = c;
+        if (done) c.abort(new ResponseTimeout('timed out before sending'));
+      },
+      onResponseStart(_c, statusCode, h) {
+        status = statusCode;
+        headers = h;
+      },
+      onResponseData(_c, chunk) {
+        // the whole body is drained (the connection goes back to the pool); only its start is kept
+        if (kept < STORED_BODY_CHARS) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      },
+      onResponseEnd() {
+        end(null, { status, headers, body: clip(Buffer.concat(chunks).toString('utf8')) });
+      },
+      onResponseError(_c, err) {
+        end(err);
+      },
+    });
+  });
+}
+
 /** Sends one try through `agent`; never throws (a transport error is an outcome). */
 export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: number): Promise<TryOutcome> {
   const req = buildRequest(row);
-  const u = new URL(req.url);
+  const { origin, path } = splitUrl(req.url, row.target);
   const started = performance.now();
   const base = { url: req.url, reqHeaders: req.headers, reqBody: clip(req.body) };
-  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await agent.request({
-      origin: u.origin,
-      path: `${u.pathname}${u.search}`,
-      method: row.method.toUpperCase() as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body === '' && row.method === 'get' ? undefined : req.body,
-      signal,
-    });
-    const respBody = await readClipped(res.body);
-    const status = res.statusCode;
-    const ok = status >= 200 && status < 300;
-    const retryAfter = status === 429 || status === 503 ? headerText(res.headers['retry-after']) : undefined;
+    const res = await exchange(
+      agent,
+      {
+        origin,
+        path,
+        method: row.method.toUpperCase() as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body === '' && row.method === 'get' ? undefined : req.body,
+        // ours fires first; these only make sure undici lets go in any case
+        headersTimeout: timeoutMs + 5000,
+        bodyTimeout: timeoutMs + 5000,
+      },
+      timeoutMs,
+    );
+    const ok = res.status >= 200 && res.status < 300;
+    const retryAfter = res.status === 429 || res.status === 503 ? headerText(res.headers['retry-after']) : undefined;
     return {
       ...base,
       ok,
-      status,
+      status: res.status,
       ...(ok ? {} : { reason: 'bad response code' }),
       latencyMs: Math.round(performance.now() - started),
       respHeaders: res.headers,
-      respBody,
+      respBody: res.body,
       ...(retryAfter !== undefined ? { retryAfter } : {}),
     };
   } catch (err) {
-    const timedOut = signal.aborted;
+    const timedOut = err instanceof ResponseTimeout;
     return {
       ...base,
       ok: false,
@@ -89,15 +161,6 @@ export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: nu
       latencyMs: Math.round(performance.now() - started),
     };
   }
-}
-
-async function readClipped(body: AsyncIterable<Buffer>): Promise<string> {
-  let text = '';
-  // Drain the whole body so the connection goes back to the pool; keep only the start.
-  for await (const chunk of body) {
-    if (text.length < STORED_BODY_CHARS) text += chunk.toString('utf8');
-  }
-  return clip(text);
 }
 
 function clip(text: string): string {

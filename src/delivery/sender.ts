@@ -1,10 +1,9 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import type { Core } from '../core.js';
 import type { Worker } from '../modules/types.js';
 import { pruneAttempts, recordAttempt } from './attempts.js';
 import { pruneFailures } from './disabler.js';
+import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { onEnqueue, type DeliveryRow } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
 import { deliverySettings, retryAfterMs, retryDelayMs, type DeliverySettings } from './settings.js';
@@ -23,8 +22,10 @@ export const DELIVERY_KINDS: Record<string, KindHandlers> = {};
 
 /** Tunables of the sender; the defaults suit a server, tests shrink them. */
 export interface SenderOptions {
-  /** how often to look for rows written by other processes (the offline CLI) */
+  /** how often to look for due rows in any case */
   pollIntervalMs?: number;
+  /** how often to check whether another process (the offline CLI) wrote the file: a cheap read */
+  watchIntervalMs?: number;
   /** a row being sent belongs to its sender this long without a heartbeat */
   leaseMs?: number;
   /** rows held in memory at most (queued per target or in flight) */
@@ -33,9 +34,16 @@ export interface SenderOptions {
   pruneIntervalMs?: number;
 }
 
+/** A claimed row and when it was claimed. */
+interface HeldRow extends DeliveryRow {
+  heldAt: number;
+}
+
 interface Target {
   active: number;
-  queue: DeliveryRow[];
+  queue: HeldRow[];
+  /** when a try to it last ended (unix ms) */
+  lastDoneAt: number;
 }
 
 interface Finished {
@@ -45,10 +53,16 @@ interface Finished {
   settings: DeliverySettings;
 }
 
-const liveOwners = new Set<string>();
 const CLAIM_BATCH = 500;
 const FLUSH_BATCH = 500;
-const FLUSH_DELAY_MS = 5;
+/** Results are recorded (and busy targets topped up) in one transaction at most this often. */
+const FLUSH_DELAY_MS = 25;
+/** How often the server checkpoints the WAL into the database file. */
+const CHECKPOINT_INTERVAL_MS = 1000;
+/** A row waiting in memory longer than this is checked again before it is sent. */
+const RECHECK_AFTER_MS = 250;
+/** Rows held in memory for a target that answers, in multiples of its concurrency. */
+const FAST_WINDOW_FACTOR = 32;
 
 /**
  * Starts the outbox sender of `tel serve`: claims due rows (its own enqueues at once, other
@@ -57,22 +71,32 @@ const FLUSH_DELAY_MS = 5;
  * takes back the rows a killed server was sending. `stop()` finishes the requests in flight.
  */
 export function startSender(core: Core, opts: SenderOptions = {}): Worker {
-  const owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
-  liveOwners.add(owner);
+  const owner = newOwner();
   const pollMs = opts.pollIntervalMs ?? 250;
   const leaseMs = opts.leaseMs ?? 60_000;
-  const maxInMemory = opts.maxInMemory ?? 4000;
-  const agent = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: 10_000 } });
+  const maxInMemory = opts.maxInMemory ?? 10_000;
+  // Connecting gets the system request timeout too (an Agent has one connect timeout for all).
+  const agent = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } });
   const targets = new Map<string, Target>();
   let held = 0;
   let inFlight = 0;
   let finished: Finished[] = [];
   let stopping = false;
   let claimQueued = false;
+  let starved = false;
+  const toRefill = new Set<string>();
   let flushTimer: NodeJS.Timeout | undefined;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
   let drained: (() => void) | undefined;
+
+  // Settings per account, read again after every flush (config changes apply within milliseconds).
+  const settingsCache = new Map<string, DeliverySettings>();
+  const settingsOf = (accountId = ''): DeliverySettings => {
+    let s = settingsCache.get(accountId);
+    if (!s) settingsCache.set(accountId, (s = deliverySettings(core, accountId || undefined)));
+    return s;
+  };
 
   const log = (what: string, err: unknown) => process.stderr.write(`tel: delivery ${what}: ${(err as Error)?.message ?? err}\n`);
 
@@ -89,14 +113,34 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     });
   }
 
+  /**
+   * Rows of one target held in memory at most: many while it answers (so a fast target never
+   * waits for the next claim), a couple of rounds of its concurrency while it answers nothing.
+   */
+  function windowOf(key: string): number {
+    const conc = settingsOf().perTargetConcurrency;
+    const t = targets.get(key);
+    return t && t.lastDoneAt > Date.now() - 1000 ? conc * FAST_WINDOW_FACTOR : conc * 2;
+  }
+
+  function load(key: string): number {
+    const t = targets.get(key);
+    return t ? t.active + t.queue.length : 0;
+  }
+
+  /** Finds due rows of any target that is not full (new targets, retries, other processes' rows). */
   function claim(): void {
-    const conc = deliverySettings(core).perTargetConcurrency;
-    const window = conc * 2;
+    settingsCache.clear();
+    starved = false;
     for (let round = 0; round < 50 && !stopping; round++) {
       const room = maxInMemory - held;
-      if (room <= 0) return;
-      const saturated = [...targets].filter(([, t]) => t.active + t.queue.length >= window).map(([k]) => k);
+      if (room <= 0) {
+        starved = true;
+        return;
+      }
+      const saturated = [...targets.keys()].filter((k) => load(k) >= windowOf(k));
       const limit = Math.min(room, CLAIM_BATCH);
+      // Reads the (due_at, id, target) index only; rows of full targets are skipped there.
       const candidates = stmt(
         core.db,
         `SELECT id, target FROM outbox WHERE status = 'pending' AND due_at <= ?
@@ -106,8 +150,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       const quota = new Map<string, number>();
       const ids: number[] = [];
       for (const c of candidates) {
-        const t = targets.get(c.target);
-        const left = quota.get(c.target) ?? window - (t ? t.active + t.queue.length : 0);
+        const left = quota.get(c.target) ?? windowOf(c.target) - load(c.target);
         if (left <= 0) continue;
         quota.set(c.target, left - 1);
         ids.push(c.id);
@@ -118,9 +161,29 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     scheduleNextDue();
   }
 
-  function take(ids: number[]): void {
+  /**
+   * Claims due rows of one busy target from its own index range, without looking at other
+   * targets' rows; `freed` rows are about to leave memory. Answers the rows (not yet held).
+   */
+  function claimFor(key: string, freed: number): DeliveryRow[] {
+    const want = Math.min(windowOf(key) - load(key), maxInMemory - held + freed);
+    if (want <= 0 || stopping) return [];
     const now = Date.now();
-    const rows = transaction(core.db, () => {
+    return transaction(core.db, () => {
+      const claimed = stmt(
+        core.db,
+        `UPDATE outbox SET status = 'sending', owner = ?, lease_until = ?, modified = ?
+         WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND target = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?)
+         RETURNING *`,
+      ).all(owner, now + leaseMs, now, key, now, want) as unknown as DeliveryRow[];
+      return claimed.length > 0 ? dropUnsendable(claimed, now) : claimed;
+    });
+  }
+
+  /** Marks rows as being sent by this sender (in the caller's transaction, or its own). */
+  function claimIds(ids: number[]): DeliveryRow[] {
+    const now = Date.now();
+    return transaction(core.db, () => {
       const claimed = stmt(
         core.db,
         `UPDATE outbox SET status = 'sending', owner = ?, lease_until = ?, modified = ?
@@ -128,19 +191,33 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       ).all(owner, now + leaseMs, now, JSON.stringify(ids)) as unknown as DeliveryRow[];
       return dropUnsendable(claimed, now);
     });
+  }
+
+  /** Queues claimed rows per target and starts what each target's concurrency allows. */
+  function hold(rows: DeliveryRow[]): void {
     rows.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
+    const now = Date.now();
     for (const row of rows) {
       let t = targets.get(row.target);
-      if (!t) targets.set(row.target, (t = { active: 0, queue: [] }));
-      t.queue.push(row);
+      if (!t) targets.set(row.target, (t = { active: 0, queue: [], lastDoneAt: 0 }));
+      t.queue.push(Object.assign(row, { heldAt: now }));
       held++;
     }
     for (const key of new Set(rows.map((r) => r.target))) pump(key);
   }
 
+  function take(ids: number[]): void {
+    hold(claimIds(ids));
+  }
+
+  /** Cancels claimed rows their kind no longer wants sent (a deleted or disabled hook). */
   function dropUnsendable(rows: DeliveryRow[], now: number): DeliveryRow[] {
     const byKind = new Map<string, DeliveryRow[]>();
-    for (const r of rows) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r]);
+    for (const r of rows) {
+      const list = byKind.get(r.kind);
+      if (list) list.push(r);
+      else byKind.set(r.kind, [r]);
+    }
     const keep: DeliveryRow[] = [];
     for (const [kind, list] of byKind) {
       const check = DELIVERY_KINDS[kind]?.sendable;
@@ -156,62 +233,91 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   function pump(key: string): void {
     const t = targets.get(key);
     if (!t) return;
-    const conc = deliverySettings(core).perTargetConcurrency;
+    const conc = settingsOf().perTargetConcurrency;
     while (!stopping && t.active < conc && t.queue.length > 0) {
       const row = t.queue.shift()!;
+      // A row that waited behind a slow target is checked again (its hook may be gone by now).
+      if (Date.now() - row.heldAt > RECHECK_AFTER_MS && !stillSendable(row)) continue;
       t.active++;
       inFlight++;
       void deliver(row, t, key);
     }
-    if (t.active === 0 && t.queue.length === 0) targets.delete(key);
+  }
+
+  function stillSendable(row: DeliveryRow): boolean {
+    try {
+      if (transaction(core.db, () => dropUnsendable([row], Date.now())).length > 0) return true;
+    } catch (err) {
+      log('check failed', err);
+      return true;
+    }
+    held--;
+    return false;
   }
 
   async function deliver(row: DeliveryRow, t: Target, key: string): Promise<void> {
     let settings: DeliverySettings;
     let outcome: TryOutcome;
     try {
-      settings = deliverySettings(core, row.account_id);
+      settings = settingsOf(row.account_id);
       outcome = await sendTry(agent, row, settings.requestTimeoutMs);
     } catch (err) {
-      settings = deliverySettings(core);
+      settings = settingsOf();
       outcome = { ok: false, url: row.url, reason: 'connection error', clientError: String(err), latencyMs: 0, reqHeaders: {}, reqBody: '' };
     }
     t.active--;
+    t.lastDoneAt = Date.now();
     inFlight--;
     finished.push({ row, outcome, at: Date.now(), settings });
     if (finished.length >= FLUSH_BATCH) flush();
     else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
     if (inFlight === 0) drained?.();
     pump(key);
+    // Topped up in the transaction that records these results.
+    if (load(key) < windowOf(key) / 2) toRefill.add(key);
   }
 
   function flush(): void {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
+    settingsCache.clear();
     if (finished.length === 0) return;
     const batch = finished;
     finished = [];
+    const keys = [...toRefill];
+    toRefill.clear();
+    let claimed: DeliveryRow[] = [];
     try {
+      // One transaction records the results and tops up the busy targets.
       transaction(core.db, () => {
-        for (const f of batch) settle(f);
+        const delivered: number[] = [];
+        for (const f of batch) if (settle(f)) delivered.push(f.row.id);
+        // every success ends the same way: one statement for all of them
+        stmt(
+          core.db,
+          "UPDATE outbox SET status = 'delivered', tries = tries + 1, owner = NULL, lease_until = NULL, modified = ? WHERE id IN (SELECT value FROM json_each(?))",
+        ).run(Date.now(), JSON.stringify(delivered));
+        for (const k of keys) claimed = claimed.concat(claimFor(k, batch.length));
       });
-      held -= batch.length;
     } catch (err) {
       log('recording failed, will retry', err);
       finished = batch.concat(finished);
       flushTimer = setTimeout(flush, 200);
       return;
     }
-    scheduleClaim();
+    held -= batch.length;
+    hold(claimed);
+    if (starved) scheduleClaim();
+    scheduleNextDue();
   }
 
-  function settle({ row, outcome, at, settings }: Finished): void {
+  /** Records one try and schedules what follows; answers true for a success (the caller marks those). */
+  function settle({ row, outcome, at, settings }: Finished): boolean {
     const tryNo = row.tries + 1;
     const retriesLeft = Math.max(0, row.retries - row.tries);
     recordAttempt(core, row, outcome, tryNo, retriesLeft, at);
-    if (outcome.ok) {
-      stmt(core.db, "UPDATE outbox SET status = 'delivered', tries = ?, owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(tryNo, at, row.id);
-    } else if (retriesLeft > 0) {
+    if (outcome.ok) return true;
+    if (retriesLeft > 0) {
       const delay = retryAfterMs(outcome.retryAfter, settings, at) ?? retryDelayMs(settings, tryNo);
       stmt(core.db, "UPDATE outbox SET status = 'pending', tries = ?, due_at = ?, owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(
         tryNo,
@@ -223,6 +329,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       stmt(core.db, "UPDATE outbox SET status = 'failed', tries = ?, owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(tryNo, at, row.id);
       DELIVERY_KINDS[row.kind]?.exhausted?.(core, row, outcome, at);
     }
+    return false;
   }
 
   function scheduleNextDue(): void {
@@ -238,24 +345,12 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     }, m - now);
   }
 
-  /** Takes back rows whose sender died (a killed local process) or stopped renewing its lease. */
-  function recoverOrphans(): void {
-    const now = Date.now();
-    const owners = stmt(core.db, "SELECT DISTINCT owner FROM outbox WHERE status = 'sending'").all() as { owner: string | null }[];
-    const dead = owners.map((o) => o.owner).filter((o): o is string => o !== null && o !== owner && isDeadOwner(o));
-    transaction(core.db, () => {
-      stmt(
-        core.db,
-        `UPDATE outbox SET status = 'pending', owner = NULL, lease_until = NULL, modified = ?
-         WHERE status = 'sending' AND owner != ? AND (lease_until < ? OR owner IN (SELECT value FROM json_each(?)))`,
-      ).run(now, owner, now, JSON.stringify(dead));
-    });
-  }
-
   function heartbeat(): void {
+    const idleSince = Date.now() - 5000;
+    for (const [key, t] of targets) if (t.active === 0 && t.queue.length === 0 && t.lastDoneAt < idleSince) targets.delete(key);
     try {
-      stmt(core.db, "UPDATE outbox SET lease_until = ? WHERE owner = ? AND status = 'sending'").run(Date.now() + leaseMs, owner);
-      recoverOrphans();
+      renewLease(core, owner, leaseMs);
+      recoverOrphans(core, owner);
     } catch (err) {
       log('heartbeat failed', err);
     }
@@ -271,10 +366,28 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     }
   }
 
-  recoverOrphans();
+  // The WAL is checkpointed on a timer rather than by whichever commit crosses the threshold,
+  // so the sync that a checkpoint costs happens about once a second, not every few flushes.
+  core.db.exec('PRAGMA wal_autocheckpoint = 0');
+  const checkpointTimer = setInterval(() => {
+    try {
+      core.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    } catch (err) {
+      log('checkpoint failed', err);
+    }
+  }, CHECKPOINT_INTERVAL_MS);
+  recoverOrphans(core, owner);
   prune();
   const unsubscribe = onEnqueue(core, scheduleClaim);
   const pollTimer = setInterval(scheduleClaim, pollMs);
+  let seenVersion = -1;
+  const watchTimer = setInterval(() => {
+    const v = (stmt(core.db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (v !== seenVersion) {
+      seenVersion = v;
+      scheduleClaim();
+    }
+  }, opts.watchIntervalMs ?? 20);
   const beatTimer = setInterval(heartbeat, Math.max(50, Math.floor(leaseMs / 3)));
   const pruneTimer = setInterval(prune, opts.pruneIntervalMs ?? 60_000);
   scheduleClaim();
@@ -284,30 +397,19 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       stopping = true;
       unsubscribe();
       clearInterval(pollTimer);
+      clearInterval(watchTimer);
+      clearInterval(checkpointTimer);
       clearInterval(beatTimer);
       clearInterval(pruneTimer);
       if (dueTimer) clearTimeout(dueTimer);
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       flush();
+      releaseOwner(core, owner);
       if (core.db.isOpen) {
-        stmt(core.db, "UPDATE outbox SET status = 'pending', owner = NULL, lease_until = NULL WHERE owner = ? AND status = 'sending'").run(owner);
+        core.db.exec('PRAGMA wal_autocheckpoint = 1000');
+        core.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
       }
-      liveOwners.delete(owner);
       await agent.close();
     },
   };
-}
-
-/** True when an owner string names a sender that cannot be running any more. */
-function isDeadOwner(other: string): boolean {
-  const [host, pidText] = other.split('/');
-  if (host !== hostname()) return false;
-  const pid = Number(pidText);
-  if (pid === process.pid) return !liveOwners.has(other);
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }

@@ -257,4 +257,13 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '0201-outbox-claim-indexes',
+    sql: `
+      -- Claims read these indexes only: the next due rows (with their target), or one target's.
+      DROP INDEX outbox_due;
+      CREATE INDEX outbox_due ON outbox(due_at, id, target) WHERE status = 'pending';
+      CREATE INDEX outbox_target_due ON outbox(target, due_at, id) WHERE status = 'pending';
+    `,
+  },
 ];

@@ -160,6 +160,8 @@ describe('webhook delivery to a real local sink', () => {
     await call();
     const h = await eventually(() => attempts(hangId), (a) => a.body.data.length === 1);
     expect(h.body.data[0]).toMatchObject({ result: 'failure', reason: 'response timeout', client_error: 'timeout after 400 ms' });
+    expect(h.body.data[0].latency_ms).toBeGreaterThanOrEqual(395);
+    expect(h.body.data[0].latency_ms).toBeLessThan(800);
     const c = await eventually(() => attempts(refusedId), (a) => a.body.data.length === 1);
     expect(c.body.data[0]).toMatchObject({ result: 'failure', reason: 'connection error', client_error: 'econnrefused' });
     sink.releaseHung();
@@ -215,6 +217,23 @@ describe('webhook delivery to a real local sink', () => {
     expect(bad.body.data.created_from.date_range).toBeTruthy();
     const all = await srv.request('GET', `/v2/accounts/${account}/webhooks/attempts?paginate=false`, { token });
     expect(all.body.data.length).toBeGreaterThan(5);
+  });
+
+  it('deliveries still queued when their hook is deleted are not sent', async () => {
+    const path = route();
+    let hang = true;
+    sink.respond((r) => (r.path === path && hang ? 'hang' : { status: 200 }));
+    const cfg = (await srv.request('GET', '/v2/system_configs/webhooks', { token })).body.data;
+    await srv.request('POST', '/v2/system_configs/webhooks', { token, data: { default: { ...cfg.default, per_target_concurrency: 1 } } });
+    const id = await hook({ uri: `${sink.url}${path}`, retries: 0 });
+    for (let i = 0; i < 5; i++) await call();
+    await sink.waitFor(1, { filter: on(path) });
+    expect((await srv.request('DELETE', `/v2/accounts/${account}/webhooks/${id}`, { token })).status).toBe(200);
+    hang = false;
+    // the one in flight times out (400 ms); the four waiting behind it are dropped
+    await new Promise((r) => setTimeout(r, 700));
+    expect(sink.requests.filter(on(path))).toHaveLength(1);
+    await srv.request('POST', '/v2/system_configs/webhooks', { token, data: cfg });
   });
 
   it('a dead endpoint does not delay deliveries to the others', async () => {
