@@ -2,6 +2,7 @@ import type { Core } from '../core.js';
 import { autoDisableHook } from '../modules/webhooks/store.js';
 import { deliverySettings } from './settings.js';
 import { stmt } from '../store/db.js';
+import { nowGregorian } from '../util/time.js';
 
 /**
  * Counts one failed delivery (its retries exhausted) against a hook; when the hook reaches
@@ -19,6 +20,21 @@ export function countFailure(core: Core, accountId: string, hookId: string, reas
   const why = `too many failed deliveries: ${n} within ${s.attemptFailureExpiryMs} ms (last: ${reason})`;
   const disabled = autoDisableHook(core, hookId, why);
   clearFailures(core, hookId);
+  if (disabled) {
+    // As Kazoo's disabler does: a `webhook_disabled` notification, which `notifications` hooks receive.
+    core.bus.publish({
+      type: 'notifications',
+      accountId,
+      payload: {
+        account_id: accountId,
+        event_category: 'notification',
+        event_name: 'webhook_disabled',
+        hook_id: hookId,
+        disable_reason: why,
+        timestamp: nowGregorian(at),
+      },
+    });
+  }
   return disabled;
 }
 

@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
 import { nowGregorian } from '../../util/time.js';
+import { pruneAttempts } from '../../delivery/attempts.js';
+import { deliverySettings } from '../../delivery/settings.js';
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
@@ -217,6 +219,23 @@ describe('webhook delivery to a real local sink', () => {
     expect(bad.body.data.created_from.date_range).toBeTruthy();
     const all = await srv.request('GET', `/v2/accounts/${account}/webhooks/attempts?paginate=false`, { token });
     expect(all.body.data.length).toBeGreaterThan(5);
+  });
+
+  it('attempts older than attempts_retention_s are pruned', async () => {
+    const path = route();
+    sink.respond(() => ({ status: 200 }));
+    const id = await hook({ uri: `${sink.url}${path}`, hook: 'channel_destroy' });
+    await call();
+    await eventually(() => attempts(id), (a) => a.body.data.length === 1);
+    const cfg = (await srv.request('GET', '/v2/system_configs/webhooks', { token })).body.data;
+    await srv.request('POST', '/v2/system_configs/webhooks', { token, data: { default: { ...cfg.default, attempts_retention_s: 60 } } });
+    const retention = deliverySettings(srv.core).attemptsRetentionSeconds;
+    expect(retention).toBe(60);
+    pruneAttempts(srv.core, retention, Date.now() + 30_000);
+    expect((await attempts(id)).body.data).toHaveLength(1);
+    pruneAttempts(srv.core, retention, Date.now() + 61_000);
+    expect((await attempts(id)).body.data).toHaveLength(0);
+    await srv.request('POST', '/v2/system_configs/webhooks', { token, data: cfg });
   });
 
   it('deliveries still queued when their hook is deleted are not sent', async () => {
