@@ -3,22 +3,12 @@ import type { Core } from '../core.js';
 import type { Worker } from '../modules/types.js';
 import { pruneAttempts, recordAttempt } from './attempts.js';
 import { pruneFailures } from './disabler.js';
+import { DELIVERY_KINDS, dropUnsendable } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { onEnqueue, type DeliveryRow } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
 import { deliverySettings, retryAfterMs, retryDelayMs, type DeliverySettings } from './settings.js';
 import { stmt, transaction } from '../store/db.js';
-
-/** What a producer of deliveries (a `kind`) may add to the sender's work. */
-export interface KindHandlers {
-  /** answers which of the claimed rows may still be sent (e.g. their hook is enabled); the others are cancelled */
-  sendable?(core: Core, rows: DeliveryRow[]): Set<number>;
-  /** a delivery failed for good (its retries are used up); runs in the transaction recording it */
-  exhausted?(core: Core, row: DeliveryRow, outcome: TryOutcome, at: number): void;
-}
-
-/** Handlers by delivery kind (`webhook`, `queue`, …); modules register theirs in `init`. */
-export const DELIVERY_KINDS: Record<string, KindHandlers> = {};
 
 /** Tunables of the sender; the defaults suit a server, tests shrink them. */
 export interface SenderOptions {
@@ -176,7 +166,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
          WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND target = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?)
          RETURNING *`,
       ).all(owner, now + leaseMs, now, key, now, want) as unknown as DeliveryRow[];
-      return claimed.length > 0 ? dropUnsendable(claimed, now) : claimed;
+      return claimed.length > 0 ? dropUnsendable(core, claimed, now) : claimed;
     });
   }
 
@@ -189,7 +179,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
         `UPDATE outbox SET status = 'sending', owner = ?, lease_until = ?, modified = ?
          WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending' RETURNING *`,
       ).all(owner, now + leaseMs, now, JSON.stringify(ids)) as unknown as DeliveryRow[];
-      return dropUnsendable(claimed, now);
+      return dropUnsendable(core, claimed, now);
     });
   }
 
@@ -210,26 +200,6 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     hold(claimIds(ids));
   }
 
-  /** Cancels claimed rows their kind no longer wants sent (a deleted or disabled hook). */
-  function dropUnsendable(rows: DeliveryRow[], now: number): DeliveryRow[] {
-    const byKind = new Map<string, DeliveryRow[]>();
-    for (const r of rows) {
-      const list = byKind.get(r.kind);
-      if (list) list.push(r);
-      else byKind.set(r.kind, [r]);
-    }
-    const keep: DeliveryRow[] = [];
-    for (const [kind, list] of byKind) {
-      const check = DELIVERY_KINDS[kind]?.sendable;
-      const ok = check ? check(core, list) : undefined;
-      for (const r of list) {
-        if (!ok || ok.has(r.id)) keep.push(r);
-        else stmt(core.db, "UPDATE outbox SET status = 'cancelled', owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(now, r.id);
-      }
-    }
-    return keep;
-  }
-
   function pump(key: string): void {
     const t = targets.get(key);
     if (!t) return;
@@ -246,7 +216,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
 
   function stillSendable(row: DeliveryRow): boolean {
     try {
-      if (transaction(core.db, () => dropUnsendable([row], Date.now())).length > 0) return true;
+      if (transaction(core.db, () => dropUnsendable(core, [row], Date.now())).length > 0) return true;
     } catch (err) {
       log('check failed', err);
       return true;

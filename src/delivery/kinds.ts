@@ -1,0 +1,35 @@
+import type { Core } from '../core.js';
+import { stmt } from '../store/db.js';
+import type { DeliveryRow } from './outbox.js';
+import type { TryOutcome } from './send.js';
+
+/** What a producer of deliveries (a `kind`) may add to the sender's work. */
+export interface KindHandlers {
+  /** answers which of the claimed rows may still be sent (e.g. their hook is enabled); the others are cancelled */
+  sendable?(core: Core, rows: DeliveryRow[]): Set<number>;
+  /** a delivery failed for good (its retries are used up); runs in the transaction recording it */
+  exhausted?(core: Core, row: DeliveryRow, outcome: TryOutcome, at: number): void;
+}
+
+/** Handlers by delivery kind (`webhook`, `queue`, …); modules register theirs in `init`. */
+export const DELIVERY_KINDS: Record<string, KindHandlers> = {};
+
+/** Cancels claimed rows their kind no longer wants sent (a deleted or disabled hook). */
+export function dropUnsendable(core: Core, rows: DeliveryRow[], now: number): DeliveryRow[] {
+  const byKind = new Map<string, DeliveryRow[]>();
+  for (const r of rows) {
+    const list = byKind.get(r.kind);
+    if (list) list.push(r);
+    else byKind.set(r.kind, [r]);
+  }
+  const keep: DeliveryRow[] = [];
+  for (const [kind, list] of byKind) {
+    const check = DELIVERY_KINDS[kind]?.sendable;
+    const ok = check ? check(core, list) : undefined;
+    for (const r of list) {
+      if (!ok || ok.has(r.id)) keep.push(r);
+      else stmt(core.db, "UPDATE outbox SET status = 'cancelled', owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(now, r.id);
+    }
+  }
+  return keep;
+}
