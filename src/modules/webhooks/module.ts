@@ -4,7 +4,7 @@ import { accountOwnedTables } from '../accounts/service.js';
 import { stmt } from '../../store/db.js';
 import { countFailure } from '../../delivery/disabler.js';
 import { DELIVERY_KINDS } from '../../delivery/kinds.js';
-import { startSender, type SenderOptions } from '../../delivery/sender.js';
+import { startSender } from '../../delivery/sender.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
@@ -36,9 +36,6 @@ function failureText(o: TryOutcome): string {
   return o.clientError ?? o.reason ?? 'failed';
 }
 
-/** Tunables of the webhook sender a test or benchmark may change before `start`. */
-export const webhookSenderOptions: SenderOptions = {};
-
 /** Webhooks: the API, the bus subscriber that queues deliveries, and (in `tel serve`) the sender. */
 export const webhooksModule: TelModule = {
   name: 'webhooks',
@@ -55,7 +52,8 @@ export const webhooksModule: TelModule = {
       enqueueMatchingHooks(core, event);
     });
   },
+  // The one outbox sender of the server: it sends every kind of delivery (webhooks, queues, …).
   start(core) {
-    return startSender(core, webhookSenderOptions);
+    return startSender(core);
   },
 };
