@@ -2,6 +2,7 @@ import { openDb, type Db } from './store/db.js';
 import { EventBus } from './delivery/bus.js';
 import { ConfigService } from './modules/config/service.js';
 import { MODULES } from './modules/index.js';
+import { SIMULATIONS } from './modules/simulations/registry.js';
 
 /** The shared core both faces (HTTP and CLI) work through: one database, one bus, config. */
 export interface Core {
@@ -11,13 +12,23 @@ export interface Core {
   config: ConfigService;
   /** set by `tel serve`; background workers read it to know they may run */
   serving: boolean;
+  /** tables whose rows belong to an account (cleared when it is deleted), from every module */
+  accountTables: string[];
 }
 
 /** Opens the database file and initialises every module (bus subscriptions and the like). */
 export function openCore(file: string): Core {
   const db = openDb(file);
-  const core: Core = { db, file, bus: new EventBus(), config: undefined as unknown as ConfigService, serving: false };
+  const core: Core = {
+    db,
+    file,
+    bus: new EventBus(),
+    config: undefined as unknown as ConfigService,
+    serving: false,
+    accountTables: ['docs', 'tokens', ...MODULES.flatMap((m) => m.accountTables ?? [])],
+  };
   core.config = new ConfigService(core);
+  for (const m of MODULES) Object.assign(SIMULATIONS, m.simulations);
   for (const m of MODULES) m.init?.(core);
   return core;
 }

@@ -126,7 +126,7 @@ export function listAttempts(core: Core, q: AttemptQuery): { rows: AttemptRow[];
 
 /** One attempt by id, or undefined. */
 export function findAttempt(core: Core, id: number): AttemptRow | undefined {
-  return core.db.prepare('SELECT * FROM delivery_attempts WHERE id = ?').get(id) as AttemptRow | undefined;
+  return stmt(core.db, 'SELECT * FROM delivery_attempts WHERE id = ?').get(id) as AttemptRow | undefined;
 }
 
 /** Deletes attempts, finished deliveries and counted failures older than the retention; answers the attempts removed. */
@@ -136,8 +136,7 @@ export function pruneAttempts(core: Core, retentionSeconds: number, nowMs: numbe
   // In bounded batches, so a large backlog never holds the write lock for long.
   for (let i = 0; i < 1000; i++) {
     const n = Number(
-      core.db
-        .prepare('DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE created < ? ORDER BY created LIMIT 5000)')
+      stmt(core.db, 'DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE created < ? ORDER BY created LIMIT 5000)')
         .run(before).changes,
     );
     removed += n;
@@ -145,9 +144,7 @@ export function pruneAttempts(core: Core, retentionSeconds: number, nowMs: numbe
   }
   for (let i = 0; i < 1000; i++) {
     const n = Number(
-      core.db
-        .prepare(
-          `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status IN ('delivered', 'failed', 'cancelled') AND modified < ? LIMIT 5000)`,
+      stmt(core.db, `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status IN ('delivered', 'failed', 'cancelled') AND modified < ? LIMIT 5000)`,
         )
         .run(before).changes,
     );

@@ -53,5 +53,5 @@ export function failureCount(core: Core, hookId: string, accountId: string, nowM
 
 /** Deletes failures too old to count under any window shorter than `keepMs`. */
 export function pruneFailures(core: Core, keepMs: number, nowMs: number = Date.now()): void {
-  core.db.prepare('DELETE FROM webhook_failures WHERE at < ?').run(nowMs - keepMs);
+  stmt(core.db, 'DELETE FROM webhook_failures WHERE at < ?').run(nowMs - keepMs);
 }

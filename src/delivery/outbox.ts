@@ -140,7 +140,7 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
 
 /** One delivery by id, or undefined. */
 export function findDelivery(core: Core, id: number): DeliveryRow | undefined {
-  return core.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as DeliveryRow | undefined;
+  return stmt(core.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as DeliveryRow | undefined;
 }
 
 /** Deliveries not finished yet (pending or being sent), for status displays and tests. */

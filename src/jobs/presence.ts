@@ -1,3 +1,4 @@
+import { stmt } from '../store/db.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Core } from '../core.js';
@@ -10,14 +11,13 @@ function key(): string {
 
 /** Records that this process runs a job executor on the database (a serving `tel serve`). */
 export function announceExecutor(core: Core): void {
-  core.db
-    .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+  stmt(core.db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
     .run(key(), JSON.stringify({ host: hostname(), pid: process.pid, since: Date.now() }));
 }
 
 /** Removes this process's record (clean stop). */
 export function withdrawExecutor(core: Core): void {
-  if (core.db.isOpen) core.db.prepare('DELETE FROM meta WHERE key = ?').run(key());
+  if (core.db.isOpen) stmt(core.db, 'DELETE FROM meta WHERE key = ?').run(key());
 }
 
 function alive(pid: number): boolean {

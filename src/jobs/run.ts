@@ -1,5 +1,5 @@
 import type { Core } from '../core.js';
-import { transaction } from '../store/db.js';
+import { transaction, stmt } from '../store/db.js';
 import { numberAdder } from '../modules/numbers/service.js';
 import { toE164 } from '../modules/numbers/normalize.js';
 import { findJobResource } from '../modules/resources/service.js';
@@ -26,9 +26,7 @@ export interface RunHooks {
 export function claimJob(core: Core, seq: number, staleBefore?: number, deadRunner?: string): string | undefined {
   const runner = newRunnerToken();
   const now = Date.now();
-  const res = core.db
-    .prepare(
-      `UPDATE resource_jobs SET status = 'running', runner = ?, started = COALESCE(started, ?), modified = ?,
+  const res = stmt(core.db, `UPDATE resource_jobs SET status = 'running', runner = ?, started = COALESCE(started, ?), modified = ?,
          recoveries = recoveries + (CASE WHEN status = 'running' THEN 1 ELSE 0 END)
        WHERE seq = ? AND (status = 'pending' OR (status = 'running' AND (runner IS NULL OR modified < ? OR runner = ?)))`,
     )
@@ -38,9 +36,7 @@ export function claimJob(core: Core, seq: number, staleBefore?: number, deadRunn
 
 /** Jobs an executor may take now: pending or released ones, and stalled ones when `staleBefore` is given. */
 export function claimableJobs(core: Core, staleBefore?: number, limit = 100): number[] {
-  const rows = core.db
-    .prepare(
-      `SELECT seq FROM resource_jobs
+  const rows = stmt(core.db, `SELECT seq FROM resource_jobs
        WHERE status = 'pending' OR (status = 'running' AND (runner IS NULL OR modified < ?))
        ORDER BY seq LIMIT ?`,
     )
@@ -50,12 +46,11 @@ export function claimableJobs(core: Core, staleBefore?: number, limit = 100): nu
 
 /** Lets a job go without finishing it, so any executor resumes it at once. */
 export function releaseJob(core: Core, seq: number, runner: string): void {
-  core.db.prepare('UPDATE resource_jobs SET runner = NULL, modified = ? WHERE seq = ? AND runner = ?').run(Date.now(), seq, runner);
+  stmt(core.db, 'UPDATE resource_jobs SET runner = NULL, modified = ? WHERE seq = ? AND runner = ?').run(Date.now(), seq, runner);
 }
 
 function finishJob(core: Core, seq: number, runner: string, status: 'complete' | 'failed', error?: string): boolean {
-  const res = core.db
-    .prepare('UPDATE resource_jobs SET status = ?, runner = NULL, error = ?, modified = ? WHERE seq = ? AND runner = ?')
+  const res = stmt(core.db, 'UPDATE resource_jobs SET status = ?, runner = NULL, error = ?, modified = ? WHERE seq = ? AND runner = ?')
     .run(status, error ?? null, Date.now(), seq, runner);
   return res.changes > 0;
 }
@@ -76,10 +71,9 @@ export async function runClaimedJob(core: Core, seq: number, runner: string, hoo
   const resource = findJobResource(core, job.account_id, job.resource_id);
   const add = numberAdder(core.db);
   const db = core.db;
-  const current = db.prepare('SELECT runner, processed FROM resource_jobs WHERE seq = ?');
-  const result = db.prepare('INSERT INTO resource_job_results (job_seq, idx, number, reason, message) VALUES (?, ?, ?, ?, ?)');
-  const progress = db.prepare(
-    'UPDATE resource_jobs SET processed = ?, successes = successes + ?, failures = failures + ?, modified = ? WHERE seq = ?',
+  const current = stmt(db, 'SELECT runner, processed FROM resource_jobs WHERE seq = ?');
+  const result = stmt(db, 'INSERT INTO resource_job_results (job_seq, idx, number, reason, message) VALUES (?, ?, ?, ?, ?)');
+  const progress = stmt(db, 'UPDATE resource_jobs SET processed = ?, successes = successes + ?, failures = failures + ?, modified = ? WHERE seq = ?',
   );
   const unknownResource = `resource ${job.resource_id} does not exist`;
   for (let guard = 0; guard <= numbers.length; guard++) {

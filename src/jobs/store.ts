@@ -1,3 +1,4 @@
+import { stmt } from '../store/db.js';
 import type { Core } from '../core.js';
 import { errors } from '../http/errors.js';
 import { newId } from '../util/ids.js';
@@ -56,9 +57,7 @@ export interface NewJob {
 export function createJob(core: Core, job: NewJob): JobRow {
   const now = Date.now();
   const id = newJobId(now);
-  core.db
-    .prepare(
-      `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
+  stmt(core.db, `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
        VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
     )
     .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, JSON.stringify(job.numbers), job.numbers.length, now, now);
@@ -84,7 +83,7 @@ export function getAccountJob(core: Core, accountId: string, id: string): JobRow
 
 /** The numbers of a job as they were given. */
 export function jobNumbers(core: Core, seq: number): string[] {
-  const r = core.db.prepare('SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined;
+  const r = stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined;
   return r ? (JSON.parse(r.numbers) as string[]) : [];
 }
 
@@ -117,9 +116,7 @@ interface ResultRow extends Partial<NumberRow> {
  */
 export function jobDetail(core: Core, job: JobRow): Record<string, unknown> {
   const numbers = jobNumbers(core, job.seq);
-  const rows = core.db
-    .prepare(
-      `SELECT r.idx, r.number AS result_number, r.reason, r.message, p.*
+  const rows = stmt(core.db, `SELECT r.idx, r.number AS result_number, r.reason, r.message, p.*
        FROM resource_job_results r LEFT JOIN phone_numbers p ON r.reason IS NULL AND p.number = r.number
        WHERE r.job_seq = ? ORDER BY r.idx`,
     )

@@ -13,6 +13,7 @@ import { queuesModule } from './queues/module.js';
 import { resourcesModule } from './resources/module.js';
 import { numbersModule } from './numbers/module.js';
 import { webhooksModule } from './webhooks/module.js';
+import { deliveryModule } from '../delivery/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -41,4 +42,5 @@ export const MODULES: TelModule[] = [
   resourcesModule,
   numbersModule,
   webhooksModule,
+  deliveryModule,
 ];

@@ -1,5 +1,6 @@
 import type { Core } from '../core.js';
 import type { RouteDef } from '../http/router.js';
+import type { Simulation } from './simulations/registry.js';
 
 /** Something a background worker returns so the server can stop it, finishing in-flight work. */
 export interface Worker {
@@ -12,6 +13,10 @@ export interface TelModule {
   /** endpoint names this module serves (they start a resource in a path) */
   endpoints?: string[];
   routes?: RouteDef[];
+  /** tables with an `account_id` column whose rows go when their account is deleted */
+  accountTables?: string[];
+  /** simulation kinds (`data.kind` of the simulations endpoint) this module provides */
+  simulations?: Record<string, Simulation>;
   /** runs in every process that opens the database (server and CLI): bus subscriptions */
   init?(core: Core): void;
   /** runs only in `tel serve`: delivery senders, job executors, sweepers */

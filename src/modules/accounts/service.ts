@@ -244,9 +244,6 @@ export function updateAccount(
   });
 }
 
-/** Tables other modules keep per account, cleared when an account is deleted. */
-export const accountOwnedTables: string[] = ['docs', 'tokens'];
-
 /** Deletes an account without descendants, with its documents and tokens. */
 export function deleteAccount(core: Core, id: string): Account {
   return transaction(core.db, () => {
@@ -259,7 +256,7 @@ export function deleteAccount(core: Core, id: string): Account {
     }
     // Published while the account still exists, so subscribers can find its ancestors.
     core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
-    for (const table of accountOwnedTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
+    for (const table of core.accountTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
     stmt(core.db, 'DELETE FROM accounts WHERE id = ?').run(id);
     cache(core).clear(id);
     rowCache(core.db, 'tokens').clear();

@@ -1,9 +1,10 @@
 import type { Core } from '../../core.js';
 import { errors } from '../../http/errors.js';
-import { transaction } from '../../store/db.js';
+import { transaction, stmt } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';
 import { nextRevision } from '../../util/ids.js';
-import { getAccount, masterAccount, type Account } from '../accounts/service.js';
+import { findAccount, getAccount, masterAccount, type Account } from '../accounts/service.js';
+import { resellerOf } from '../auth/service.js';
 import { chargesFor, type ChargeItem } from './charges.js';
 import { defaultLimits, validateLimits } from './schema.js';
 
@@ -35,7 +36,7 @@ export interface LimitsQuote {
 }
 
 function stored(core: Core, accountId: string): { doc: Record<string, unknown>; rev: string } | undefined {
-  const r = core.db.prepare('SELECT doc, rev FROM limits WHERE account_id = ?').get(accountId) as Row | undefined;
+  const r = stmt(core.db, 'SELECT doc, rev FROM limits WHERE account_id = ?').get(accountId) as Row | undefined;
   return r ? { doc: JSON.parse(r.doc), rev: r.rev } : undefined;
 }
 
@@ -73,9 +74,7 @@ export function setLimits(
     const previous = stored(core, accountId);
     const rev = nextRevision(previous?.rev, body);
     const now = Date.now();
-    core.db
-      .prepare(
-        `INSERT INTO limits (account_id, doc, rev, created, modified) VALUES (?, ?, ?, ?, ?)
+    stmt(core.db, `INSERT INTO limits (account_id, doc, rev, created, modified) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(account_id) DO UPDATE SET doc = excluded.doc, rev = excluded.rev, modified = excluded.modified`,
       )
       .run(accountId, body, rev, now, now);
@@ -85,11 +84,8 @@ export function setLimits(
 
 /** The nearest reseller strictly above an account (its provider), if any. */
 export function providerOf(core: Core, account: Account): Account | undefined {
-  for (const id of [...account.tree].reverse()) {
-    const a = core.db.prepare('SELECT id FROM accounts WHERE id = ? AND reseller = 1').get(id) as { id: string } | undefined;
-    if (a) return getAccount(core, a.id);
-  }
-  return undefined;
+  const parent = account.parentId ? findAccount(core, account.parentId) : undefined;
+  return parent ? resellerOf(core, parent) : undefined;
 }
 
 /**

@@ -1,14 +1,11 @@
 import type { TelModule } from '../types.js';
-import { accountOwnedTables } from '../accounts/service.js';
 import { listNumbers } from './service.js';
 
 /** The account's number inventory: `GET /v2/accounts/{id}/phone_numbers`. */
 export const numbersModule: TelModule = {
   name: 'numbers',
   endpoints: ['phone_numbers'],
-  init() {
-    if (!accountOwnedTables.includes('phone_numbers')) accountOwnedTables.push('phone_numbers');
-  },
+  accountTables: ['phone_numbers'],
   routes: [
     {
       method: 'GET',

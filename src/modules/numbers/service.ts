@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import type { Db } from '../../store/db.js';
+import { stmt, type Db } from '../../store/db.js';
 import type { EnvelopeExtras } from '../../http/envelope.js';
 import { pageSizeOf } from '../../http/paging.js';
 import { unixMsToGregorian } from '../../util/time.js';
@@ -56,12 +56,12 @@ export function numberAdder(db: Db): NumberAdder {
 
 /** One number of the inventory, or undefined. */
 export function findNumber(core: Core, number: string): NumberRow | undefined {
-  return core.db.prepare('SELECT * FROM phone_numbers WHERE number = ?').get(number) as NumberRow | undefined;
+  return stmt(core.db, 'SELECT * FROM phone_numbers WHERE number = ?').get(number) as NumberRow | undefined;
 }
 
 /** How many numbers an account holds. */
 export function countNumbers(core: Core, accountId: string): number {
-  return Number((core.db.prepare('SELECT COUNT(*) AS n FROM phone_numbers WHERE account_id = ?').get(accountId) as { n: number }).n);
+  return Number((stmt(core.db, 'SELECT COUNT(*) AS n FROM phone_numbers WHERE account_id = ?').get(accountId) as { n: number }).n);
 }
 
 /**

@@ -1,20 +1,15 @@
 import type { TelModule } from '../types.js';
-import { accountOwnedTables } from '../accounts/service.js';
-import { SIMULATIONS } from '../simulations/registry.js';
 import { simulateVoicemail } from '../simulations/voicemail.js';
 import { pushRoutes } from './routes.js';
 import { dropDeviceSubscriptions } from './service.js';
-
-for (const table of ['push_subscriptions', 'push_notifications']) {
-  if (!accountOwnedTables.includes(table)) accountOwnedTables.push(table);
-}
-SIMULATIONS.voicemail = simulateVoicemail;
 
 /** Push notification subscriptions, the push outbox and the voicemail simulation that fills it. */
 export const pushModule: TelModule = {
   name: 'push',
   endpoints: ['push_notification_subscriptions', 'push_notifications'],
   routes: pushRoutes,
+  accountTables: ['push_subscriptions', 'push_notifications'],
+  simulations: { voicemail: simulateVoicemail },
   init(core) {
     // A subscription names a platform device; it goes when the device goes.
     core.bus.subscribe((event) => {

@@ -1,3 +1,4 @@
+import { stmt } from '../../store/db.js';
 import type { Core } from '../../core.js';
 import { errors } from '../../http/errors.js';
 import { newId } from '../../util/ids.js';
@@ -54,23 +55,21 @@ export function recordPush(core: Core, sub: Subscription, kind: PushKind, conten
     request: pushRequest(sub, content),
     timestamp: nowGregorian(),
   };
-  core.db
-    .prepare('INSERT INTO push_notifications (id, account_id, doc, created) VALUES (?, ?, ?, ?)')
+  stmt(core.db, 'INSERT INTO push_notifications (id, account_id, doc, created) VALUES (?, ?, ?, ?)')
     .run(id, sub.accountId, JSON.stringify(record), Date.now());
   return record;
 }
 
 /** The push outbox of an account, newest first. */
 export function listPushes(core: Core, accountId: string): Record<string, unknown>[] {
-  const rows = core.db
-    .prepare('SELECT doc FROM push_notifications WHERE account_id = ? ORDER BY created DESC, rowid DESC')
+  const rows = stmt(core.db, 'SELECT doc FROM push_notifications WHERE account_id = ? ORDER BY created DESC, rowid DESC')
     .all(accountId) as unknown as Row[];
   return rows.map((r) => JSON.parse(r.doc));
 }
 
 /** One recorded push or the 404. */
 export function getPush(core: Core, accountId: string, id: string): Record<string, unknown> {
-  const r = core.db.prepare('SELECT doc FROM push_notifications WHERE account_id = ? AND id = ?').get(accountId, id) as Row | undefined;
+  const r = stmt(core.db, 'SELECT doc FROM push_notifications WHERE account_id = ? AND id = ?').get(accountId, id) as Row | undefined;
   if (!r) throw errors.badIdentifier(id);
   return JSON.parse(r.doc);
 }

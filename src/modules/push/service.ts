@@ -1,6 +1,6 @@
 import type { Core } from '../../core.js';
 import { errors } from '../../http/errors.js';
-import { transaction } from '../../store/db.js';
+import { transaction, stmt } from '../../store/db.js';
 import { findDoc, stripServerFields } from '../../store/documents.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { getAccount } from '../accounts/service.js';
@@ -56,8 +56,7 @@ export function subscriptionJson(s: Subscription): Record<string, unknown> {
 
 /** The subscription of a device for an app, or undefined. */
 export function findSubscription(core: Core, accountId: string, app: string, deviceId: string): Subscription | undefined {
-  const r = core.db
-    .prepare('SELECT * FROM push_subscriptions WHERE account_id = ? AND app_name = ? AND device_id = ?')
+  const r = stmt(core.db, 'SELECT * FROM push_subscriptions WHERE account_id = ? AND app_name = ? AND device_id = ?')
     .get(accountId, app, deviceId) as Row | undefined;
   return r ? fromRow(r) : undefined;
 }
@@ -65,7 +64,7 @@ export function findSubscription(core: Core, accountId: string, app: string, dev
 /** Every subscription of an account, oldest first. */
 export function listSubscriptions(core: Core, accountId: string): Subscription[] {
   return (
-    core.db.prepare('SELECT * FROM push_subscriptions WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as Row[]
+    stmt(core.db, 'SELECT * FROM push_subscriptions WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as Row[]
   ).map(fromRow);
 }
 
@@ -84,8 +83,7 @@ export function getSubscription(core: Core, accountId: string, app: string, devi
 
 /** A mobile device belongs to one platform device per app: drop its registrations on the others. */
 function releaseMobileDevice(core: Core, accountId: string, app: string, mobileDeviceId: string, deviceId: string): void {
-  core.db
-    .prepare('DELETE FROM push_subscriptions WHERE account_id = ? AND app_name = ? AND mobile_device_id = ? AND device_id <> ?')
+  stmt(core.db, 'DELETE FROM push_subscriptions WHERE account_id = ? AND app_name = ? AND mobile_device_id = ? AND device_id <> ?')
     .run(accountId, app, mobileDeviceId, deviceId);
 }
 
@@ -113,9 +111,7 @@ export function createSubscription(
     const body = JSON.stringify(doc);
     const now = Date.now();
     const id = newId();
-    core.db
-      .prepare(
-        `INSERT INTO push_subscriptions (id, account_id, app_name, device_id, mobile_device_id, user_id, doc, rev, created, modified)
+    stmt(core.db, `INSERT INTO push_subscriptions (id, account_id, app_name, device_id, mobile_device_id, user_id, doc, rev, created, modified)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(id, accountId, app, deviceId, String(doc.mobile_device_id), userId ?? null, body, nextRevision(undefined, body), now, now);
@@ -136,8 +132,7 @@ export function updateSubscription(
     const doc = validated({ ...current.doc, ...stripServerFields(input) }, app, deviceId);
     releaseMobileDevice(core, accountId, app, String(doc.mobile_device_id), deviceId);
     const body = JSON.stringify(doc);
-    core.db
-      .prepare('UPDATE push_subscriptions SET mobile_device_id = ?, doc = ?, rev = ?, modified = ? WHERE id = ?')
+    stmt(core.db, 'UPDATE push_subscriptions SET mobile_device_id = ?, doc = ?, rev = ?, modified = ? WHERE id = ?')
       .run(String(doc.mobile_device_id), body, nextRevision(current.rev, body), Date.now(), current.id);
     return findSubscription(core, accountId, app, deviceId)!;
   });
@@ -147,12 +142,12 @@ export function updateSubscription(
 export function deleteSubscription(core: Core, accountId: string, app: string, deviceId: string): Subscription {
   return transaction(core.db, () => {
     const current = getSubscription(core, accountId, app, deviceId);
-    core.db.prepare('DELETE FROM push_subscriptions WHERE id = ?').run(current.id);
+    stmt(core.db, 'DELETE FROM push_subscriptions WHERE id = ?').run(current.id);
     return current;
   });
 }
 
 /** Drops the subscriptions of a device that no longer exists. */
 export function dropDeviceSubscriptions(core: Core, accountId: string, deviceId: string): void {
-  core.db.prepare('DELETE FROM push_subscriptions WHERE account_id = ? AND device_id = ?').run(accountId, deviceId);
+  stmt(core.db, 'DELETE FROM push_subscriptions WHERE account_id = ? AND device_id = ?').run(accountId, deviceId);
 }

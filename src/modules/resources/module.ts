@@ -1,5 +1,4 @@
 import type { TelModule } from '../types.js';
-import { accountOwnedTables } from '../accounts/service.js';
 import { startJobExecutor } from '../../jobs/executor.js';
 import { resourceRoutes } from './routes.js';
 
@@ -8,9 +7,7 @@ export const resourcesModule: TelModule = {
   name: 'resources',
   endpoints: ['resources', 'global_resources', 'local_resources'],
   routes: resourceRoutes,
-  init() {
-    // Deleting an account takes its jobs (their results go with them by trigger).
-    if (!accountOwnedTables.includes('resource_jobs')) accountOwnedTables.push('resource_jobs');
-  },
+  // Deleting an account takes its jobs (their results go with them by trigger).
+  accountTables: ['resource_jobs'],
   start: (core) => startJobExecutor(core),
 };

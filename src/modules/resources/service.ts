@@ -1,7 +1,7 @@
 import type { Core } from '../../core.js';
 import { errors, type ValidationErrors } from '../../http/errors.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
-import { transaction } from '../../store/db.js';
+import { transaction, stmt } from '../../store/db.js';
 import {
   deleteDoc,
   findDoc,
@@ -102,7 +102,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function createResource(core: Core, scope: Scope, input: Record<string, unknown>, id: string = newId()): StoredDoc {
   const doc = incoming(input);
   throwIfErrors(checkResource(core, scope, doc));
-  if (core.db.prepare('SELECT 1 FROM docs WHERE id = ?').get(id)) {
+  if (stmt(core.db, 'SELECT 1 FROM docs WHERE id = ?').get(id)) {
     throw errors.invalidField('id', 'unique', 'a document with this id already exists', { value: id });
   }
   return insertDoc(core, RESOURCE_KIND, ownerOf(scope), doc, {}, id);

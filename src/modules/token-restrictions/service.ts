@@ -14,7 +14,7 @@ import {
   type RestrictionTemplate,
   type TemplateChoice,
 } from '../../restrictions/index.js';
-import { transaction } from '../../store/db.js';
+import { transaction, stmt } from '../../store/db.js';
 import { findAccount, getAccount, updateAccount, type Account } from '../accounts/service.js';
 import { findUser } from '../users/service.js';
 
@@ -199,8 +199,7 @@ export interface StoredTokenRules extends TokenRules {
 
 /** Reads what a stored token carries, or undefined for an unknown token. */
 export function storedTokenRules(core: Core, token: string): StoredTokenRules | undefined {
-  const row = core.db
-    .prepare('SELECT account_id, owner_id, method, restrictions, login_restrictions, modified FROM tokens WHERE id = ?')
+  const row = stmt(core.db, 'SELECT account_id, owner_id, method, restrictions, login_restrictions, modified FROM tokens WHERE id = ?')
     .get(token) as
     | { account_id: string; owner_id: string | null; method: string; restrictions: string | null; login_restrictions: string | null; modified: number }
     | undefined;

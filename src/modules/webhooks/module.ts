@@ -1,24 +1,14 @@
 import type { Core } from '../../core.js';
 import type { TelModule } from '../types.js';
-import { accountOwnedTables } from '../accounts/service.js';
 import { stmt } from '../../store/db.js';
 import { countFailure } from '../../delivery/disabler.js';
 import { DELIVERY_KINDS } from '../../delivery/kinds.js';
-import { startSender } from '../../delivery/sender.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
 import { webhookRoutes } from './routes.js';
-import { SIMULATIONS } from '../simulations/registry.js';
 import { simulateCall } from '../simulations/call.js';
 import { simulateParking } from '../simulations/parking.js';
-
-SIMULATIONS.call = simulateCall;
-SIMULATIONS.parking = simulateParking;
-
-for (const table of ['webhooks', 'outbox', 'delivery_attempts', 'webhook_failures', 'account_configs']) {
-  if (!accountOwnedTables.includes(table)) accountOwnedTables.push(table);
-}
 
 /** Webhook deliveries whose hook was deleted or turned off since they were queued are not sent. */
 function sendableHooks(core: Core, rows: DeliveryRow[]): Set<number> {
@@ -41,6 +31,8 @@ export const webhooksModule: TelModule = {
   name: 'webhooks',
   endpoints: ['webhooks', 'configs'],
   routes: webhookRoutes,
+  accountTables: ['webhooks', 'webhook_failures', 'account_configs'],
+  simulations: { call: simulateCall, parking: simulateParking },
   init(core) {
     DELIVERY_KINDS[WEBHOOK_KIND] = {
       sendable: sendableHooks,
@@ -51,9 +43,5 @@ export const webhooksModule: TelModule = {
     core.bus.subscribe((event) => {
       enqueueMatchingHooks(core, event);
     });
-  },
-  // The one outbox sender of the server: it sends every kind of delivery (webhooks, queues, …).
-  start(core) {
-    return startSender(core);
   },
 };

@@ -56,7 +56,7 @@ export function getHook(core: Core, accountId: string, id: string): Hook {
 
 /** Every hook of an account, oldest first. */
 export function listHooks(core: Core, accountId: string): Hook[] {
-  return (core.db.prepare('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as HookRow[]).map(
+  return (stmt(core.db, 'SELECT * FROM webhooks WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as HookRow[]).map(
     hookFromRow,
   );
 }
@@ -66,9 +66,7 @@ export function insertHook(core: Core, accountId: string, doc: Record<string, un
   const now = Date.now();
   const body = JSON.stringify(doc);
   const rev = nextRevision(undefined, body);
-  core.db
-    .prepare(
-      `INSERT INTO webhooks (id, account_id, hook, enabled, include_subaccounts, doc, disable_reason, rev, created, modified)
+  stmt(core.db, `INSERT INTO webhooks (id, account_id, hook, enabled, include_subaccounts, doc, disable_reason, rev, created, modified)
        VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
     )
     .run(id, accountId, String(doc.hook), doc.enabled === false ? 0 : 1, doc.include_subaccounts === true ? 1 : 0, body, rev, now, now);
@@ -80,9 +78,7 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
   const body = JSON.stringify(doc);
   const rev = nextRevision(current.rev, body);
   const now = Date.now();
-  const res = core.db
-    .prepare(
-      `UPDATE webhooks SET hook = ?, enabled = ?, include_subaccounts = ?, doc = ?, disable_reason = ?, rev = ?, modified = ?
+  const res = stmt(core.db, `UPDATE webhooks SET hook = ?, enabled = ?, include_subaccounts = ?, doc = ?, disable_reason = ?, rev = ?, modified = ?
        WHERE id = ? AND rev = ?`,
     )
     .run(
@@ -102,7 +98,7 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
 
 /** Deletes a hook for good. */
 export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
-  const res = core.db.prepare('DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+  const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
   if (res.changes === 0) throw errors.conflict();
 }
 
