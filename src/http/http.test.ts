@@ -147,4 +147,26 @@ describe('the HTTP envelope, errors and order of checks', () => {
     const r = await srv.request('GET', accountPath, { token: srv.adminToken });
     expect(r.status).toBe(200);
   });
+
+  it('a super-duper-only path answers 403 to another token before saying whether the method exists', async () => {
+    const sub = await createSubAccount(srv, srv.master.account_id, 'Not Super Co');
+    const token = await srv.apiLogin(sub.apiKey);
+    for (const [method, path] of [['PATCH', '/v2/system_configs/crossbar.auth'], ['DELETE', '/v2/resources'], ['GET', '/v2/system_configs']]) {
+      const r = await srv.request(method, path, { token });
+      expect(r.status, `${method} ${path}`).toBe(403);
+      expect(r.body.message).toBe('forbidden');
+    }
+    const admin = await srv.request('PATCH', '/v2/system_configs/crossbar.auth', { token: srv.adminToken });
+    expect(admin.status).toBe(405);
+  });
+
+  it('a wrong method on a path that needs no token is a 405, with or without a token', async () => {
+    for (const [method, path] of [['POST', '/v2/webhooks'], ['DELETE', '/v2/webhooks/samples'], ['GET', '/v2/api_auth'], ['POST', '/v2/user_auth']]) {
+      const r = await srv.request(method, path);
+      expect(r.status, `${method} ${path}`).toBe(405);
+      expect(r.body).toMatchObject({ error: '405', message: 'invalid_method', data: { message: 'method not allowed' } });
+      expect(r.headers.get('allow')).toBeTruthy();
+    }
+    expect((await srv.request('POST', '/v2/token_auth')).status).toBe(401);
+  });
 });

@@ -38,6 +38,10 @@ export interface RouteMatch {
   route?: CompiledRoute;
   params: Record<string, string>;
   allowed: Method[];
+  /** every route of the path needs no token (logins, public listings), whatever the method */
+  public: boolean;
+  /** every route of the path needs a super-duper admin, whatever the method */
+  superduper: boolean;
 }
 
 /** All routes of the API; modules add theirs with `add`. */
@@ -62,6 +66,8 @@ export class Router {
     const allowed: Method[] = [];
     let best: { route: CompiledRoute; params: Record<string, string> } | undefined;
     let bestSpecificity = -1;
+    let isPublic = true;
+    let superduper = true;
     for (const route of candidates) {
       if (route.specificity < bestSpecificity) break;
       const params = matchParts(route.parts, segments);
@@ -69,9 +75,21 @@ export class Router {
       if (bestSpecificity < 0) bestSpecificity = route.specificity;
       if (!allowed.includes(route.method)) allowed.push(route.method);
       if (route.method === method && !best) best = { route, params };
+      isPublic &&= route.auth === 'none';
+      superduper &&= route.superduper === true;
     }
-    return { route: best?.route, params: best?.params ?? {}, allowed };
+    const found = allowed.length > 0;
+    return { route: best?.route, params: best?.params ?? {}, allowed, public: found && isPublic, superduper: found && superduper };
   }
+}
+
+/**
+ * True when a request goes through the token checks (401, restrictions, account access): every
+ * path does but one whose routes need no token, where a wrong method is a plain 405.
+ */
+export function requiresToken(match: RouteMatch | undefined): boolean {
+  if (match?.route) return match.route.auth !== 'none';
+  return !match?.public;
 }
 
 function matchParts(parts: CompiledRoute['parts'], segments: string[]): Record<string, string> | undefined {

@@ -8,7 +8,7 @@ import { parsePath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from './errors.js';
-import type { Reply, Router } from './router.js';
+import { requiresToken, type Reply, type Router } from './router.js';
 
 /** The largest request body accepted (bulk number jobs of 100,000 numbers fit). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -110,19 +110,21 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       authToken,
     };
     const route = match?.route;
-    if (route?.auth !== 'none') {
+    const needsToken = requiresToken(match);
+    if (needsToken) {
       const auth = authenticate(core, authToken);
       ctx.auth = auth;
       for (const check of authorizers) check(ctx, auth, core);
       checkAccountAccess(ctx, auth, core);
     }
+    // A super-duper-only path is refused before saying whether the method or sub-path exists.
+    if (needsToken && (match?.superduper || route?.superduper) && !ctx.auth?.isSuperduper) {
+      throw errors.forbidden('this endpoint needs a super-duper admin token');
+    }
     if (!route) {
       throw allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound();
     }
-    if (route.superduper && !ctx.auth?.isSuperduper) {
-      throw errors.forbidden('this endpoint needs a super-duper admin token');
-    }
-    if (path.accountId && route.auth !== 'none' && !findAccount(core, path.accountId)) {
+    if (path.accountId && needsToken && !findAccount(core, path.accountId)) {
       throw errors.badIdentifier(path.accountId);
     }
     const reply: Reply = await route.handler(ctx, core);
