@@ -169,4 +169,19 @@ describe('the HTTP envelope, errors and order of checks', () => {
     }
     expect((await srv.request('POST', '/v2/token_auth')).status).toBe(401);
   });
+
+  it('a preflight also allows the method the browser asks about, so the real answer reaches it', async () => {
+    const r = await srv.request('OPTIONS', '/v2/token_auth', {
+      headers: { Origin: 'http://ui.example', 'Access-Control-Request-Method': 'PUT' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('access-control-allow-methods')).toBe('OPTIONS, GET, DELETE, PUT');
+    const unknown = await srv.request('OPTIONS', '/v2/nothing_here', {
+      headers: { Origin: 'http://ui.example', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(unknown.headers.get('access-control-allow-methods')).toBe('OPTIONS, GET');
+    const put = await srv.request('PUT', '/v2/token_auth', { token: srv.adminToken, headers: { Origin: 'http://ui.example' } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('access-control-allow-origin')).toBe('*');
+  });
 });

@@ -92,7 +92,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   let authToken: string | undefined;
   try {
     if (method === 'OPTIONS') {
-      send(res, 200, undefined, { ...corsHeaders(allowed), 'X-Request-ID': requestId });
+      send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
       return;
     }
     const envelope = parseEnvelope(await readBody(req));
@@ -140,6 +140,17 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       ...apiErr.headers,
     });
   }
+}
+
+const PREFLIGHT_METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
+
+/**
+ * The methods a preflight answers: the path's, plus the one the browser asks about (as Kazoo
+ * does), so that the real request is sent and its 404 or 405 envelope reaches the client.
+ */
+function preflightMethods(allowed: string[], req: IncomingMessage): string[] {
+  const asked = String(req.headers['access-control-request-method'] ?? '').toUpperCase();
+  return PREFLIGHT_METHODS.has(asked) && !allowed.includes(asked) ? [...allowed, asked] : allowed;
 }
 
 function internal(err: unknown, requestId: string): ApiError {
