@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { request as httpGet } from 'node:http';
 import { MAX_BODY_BYTES } from './server.js';
@@ -183,5 +183,26 @@ describe('the HTTP envelope, errors and order of checks', () => {
     const put = await srv.request('PUT', '/v2/token_auth', { token: srv.adminToken, headers: { Origin: 'http://ui.example' } });
     expect(put.status).toBe(405);
     expect(put.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('a client that hangs up while sending its body is not logged as a server failure', async () => {
+    const spy = vi.spyOn(process.stderr, 'write');
+    try {
+      const net = await import('node:net');
+      const port = Number(new URL(srv.url).port);
+      await new Promise<void>((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => {
+          s.write(`PUT /v2/accounts/${srv.master.account_id} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"data":`);
+          setTimeout(() => s.destroy(), 100);
+        });
+        s.on('close', () => resolve());
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const logged = spy.mock.calls.map((c) => String(c[0])).filter((t) => t.includes('failed'));
+      expect(logged).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await srv.request('GET', accountPath, { token: srv.adminToken })).status).toBe(200);
   });
 });

@@ -34,6 +34,9 @@ function tokenOf(req: IncomingMessage, query: URLSearchParams, envelope: Record<
   return typeof envelope.auth_token === 'string' ? envelope.auth_token : undefined;
 }
 
+/** The client went away while sending its body: nothing to answer, nothing to log. */
+class ClientGone extends Error {}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -55,7 +58,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       chunks.push(c);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('error', () => reject(new ClientGone('client closed the request')));
   });
 }
 
@@ -133,6 +136,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const body = successEnvelope(reply.data, requestId, authToken, reply.extras);
     send(res, status, body, { ...corsHeaders(allowed), 'X-Request-ID': requestId, ...(reply.headers ?? {}) });
   } catch (err) {
+    if (err instanceof ClientGone) return;
     const apiErr = err instanceof ApiError ? err : internal(err, requestId);
     send(res, apiErr.status, errorEnvelope(apiErr, requestId, authToken), {
       ...corsHeaders(allowed),
