@@ -75,6 +75,23 @@ describe('accounts and their tree', () => {
     expect(r.body.data._read_only).toBeUndefined();
   });
 
+  it('super-duper and reseller flags or a creation time sent by a client are not stored or shown', async () => {
+    const master = await srv.request('GET', `/v2/accounts/${srv.master.account_id}`, { token: srv.adminToken });
+    expect(master.body.data.superduper_admin).toBe(true);
+    const token = await srv.apiLogin(a1.apiKey);
+    const sent = { superduper_admin: true, is_reseller: true, created: 5 };
+    const patched = await srv.request('PATCH', `/v2/accounts/${a1.id}`, { token, data: sent });
+    expect(patched.status).toBe(200);
+    const got = await srv.request('GET', `/v2/accounts/${a1.id}`, { token });
+    expect(got.body.data.superduper_admin).toBeUndefined();
+    expect(got.body.data.is_reseller).toBeUndefined();
+    expect(got.body.data.created).toBeGreaterThan(63_000_000_000);
+    const whole = await srv.request('POST', `/v2/accounts/${a1.id}`, { token, data: { ...got.body.data, ...sent } });
+    expect(whole.status).toBe(200);
+    expect(whole.body.data.superduper_admin).toBeUndefined();
+    expect((await srv.request('GET', '/v2/system_configs', { token })).status).toBe(403);
+  });
+
   it('string forms are coerced: "false" becomes false', async () => {
     const r = await srv.request('PATCH', `/v2/accounts/${a1.id}`, { token: srv.adminToken, data: { enabled: 'false' } });
     expect(r.status).toBe(200);

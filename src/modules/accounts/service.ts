@@ -137,9 +137,19 @@ export function listAccounts(core: Core): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
 }
 
+/** Fields the API derives from the account row; a client sending them back sets nothing. */
+const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created'];
+
+/** A client's account document without server fields (Monster UI posts whole documents back). */
+function clientFields(input: Record<string, unknown>): Record<string, unknown> {
+  const doc = stripServerFields(input);
+  for (const key of DERIVED_FIELDS) delete doc[key];
+  return doc;
+}
+
 /** The public JSON of an account, as the API answers it. */
 export function accountJson(a: Account): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...a.doc, id: a.id, name: a.name, realm: a.realm };
+  const out: Record<string, unknown> = { ...clientFields(a.doc), id: a.id, name: a.name, realm: a.realm };
   if (a.superduper) out.superduper_admin = true;
   if (a.reseller) out.is_reseller = true;
   out.created = unixMsToGregorian(a.created);
@@ -175,7 +185,7 @@ export interface CreateAccountOptions {
 
 /** Creates an account under `parentId` (or a root when none); validates the document. */
 export function createAccount(core: Core, input: Record<string, unknown>, opts: CreateAccountOptions = {}): Account {
-  const doc = stripServerFields(input);
+  const doc = clientFields(input);
   const id = opts.id ?? newId();
   if (doc.realm === undefined) doc.realm = defaultRealm(id);
   checkDoc(core, doc);
@@ -225,8 +235,8 @@ export function updateAccount(
 ): Account {
   return transaction(core.db, () => {
     const current = getAccount(core, id);
-    const incoming = stripServerFields(input);
-    const doc = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
+    const incoming = clientFields(input);
+    const doc = mode === 'merge' ? { ...clientFields(current.doc), ...incoming } : incoming;
     if (doc.realm === undefined) doc.realm = current.realm;
     if (doc.name === undefined && mode === 'merge') doc.name = current.name;
     checkDoc(core, doc, id);
