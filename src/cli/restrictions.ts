@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { apiRouter } from '../http/app.js';
 import { parsePath, type ParsedPath } from '../http/context.js';
+import { requiresToken } from '../http/router.js';
 import { findAccount, getAccount } from '../modules/accounts/service.js';
-import { METHOD_API_AUTH, METHOD_USER_AUTH } from '../modules/auth/service.js';
+import { METHOD_API_AUTH, METHOD_USER_AUTH, tokenExpirySeconds } from '../modules/auth/service.js';
 import {
   chooseTokenRules,
   checkToken,
@@ -22,9 +23,10 @@ import { tokenRestrictionOption } from './tokens.js';
 
 const METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
 
-/** The URI as the server would see it: `/v2` is added when no version is given. */
+/** The URI as the server would see it: a full URL loses its origin, `/v2` is added when no version is given. */
 export function normaliseUri(uri: string): string {
-  const withSlash = uri.startsWith('/') ? uri : `/${uri}`;
+  const local = uri.replace(/^https?:\/\/[^/?#]*/i, '');
+  const withSlash = local.startsWith('/') ? local : `/${local}`;
   return /^\/+v[12](\/|\?|$)/i.test(withSlash) ? withSlash : `/v2${withSlash}`;
 }
 
@@ -68,12 +70,18 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
   if (opts.token && (opts.user || opts.authMethod)) throw new CliError('--user and --auth-method go with --account, not --token.', 2);
   await withCore(cmd, (core, g) => {
     const path = parseUri(uri);
+    const match = path.invalid || !path.version ? undefined : apiRouter().match(method, path.segments);
+    const needsToken = requiresToken(match);
     const lines: string[] = [];
     let holder: TokenRules;
     let subject: Record<string, unknown>;
     if (opts.token) {
       const stored = storedTokenRules(core, opts.token);
       if (!stored) throw new CliError('No such token.');
+      const idleSeconds = (Date.now() - stored.modified) / 1000;
+      if (needsToken && idleSeconds > tokenExpirySeconds(core)) {
+        throw new CliError(`The token has expired (unused for longer than token_expiry_s, ${tokenExpirySeconds(core)} s); the server answers 401.`);
+      }
       holder = stored;
       lines.push(tokenSentence(stored));
       subject = { token: true, account_id: stored.accountId, owner_id: stored.ownerId ?? null, method: stored.method, superduper: stored.superduper };
@@ -100,12 +108,13 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
         },
       };
     }
-    const verdict: RequestVerdict = checkToken(core, holder, method, path);
+    // The same gate as the server's: a path that needs no token skips every token check.
+    const verdict: RequestVerdict = needsToken ? checkToken(core, holder, method, path) : { allowed: true, noToken: true };
     lines.push(...explainVerdict(verdict));
     // Not part of the restrictions, but a dry run that hid it would mislead.
     const target = path.accountId;
     const reachable =
-      !target || holder.superduper || target === holder.accountId || (findAccount(core, target)?.tree.includes(holder.accountId) ?? false);
+      !needsToken || !target || holder.superduper || target === holder.accountId || (findAccount(core, target)?.tree.includes(holder.accountId) ?? false);
     if (!reachable) {
       lines.push(`Note: account ${target} is not the token's account or one of its descendants (or does not exist); the server refuses it with a 403 whatever the restrictions say.`);
     }

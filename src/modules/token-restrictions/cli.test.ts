@@ -196,6 +196,10 @@ describe('tel restrictions', () => {
         ['GET', '/v2/token_auth'],
         ['DELETE', '/v2/token_auth'],
         ['GET', `/v1/accounts/${a.id.toUpperCase()}/DEVICES/`],
+        ['GET', '/v2/webhooks'],
+        ['GET', '/v2/webhooks/samples'],
+        ['POST', '/v2/webhooks'],
+        ['GET', `/v2/accounts/${a.id}/webhooks`],
       ];
       for (const [method, uri] of cases) {
         const http = await srv.request(method, uri, { token, data: method === 'PUT' ? { name: 'n' } : undefined });
@@ -204,6 +208,27 @@ describe('tel restrictions', () => {
         expect({ method, uri, denied: dry.code === 1 }).toEqual({ method, uri, denied: restricted });
         if (restricted) expect(JSON.parse(dry.stdout).failed_step).toBe(http.body.data.step);
       }
+    });
+
+    it('a path that needs no token is allowed whatever the rules, as the server does', async () => {
+      const token = await srv.apiLogin(a.apiKey);
+      expect((await srv.request('GET', '/v2/webhooks', { token })).status).toBe(200);
+      const r = await tel('restrictions', 'test', 'http://127.0.0.1:8000/v2/webhooks', 'GET', '--token', token);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('allowed: GET /v2/webhooks');
+      expect(r.stdout).toContain('The endpoint needs no token; the server checks no restrictions on it.');
+    });
+
+    it('an expired token is refused with exit 1, as the server answers 401', async () => {
+      const token = await srv.apiLogin(a.apiKey);
+      const { DatabaseSync } = await import('node:sqlite');
+      const other = new DatabaseSync(srv.dbFile);
+      other.prepare('UPDATE tokens SET modified = ? WHERE id = ?').run(Date.now() - 2 * 3600_000, token);
+      other.close();
+      const dry = await tel('restrictions', 'test', '/v2/token_auth', 'GET', '--token', token);
+      expect(dry.code).toBe(1);
+      expect(dry.stderr.trim()).toBe('The token has expired (unused for longer than token_expiry_s, 3600 s); the server answers 401.');
+      expect((await srv.request('GET', '/v2/token_auth', { token })).status).toBe(401);
     });
 
     it('the dry run names the token and says later template changes do not apply', async () => {

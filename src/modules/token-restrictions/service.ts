@@ -146,6 +146,8 @@ export interface RequestVerdict extends RestrictionCheck {
   invalidPath?: string;
   /** set for a token without restrictions (or a super-duper admin's) */
   unrestricted?: boolean;
+  /** set for a path that needs no token: the server checks no restrictions there */
+  noToken?: boolean;
 }
 
 // Rules never change once copied into a token: reading them once per token spares a parse
@@ -175,6 +177,7 @@ export function checkToken(core: Core, holder: TokenRules, method: string, path:
 
 /** Sentences explaining a verdict, one per step. */
 export function explainVerdict(v: RequestVerdict): string[] {
+  if (v.noToken) return ['The endpoint needs no token; the server checks no restrictions on it.'];
   if (v.unrestricted) return ['The token carries no restrictions; every request passes this check.'];
   if (v.invalidPath) return [`Endpoint: the path cannot name anything tel serves (${v.invalidPath}); a restricted token may not use it.`];
   return explainCheck(v);
