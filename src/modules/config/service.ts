@@ -2,6 +2,7 @@ import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core.js';
 import { nextRevision } from '../../util/ids.js';
+import { errors, type ValidationErrors } from '../../http/errors.js';
 
 /** Kazoo's category names accepted as aliases of the seed's. */
 const ALIASES: Record<string, string> = {
@@ -13,6 +14,9 @@ const ALIASES: Record<string, string> = {
 export function canonicalCategory(category: string): string {
   return ALIASES[category] ?? category;
 }
+
+/** Checks other modules add for the categories they own, run before a category is stored. */
+export const configChecks = new Map<string, (doc: ConfigDoc) => ValidationErrors | undefined>();
 
 export interface ConfigDoc {
   id: string;
@@ -50,6 +54,8 @@ export class ConfigService {
     const { id: _id, _read_only: _ro, ...rest } = doc;
     const nodes = isNodeDoc(rest) ? rest : { default: rest };
     const stored: ConfigDoc = { id: name, ...nodes };
+    const invalid = configChecks.get(name)?.(stored);
+    if (invalid) throw errors.validation(invalid);
     const body = JSON.stringify(stored);
     const prev = stmt(this.core.db, 'SELECT rev FROM system_configs WHERE category = ?').get(name) as
       | { rev: string }

@@ -2,11 +2,12 @@ import { authorizers } from '../../http/authorize.js';
 import { errors } from '../../http/errors.js';
 import { validateLoginRestrictions, validateTemplate, type LoginRestrictions } from '../../restrictions/index.js';
 import { accountDocChecks } from '../accounts/service.js';
+import { configChecks } from '../config/service.js';
 import { loginRestrictionChecks, tokenRestrictionHooks } from '../auth/service.js';
 import type { TelModule } from '../types.js';
 import { enforceTokenRestrictions, requireAdminForTemplateChanges } from './authorize.js';
 import { tokenRestrictionRoutes } from './routes.js';
-import { chooseTokenRules, parseTokenRules } from './service.js';
+import { chooseTokenRules, parseTokenRules, SYSTEM_TEMPLATE_CATEGORY, validateSystemTemplate } from './service.js';
 
 let installed = false;
 
@@ -23,6 +24,7 @@ export function installTokenRestrictions(): void {
     return value as LoginRestrictions;
   };
   accountDocChecks.push((doc) => (doc.restrictions === undefined ? undefined : validateTemplate(doc.restrictions)));
+  configChecks.set(SYSTEM_TEMPLATE_CATEGORY, validateSystemTemplate);
 }
 
 /** Token restrictions: templates, their endpoints, and enforcement on every request. */

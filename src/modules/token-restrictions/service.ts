@@ -1,11 +1,12 @@
 import type { Core } from '../../core.js';
 import type { ParsedPath } from '../../http/context.js';
-import { errors } from '../../http/errors.js';
+import { errors, type ValidationErrors } from '../../http/errors.js';
 import {
   checkRequest,
   chooseRules,
   explainCheck,
   validateRestrictionsDocument,
+  validateTemplate,
   type EndpointRules,
   type LoginRestrictions,
   type RestrictionCheck,
@@ -27,12 +28,30 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The template part of a system configuration node: everything but its settings. */
+function templateOfNode(node: Record<string, unknown>): RestrictionTemplate {
+  const { default_priv_level: _level, ui_metadata: _ui, ...template } = node;
+  return template as RestrictionTemplate;
+}
+
 /** The system template: the `default` node of `api.token_restrictions`, without its settings. */
 export function systemTemplate(core: Core): RestrictionTemplate | undefined {
   const node = core.config.get(SYSTEM_TEMPLATE_CATEGORY)?.default;
-  if (!isObject(node)) return undefined;
-  const { default_priv_level: _level, ...template } = node;
-  return template as RestrictionTemplate;
+  return isObject(node) ? templateOfNode(node) : undefined;
+}
+
+/** Validates an `api.token_restrictions` document before it is stored, as account templates are. */
+export function validateSystemTemplate(doc: Record<string, unknown>): ValidationErrors | undefined {
+  const node = doc.default;
+  if (node === undefined) return undefined;
+  if (!isObject(node)) return { default: { type: { message: 'Value did not match type(s): object', target: 'object' } } };
+  const level = node.default_priv_level;
+  const levelErrors: ValidationErrors | undefined =
+    level === undefined || (typeof level === 'string' && /^\w+$/.test(level))
+      ? undefined
+      : { 'default.default_priv_level': { pattern: { message: "Failed to match pattern '^\\w+$'", target: '^\\w+$', value: level } } };
+  const templateErrors = validateTemplate(templateOfNode(node), 'default');
+  return levelErrors || templateErrors ? { ...templateErrors, ...levelErrors } : undefined;
 }
 
 /** `default_priv_level` of the system template's configuration (default `admin`). */

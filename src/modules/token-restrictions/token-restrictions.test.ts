@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { runTel } from '../../../test/helpers/cli.js';
 
 /** Sends a path exactly as written (fetch would resolve `..` and re-encode before sending). */
 function rawRequest(base: string, method: string, path: string, token: string): Promise<{ status: number; body: any }> {
@@ -202,6 +203,29 @@ describe('token restrictions over HTTP', () => {
       } finally {
         await srv.request('DELETE', '/v2/system_configs/api.token_restrictions', { token: admin() });
       }
+    });
+
+    it('the system template is validated on write like an account template, over HTTP and offline', async () => {
+      const path = '/v2/system_configs/api.token_restrictions';
+      const bad = await srv.request('POST', path, {
+        token: admin(),
+        data: { default: { default_priv_level: 'no such level', cb_api_auth: { _: { devices: { rulez: { '#': ['GET'] } }, users: [{ rules: { '#': ['get'] } }] } } } },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toBe('validation error');
+      expect(Object.keys(bad.body.data).sort()).toEqual([
+        'default.cb_api_auth._.devices.rulez',
+        'default.cb_api_auth._.users.0.rules.#.0',
+        'default.default_priv_level',
+      ]);
+      expect((await srv.request('GET', path, { token: admin() })).status).toBe(404);
+      const offline = await runTel(['config', 'set', 'api.token_restrictions', '_', '{"_":{"devices":"GET"}}', '--db', srv.dbFile]);
+      expect(offline.code).toBe(1);
+      expect(offline.stderr).toContain('default._._.devices');
+      expect((await srv.request('GET', path, { token: admin() })).status).toBe(404);
+      const flat = { ui_metadata: { version: '4.3', ui: 'monster-ui', origin: 'common' }, _: { _: { users: [{ rules: { '#': ['GET'] } }] } } };
+      expect((await srv.request('POST', path, { token: admin(), data: flat })).status).toBe(200);
+      expect((await srv.request('DELETE', path, { token: admin() })).status).toBe(200);
     });
 
     it('removing the system template frees the tokens issued afterwards, not those issued before', async () => {
