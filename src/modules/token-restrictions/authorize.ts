@@ -3,7 +3,7 @@ import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../http/errors.js';
 import { findAccount } from '../accounts/service.js';
 import type { AuthInfo } from '../auth/service.js';
-import { findUser } from '../users/service.js';
+import { isAccountAdmin } from '../users/service.js';
 import { accountTemplate, checkToken, denialReason } from './service.js';
 
 /** Refuses, with the seed's 403 and the failed step, a request the token's restrictions deny. */
@@ -16,12 +16,6 @@ export function enforceTokenRestrictions(ctx: RequestContext, auth: AuthInfo, co
     ctx.path,
   );
   if (!verdict.allowed) throw errors.restricted({ step: verdict.failedStep, reason: denialReason(verdict) });
-}
-
-/** An admin of its account: a super-duper admin, an API-key token (no user), or an admin user. */
-export function isAccountAdmin(core: Core, auth: AuthInfo): boolean {
-  if (auth.isSuperduper || !auth.ownerId) return true;
-  return findUser(core, auth.accountId, auth.ownerId)?.doc.priv_level === 'admin';
 }
 
 function mayReach(core: Core, auth: AuthInfo, accountId: string): boolean {

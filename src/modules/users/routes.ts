@@ -1,7 +1,16 @@
 import type { RouteDef } from '../../http/router.js';
-import { dataObject, ifMatchOf } from '../../http/request.js';
+import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
-import { createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+import type { RequestContext } from '../../http/context.js';
+import type { Core } from '../../core.js';
+import { checkPrivilegeGrant, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+
+/** The request's user document, once the caller may set what it asks for. */
+function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
+  const input = dataObject(ctx);
+  checkPrivilegeGrant(core, authOf(ctx), ctx.params.account_id, ctx.params.user_id, input);
+  return input;
+}
 
 /** `/v2/accounts/{id}/users…`. */
 export const userRoutes: RouteDef[] = [
@@ -25,7 +34,7 @@ export const userRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: 'accounts/:account_id/users',
-    handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, dataObject(ctx))) }),
+    handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, userInput(ctx, core))) }),
   },
   {
     method: 'GET',
@@ -39,14 +48,14 @@ export const userRoutes: RouteDef[] = [
     method: 'POST',
     path: 'accounts/:account_id/users/:user_id',
     handler: (ctx, core) => ({
-      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
+      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), 'replace', ifMatchOf(ctx))),
     }),
   },
   {
     method: 'PATCH',
     path: 'accounts/:account_id/users/:user_id',
     handler: (ctx, core) => ({
-      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
+      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), 'merge', ifMatchOf(ctx))),
     }),
   },
   {

@@ -108,6 +108,31 @@ export function deleteUser(core: Core, accountId: string, id: string, ifMatch?: 
   });
 }
 
+/** Who acts on users, as the privilege check needs it. */
+export interface Actor {
+  accountId: string;
+  ownerId?: string;
+  isSuperduper: boolean;
+}
+
+/** An admin of its account: a super-duper admin, an API-key token (no user), or an admin user. */
+export function isAccountAdmin(core: Core, actor: Actor): boolean {
+  if (actor.isSuperduper || !actor.ownerId) return true;
+  return findUser(core, actor.accountId, actor.ownerId)?.doc.priv_level === 'admin';
+}
+
+/**
+ * Only an admin may make someone an admin: otherwise a plain user could raise their own
+ * `priv_level` and, at the next login, escape the rules of their level and edit the templates.
+ * Keeping an admin an admin (a whole document posted back) is no change.
+ */
+export function checkPrivilegeGrant(core: Core, actor: Actor, accountId: string, userId: string | undefined, input: Record<string, unknown>): void {
+  if (input.priv_level !== 'admin' || isAccountAdmin(core, actor)) return;
+  const current = userId ? findUser(core, accountId, userId) : undefined;
+  if (current?.doc.priv_level === 'admin') return;
+  throw errors.forbidden('only an admin may give a user the admin privilege level');
+}
+
 /** Enabled users of an account whose stored hash equals `hash` for `method`. */
 export function usersByCredentials(core: Core, accountId: string, hash: string, method: 'md5' | 'sha'): StoredDoc[] {
   const key = method === 'sha' ? 'pvt_sha1_auth' : 'pvt_md5_auth';
