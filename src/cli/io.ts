@@ -54,11 +54,21 @@ export async function withCore<T>(cmd: Command, fn: (core: Core, g: Globals) => 
   if (!opts.create && g.db !== ':memory:' && !existsSync(g.db)) {
     throw new CliError(`No database at ${g.db}: create one with \`tel init\` (or \`tel serve\`), or pass --db FILE.`);
   }
-  const core = openCore(g.db);
+  const core = openCoreAt(g.db);
   try {
     return await fn(core, g);
   } finally {
     closeCore(core);
+  }
+}
+
+/** Opens the core on `file`; a file SQLite cannot open is one sentence that names it. */
+export function openCoreAt(file: string): Core {
+  try {
+    return openCore(file);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_SQLITE_ERROR') throw err;
+    throw new CliError(`Cannot open the database ${file}: ${(err as Error).message}.`);
   }
 }
 

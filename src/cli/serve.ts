@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openCore, closeCore } from '../core.js';
+import { closeCore } from '../core.js';
 import { startApi } from '../http/app.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
-import { CliError, globalsOf, withGlobals, type CliIo } from './io.js';
+import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
 export function registerServe(program: Command, io: CliIo): void {
@@ -20,7 +20,7 @@ export function registerServe(program: Command, io: CliIo): void {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
       const fresh = g.db === ':memory:' || !existsSync(g.db);
-      const core = openCore(g.db);
+      const core = openCoreAt(g.db);
       let generated: { result: ReturnType<typeof initDatabase>; password: string } | undefined;
       if (fresh || !isInitialised(core)) {
         const password = generatePassword();

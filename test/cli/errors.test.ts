@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runTel } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+/** One sentence on stderr: one line, no stack frame. */
+function expectOneSentence(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/\bat .*:\d+:\d+/);
+}
+
+describe('tel errors: exit codes and one clear sentence', () => {
+  const tmp = tempDir();
+  const db = join(tmp.dir, 'lab.db');
+  let master: string;
+  beforeAll(async () => {
+    const init = await runTel(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 'pw']);
+    master = JSON.parse(init.stdout).account_id;
+  });
+  afterAll(() => tmp.cleanup());
+
+  test('a file that is not a database, or cannot be opened, is named in the sentence (exit 1)', async () => {
+    const garbage = join(tmp.dir, 'garbage.db');
+    writeFileSync(garbage, 'this is not SQLite, but it is long enough to have a header of sorts.\n'.repeat(10));
+    const dir = join(tmp.dir, 'a-directory');
+    mkdirSync(dir);
+    for (const args of [
+      ['accounts', 'list', '--db', garbage],
+      ['init', '--db', garbage, '--account', 'A', '--username', 'u', '--password', 'p'],
+      ['watch', '--once', '--db', garbage],
+      ['serve', '--port', '0', '--db', garbage],
+      ['accounts', 'list', '--db', dir],
+      ['init', '--db', join(tmp.dir, 'no-such-dir', 'x.db'), '--account', 'A', '--username', 'u', '--password', 'p'],
+    ]) {
+      const r = await runTel(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expectOneSentence(r.stderr);
+      expect(r.stderr, args.join(' ')).toMatch(/^Cannot open the database .+: .+\.$/m);
+    }
+  });
+});
