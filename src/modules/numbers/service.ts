@@ -74,14 +74,15 @@ export function listNumbers(
   query: URLSearchParams,
 ): { numbers: Record<string, Record<string, unknown>>; extras: EnvelopeExtras } {
   const size = pageSizeOf(query);
-  const start = query.get('start_key') ?? '';
+  // Keys are E.164, so a leading space is a `+` the client did not URL-encode.
+  const start = (query.get('start_key') ?? '').replace(/^ /, '+');
   const state = query.get('filter_state');
   const where = `account_id = ? AND number >= ?${state ? ' AND state = ?' : ''}`;
   const args: (string | number)[] = [accountId, start];
   if (state) args.push(state);
   const sql = `SELECT * FROM phone_numbers WHERE ${where} ORDER BY number${size === undefined ? '' : ' LIMIT ?'}`;
   if (size !== undefined) args.push(size + 1);
-  const rows = core.db.prepare(sql).all(...args) as unknown as NumberRow[];
+  const rows = stmt(core.db, sql).all(...args) as unknown as NumberRow[];
   const page = size === undefined ? rows : rows.slice(0, size);
   const numbers: Record<string, Record<string, unknown>> = {};
   for (const r of page) numbers[r.number] = numberJson(r);

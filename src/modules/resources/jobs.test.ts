@@ -150,6 +150,13 @@ describe('bulk number jobs', () => {
     expect(seen).toEqual([...seen].sort());
     expect(all.body.next_start_key).toBeUndefined();
     expect(seen).toEqual(expect.arrayContaining(numbers));
+
+    // A client that echoes the key without URL-encoding its `+` (read back as a space) still gets the next page.
+    const first = await srv.request('GET', `${path}?page_size=10`, { token });
+    const raw = await srv.request('GET', `${path}?page_size=10&start_key=${first.body.next_start_key}`, { token });
+    expect(raw.status).toBe(200);
+    expect(Object.keys(raw.body.data.numbers)[0]).toBe(first.body.next_start_key);
+    expect(raw.body.start_key).toBe(first.body.next_start_key);
   });
 
   it('a job created by another process (the offline CLI) is picked up by the running server', async () => {
