@@ -8,7 +8,7 @@ import {
   listChildren,
   listDescendants,
 } from '../modules/accounts/service.js';
-import { emit, table, withCore, withGlobals, type CliIo } from './io.js';
+import { emit, existingAccount, table, withCore, withGlobals, type CliIo } from './io.js';
 
 /** `tel accounts …`: the account tree, offline on the database file. */
 export function registerAccounts(program: Command, io: CliIo): void {
@@ -22,7 +22,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .option('--under <id>', 'only the descendants of this account')
     .action(async (opts: { under?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = (opts.under ? listDescendants(core, opts.under) : listAccounts(core)).map((a) => ({
+        const rows = (opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core)).map((a) => ({
           id: a.id,
           name: a.name,
           realm: a.realm,

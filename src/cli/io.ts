@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
 import { ApiError } from '../http/errors.js';
+import { findAccount } from '../modules/accounts/service.js';
 
 /** Where a command writes; tests capture these. */
 export interface CliIo {
@@ -70,6 +71,20 @@ export function openCoreAt(file: string): Core {
     if ((err as { code?: string }).code !== 'ERR_SQLITE_ERROR') throw err;
     throw new CliError(`Cannot open the database ${file}: ${(err as Error).message}.`);
   }
+}
+
+/** The id of the account an option names; refused (exit 1) when there is no such account. */
+export function existingAccount(core: Core, id: string, option = '--account'): string {
+  const account = findAccount(core, id);
+  if (!account) throw new CliError(`No account ${id} (${option}) in ${core.file}.`);
+  return account.id;
+}
+
+/** Parses a whole-number option value (a commander argument parser): anything else is a usage error. */
+export function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError('It must be a whole number.');
+  return n;
 }
 
 /** Prints a result: JSON with `--json` (or when `human` is absent), else the human text. */

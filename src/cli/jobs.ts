@@ -6,7 +6,7 @@ import { createAccountJob } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
 import { findJobById, isFinished, jobDetail, jobSummary, queryJobs, type JobRow, type JobStatus } from '../jobs/store.js';
-import { CliError, emit, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
+import { CliError, emit, existingAccount, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
 export function parseNumbers(text: string): string[] {
@@ -172,7 +172,7 @@ export function registerJobs(program: Command, io: CliIo): void {
         if (opts.status && !statuses.includes(opts.status)) throw new CliError(`--status must be one of ${statuses.join(', ')}.`, 2);
         const limit = Number(opts.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer, not ${opts.limit}.`, 2);
-        const rows = queryJobs(core, { accountId: opts.account, status: opts.status as JobStatus | undefined, descending: true, limit }).reverse();
+        const rows = queryJobs(core, { accountId: opts.account && existingAccount(core, opts.account), status: opts.status as JobStatus | undefined, descending: true, limit }).reverse();
         const out = rows.map((r) => ({ ...jobSummary(r), account_id: r.account_id, created: new Date(r.created).toISOString().slice(0, 19) }));
         emit(io, g, out, () => table(out, ['id', 'account_id', 'status', 'total', 'successes', 'failures', 'created']));
       }),

@@ -3,7 +3,7 @@ import { getAccount } from '../modules/accounts/service.js';
 import { issueToken, listTokens, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken } from '../modules/auth/service.js';
 import { getUser } from '../modules/users/service.js';
 import type { EndpointRules } from '../restrictions/types.js';
-import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, existingAccount, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
 
 /** Checks a `--restrictions` value before it is stored on a token (set by the restrictions module). */
 export const tokenRestrictionOption: { parse?: (value: unknown) => EndpointRules } = {};
@@ -47,7 +47,7 @@ export function registerTokens(program: Command, io: CliIo): void {
     .option('--account <id>', 'only this account')
     .action(async (opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = listTokens(core, opts.account).map((t) => ({
+        const rows = listTokens(core, opts.account && existingAccount(core, opts.account)).map((t) => ({
           ...t,
           created: new Date(t.created).toISOString(),
           modified: new Date(t.modified).toISOString(),

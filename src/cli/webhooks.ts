@@ -14,7 +14,7 @@ import {
   setWebhookEnabled,
 } from '../modules/webhooks/service.js';
 import { gregorianToUnixMs } from '../util/time.js';
-import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, existingAccount, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
 
 interface CreateOptions {
   account: string;
@@ -75,7 +75,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .requiredOption('--account <id>', 'account id')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = listWebhooks(core, opts.account).map(hookSummary);
+        const rows = listWebhooks(core, existingAccount(core, opts.account)).map(hookSummary);
         emit(io, g, rows, () => table(rows, ['id', 'name', 'hook', 'uri', 'enabled', 'disable_reason']));
       }),
     );
@@ -84,7 +84,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .description('one webhook, whole')
     .requiredOption('--account <id>', 'account id')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
-      withCore(cmd, (core, g) => emit(io, { ...g, json: true }, hookJson(getWebhook(core, opts.account, id)))),
+      withCore(cmd, (core, g) => emit(io, { ...g, json: true }, hookJson(getWebhook(core, existingAccount(core, opts.account), id)))),
     );
 
   withGlobals(webhooks.command('create'))
@@ -110,7 +110,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .action(async (opts: CreateOptions, cmd: Command) => {
       const doc = await createDoc(opts);
       await withCore(cmd, (core, g) => {
-        const h = createWebhook(core, opts.account, doc);
+        const h = createWebhook(core, existingAccount(core, opts.account), doc);
         emit(io, g, hookJson(h), () => `Created webhook ${String(h.doc.name)} (${h.id}): ${String(h.doc.hook)} → ${String(h.doc.uri)}.`);
       });
     });
@@ -124,7 +124,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
       .requiredOption('--account <id>', 'account id')
       .action(async (id: string, opts: { account: string }, cmd: Command) =>
         withCore(cmd, (core, g) => {
-          const h = setWebhookEnabled(core, opts.account, id, enabled);
+          const h = setWebhookEnabled(core, existingAccount(core, opts.account), id, enabled);
           emit(io, g, hookJson(h), () => `Webhook ${String(h.doc.name)} (${h.id}) is ${enabled ? 'enabled' : 'disabled'}.`);
         }),
       );
@@ -135,7 +135,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .requiredOption('--account <id>', 'account id')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const h = deleteWebhook(core, opts.account, id);
+        const h = deleteWebhook(core, existingAccount(core, opts.account), id);
         emit(io, g, { ...hookJson(h), _read_only: { deleted: true } }, () => `Deleted webhook ${String(h.doc.name)} (${h.id}).`);
       }),
     );
@@ -147,7 +147,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .addHelpText('after', '\nExamples:\n  $ tel webhooks reenable --account <id>\n  $ tel webhooks reenable --account <reseller_id> --descendants')
     .action(async (opts: { account: string; descendants?: boolean }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const n = reenableAutoDisabled(core, opts.account, opts.descendants === true);
+        const n = reenableAutoDisabled(core, existingAccount(core, opts.account), opts.descendants === true);
         emit(io, g, { data: 'hooks updated', reenabled: n }, () => `Re-enabled ${n} webhook${n === 1 ? '' : 's'}.`);
       }),
     );
@@ -166,10 +166,11 @@ export function registerWebhooks(program: Command, io: CliIo): void {
       const fromMs = gregorianOption(opts.from, '--from');
       const toMs = gregorianOption(opts.to, '--to');
       await withCore(cmd, (core, g) => {
-        if (opts.hook) getWebhook(core, opts.account, opts.hook);
+        const accountId = existingAccount(core, opts.account);
+        if (opts.hook) getWebhook(core, accountId, opts.hook);
         const { rows } = listAttempts(core, {
           kind: WEBHOOK_KIND,
-          accountId: opts.account,
+          accountId,
           hookId: opts.hook,
           fromMs,
           toMs: toMs === undefined ? undefined : toMs + 999,
@@ -199,7 +200,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
       const id = Number(attemptId);
       if (!Number.isInteger(id) || id <= 0) throw new CliError(`The attempt id is a whole number, not ${attemptId}.`, 2);
       await withCore(cmd, (core, g) => {
-        const deliveryId = resendAttempt(core, id, opts.account);
+        const deliveryId = resendAttempt(core, id, opts.account && existingAccount(core, opts.account));
         emit(io, g, { delivery_id: deliveryId, attempt_id: id }, () => `Queued delivery ${deliveryId}; a running \`tel serve\` sends it.`);
       });
     });

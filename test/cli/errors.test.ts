@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runTel } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
@@ -39,5 +40,26 @@ describe('tel errors: exit codes and one clear sentence', () => {
       expectOneSentence(r.stderr);
       expect(r.stderr, args.join(' ')).toMatch(/^Cannot open the database .+: .+\.$/m);
     }
+  });
+
+  test('an unknown account given as an option is refused, not an empty list (exit 1)', async () => {
+    for (const args of [
+      ['accounts', 'list', '--under', 'nope'],
+      ['tokens', 'list', '--account', 'nope'],
+      ['jobs', 'list', '--account', 'nope'],
+      ['webhooks', 'list', '--account', 'nope'],
+      ['webhooks', 'attempts', '--account', 'nope'],
+      ['webhooks', 'reenable', '--account', 'nope'],
+      ['webhooks', 'create', '--account', 'nope', '--name', 'x', '--uri', 'http://127.0.0.1:9/x', '--hook', 'object'],
+      ['webhooks', 'resend', '1', '--account', 'nope'],
+    ]) {
+      const r = await runTel([...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expectOneSentence(r.stderr);
+      expect(r.stderr).toMatch(/nope/);
+    }
+    const file = new DatabaseSync(db);
+    expect(file.prepare('SELECT count(*) AS n FROM webhooks').get()).toEqual({ n: 0 });
+    file.close();
   });
 });
