@@ -44,10 +44,13 @@ export async function startApi(core: Core, host: string, port: number): Promise<
     port: addr.port,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // close() drops the connections idle at that moment; a keep-alive connection whose request
+      // was in flight would stay open until its client lets go, so keep dropping idle ones.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       await Promise.all(workers.map((w) => w.stop()));
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
+      clearInterval(sweep);
       clearTimeout(force);
       core.serving = false;
     },

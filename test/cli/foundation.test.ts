@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as rawRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTel, TEL_BIN } from '../helpers/cli.js';
@@ -149,4 +150,61 @@ describe('tel serve as a process', () => {
       tmp.cleanup();
     }
   });
+
+  it('on SIGINT in the middle of a request, finishes it, stores its change, then exits 0', async () => {
+    const tmp = tempDir();
+    const db = join(tmp.dir, 'busy.db');
+    const init = await runTel(['init', '--db', db, '--account', 'Busy', '--username', 'admin', '--password', 'pw']);
+    const { account_id: master, api_key: key } = JSON.parse(init.stdout);
+    const child = spawn(process.execPath, [TEL_BIN, 'serve', '--db', db, '--port', '0']);
+    try {
+      const url = await listeningUrl(child);
+      const token = (await httpRequest(url, 'PUT', '/v2/api_auth', { data: { api_key: key } })).body.auth_token as string;
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      const body = JSON.stringify({ data: { name: 'Sent During Shutdown' } });
+      const answer = new Promise<{ status: number; name: string }>((resolve, reject) => {
+        const u = new URL(url);
+        const req = rawRequest(
+          { host: u.hostname, port: u.port, method: 'PUT', path: `/v2/accounts/${master}`, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, name: JSON.parse(text).data?.name }));
+          },
+        );
+        req.on('error', reject);
+        req.write(body.slice(0, 12));
+        setTimeout(() => {
+          child.kill('SIGINT');
+          setTimeout(() => req.end(body.slice(12)), 300);
+        }, 100);
+      });
+      expect(await answer).toEqual({ status: 201, name: 'Sent During Shutdown' });
+      const answeredAt = Date.now();
+      expect(await exited).toBe(0);
+      // The client keeps its connection alive; the server must not wait for it to let go.
+      expect(Date.now() - answeredAt).toBeLessThan(2500);
+      const listed = await runTel(['accounts', 'list', '--db', db, '--json']);
+      expect(JSON.parse(listed.stdout).map((a: { name: string }) => a.name)).toContain('Sent During Shutdown');
+    } finally {
+      child.kill('SIGKILL');
+      tmp.cleanup();
+    }
+  });
 });
+
+/** The URL a spawned `tel serve` prints once it listens. */
+function listeningUrl(child: ChildProcess): Promise<string> {
+  let out = '';
+  return new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 15_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]);
+      }
+    });
+  });
+}
