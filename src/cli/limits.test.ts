@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTel, spawnTel } from '../../test/helpers/cli.js';
+import { runTel, spawnTel, TEL_BIN } from '../../test/helpers/cli.js';
 import { tempDir } from '../../test/helpers/server.js';
 
 describe('tel limits get|set', () => {
@@ -48,6 +49,19 @@ describe('tel limits get|set', () => {
     expect((await get()).inbound_trunks).toBeUndefined();
     const yes = await runTel(['limits', 'set', '--account', account, '--inbound-trunks', '11', '--db', db], { isTTY: true, stdin: 'y\n' });
     expect(yes.code).toBe(0);
+    expect((await get()).inbound_trunks).toBe(11);
+  });
+
+  // util-linux `script` gives the real binary a terminal for stdout while stdin is empty.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('on a terminal with nothing to read, the question is answered no: exit 1, nothing stored', async () => {
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const cmd = [process.execPath, TEL_BIN, 'limits', 'set', '--account', account, '--inbound-trunks', '40', '--db', db].map(quote).join(' ');
+    const r = spawnSync('script', ['-qec', `${cmd} < /dev/null; echo "exit=$?"`, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.stdout).toMatch(/Accept these charges\? \[y\/N\]/);
+    expect(r.stdout).toMatch(/Cancelled: the charges were not accepted/);
+    expect(r.stdout).toMatch(/exit=1\b/);
+    expect(r.stdout).not.toMatch(/unsettled/);
     expect((await get()).inbound_trunks).toBe(11);
   });
 

@@ -40,7 +40,11 @@ async function askYesNo(io: CliIo, question: string): Promise<boolean> {
     const { createInterface } = await import('node:readline/promises');
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
     try {
-      answer = await rl.question('');
+      // Input that ends before a line (stdin at EOF) answers no rather than leaving the question pending.
+      answer = await new Promise<string>((resolve) => {
+        rl.once('close', () => resolve(''));
+        rl.question('').then(resolve, () => resolve(''));
+      });
     } finally {
       rl.close();
     }
