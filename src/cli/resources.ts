@@ -12,7 +12,7 @@ import {
 } from '../modules/resources/service.js';
 import type { Core } from '../core.js';
 import { readSource } from './jobs.js';
-import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -64,13 +64,13 @@ Examples:
     .option(...ACCOUNT_OPTION)
     .option('--gateway <server>', 'a gateway server (repeatable)', collect, [])
     .option('--rule <regex>', 'a rule the number must match (repeatable)', collect, [])
-    .option('--weight-cost <n>', 'order among usable resources, 0..100')
+    .option('--weight-cost <n>', 'order among usable resources, 0..100', wholeNumber)
     .option('--disabled', 'create it disabled')
     .option('--data <json>', 'more fields of the resource as JSON, or @file')
     .action(
       async (
         name: string,
-        opts: { account?: string; gateway: string[]; rule: string[]; weightCost?: string; disabled?: boolean; data?: string },
+        opts: { account?: string; gateway: string[]; rule: string[]; weightCost?: number; disabled?: boolean; data?: string },
         cmd: Command,
       ) => {
         const extra = opts.data ? await jsonArg(opts.data, '--data') : {};

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { HANGUP_CODES } from '../modules/simulations/call.js';
 import { CliError, withGlobals, type CliIo } from './io.js';
 import { runSimulation, type SimulateCommand } from './simulate.js';
@@ -21,21 +21,20 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
   withGlobals(simulate.command('call'))
     .description('a call: channel_create, channel_answer, channel_bridge and channel_destroy, sharing one call_id')
     .requiredOption('--account <id>', 'account the call belongs to')
-    .option('--direction <dir>', 'inbound or outbound', 'inbound')
+    .addOption(new Option('--direction <dir>', 'which way the call goes').choices(['inbound', 'outbound']).default('inbound'))
     .option('--from <number>', 'caller id number')
     .option('--from-name <name>', 'caller id name')
     .option('--to <number>', 'callee id number')
     .option('--to-name <name>', 'callee id name')
     .option('--no-answer', 'ring out unanswered (no answer, no bridge)')
     .option('--no-bridge', 'answered but never bridged to another leg')
-    .option('--hangup-cause <cause>', `why it ended: ${Object.keys(HANGUP_CODES).join(', ')}`)
+    .addOption(new Option('--hangup-cause <cause>', 'why it ended (default: NORMAL_CLEARING)').choices(Object.keys(HANGUP_CODES)))
     .option('--internal', 'a loopback leg (hooks with include_internal_legs false skip it)')
     .addHelpText(
       'after',
       `\nExamples:\n  $ tel simulate call --account <id>\n  $ tel simulate call --account <id> --direction outbound --from +14155550100 --to +14155550199\n  $ tel simulate call --account <id> --no-answer --hangup-cause NO_ANSWER --json\n\nA running \`tel serve\` on the same file delivers the events to matching webhooks.`,
     )
     .action(async (opts: CallOptions, cmd: Command) => {
-      if (!['inbound', 'outbound'].includes(opts.direction)) throw new CliError(`--direction must be inbound or outbound, not ${opts.direction}.`, 2);
       await runSimulation(cmd, io, opts.account, {
         kind: 'call',
         direction: opts.direction,
@@ -59,7 +58,7 @@ export const simulateParkingCommand: SimulateCommand = (simulate: Command, io: C
     .requiredOption('--slot <n>', 'parking slot number')
     .option('--from <number>', 'caller id number')
     .option('--from-name <name>', 'caller id name')
-    .option('--outcome <what>', 'parked, retrieved or abandoned', 'parked')
+    .addOption(new Option('--outcome <what>', 'how the parked call ends').choices(['parked', 'retrieved', 'abandoned']).default('parked'))
     .addHelpText('after', `\nExamples:\n  $ tel simulate parking --account <id> --slot 101\n  $ tel simulate parking --account <id> --slot 7 --outcome retrieved --json`)
     .action(async (opts: { account: string; slot: string; from?: string; fromName?: string; outcome: string }, cmd: Command) => {
       const slot = Number(opts.slot);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { attemptJson, listAttempts } from '../delivery/attempts.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
 import { WEBHOOK_KIND } from '../modules/webhooks/match.js';
@@ -14,7 +14,7 @@ import {
   setWebhookEnabled,
 } from '../modules/webhooks/service.js';
 import { gregorianToUnixMs } from '../util/time.js';
-import { CliError, emit, existingAccount, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, existingAccount, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 interface CreateOptions {
   account: string;
@@ -23,7 +23,7 @@ interface CreateOptions {
   hook?: string;
   verb?: string;
   format?: string;
-  retries?: string;
+  retries?: number;
   includeSubaccounts?: boolean;
   internalLegs: boolean;
   modifiers?: string;
@@ -92,10 +92,10 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .requiredOption('--account <id>', 'account id')
     .option('--name <name>', 'friendly name')
     .option('--uri <uri>', 'absolute http(s) URI to call')
-    .option('--hook <type>', `event: ${HOOK_IDS.join(', ')}`)
-    .option('--verb <verb>', 'get, post or put')
-    .option('--format <format>', 'form-data or json (post and put)')
-    .option('--retries <n>', 'extra tries after a failure (0..5)')
+    .addOption(new Option('--hook <type>', 'the event to send').choices(HOOK_IDS))
+    .addOption(new Option('--verb <verb>', 'HTTP method').choices(['get', 'post', 'put']))
+    .addOption(new Option('--format <format>', 'body format (post and put)').choices(['form-data', 'json']))
+    .option('--retries <n>', 'extra tries after a failure (0..5)', wholeNumber)
     .option('--include-subaccounts', 'fire for sub-account events too')
     .option('--no-internal-legs', 'skip loopback call legs')
     .option('--modifiers <json>', 'payload pairs that must match, e.g. {"call_direction":"inbound"}')

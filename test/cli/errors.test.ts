@@ -62,4 +62,23 @@ describe('tel errors: exit codes and one clear sentence', () => {
     expect(file.prepare('SELECT count(*) AS n FROM webhooks').get()).toEqual({ n: 0 });
     file.close();
   });
+
+  test('option values of the wrong kind are usage errors (exit 2) that name the option', async () => {
+    for (const args of [
+      ['resources', 'create', 'X', '--gateway', 'sip.example.net', '--weight-cost', 'abc'],
+      ['webhooks', 'create', '--account', master, '--name', 'x', '--uri', 'http://127.0.0.1:9/x', '--hook', 'object', '--retries', 'abc'],
+      ['webhooks', 'create', '--account', master, '--name', 'x', '--uri', 'http://127.0.0.1:9/x', '--hook', 'object', '--verb', 'fetch'],
+      ['simulate', 'call', '--account', master, '--hangup-cause', 'LUNCH'],
+      ['simulate', 'call', '--account', master, '--direction', 'sideways'],
+      ['simulate', 'parking', '--account', master, '--slot', '7', '--outcome', 'lost'],
+    ]) {
+      const r = await runTel([...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/--(weight-cost|retries|verb|hangup-cause|direction|outcome)/);
+      expect(r.stderr).not.toMatch(/\bat .*:\d+:\d+/);
+    }
+    // Nothing was stored by the refused commands.
+    const hooks = await runTel(['webhooks', 'list', '--account', master, '--db', db, '--json']);
+    expect(JSON.parse(hooks.stdout)).toEqual([]);
+  });
 });

@@ -44,9 +44,13 @@ describe('tel webhooks … on the database file, beside a running server', () =>
   });
 
   it('refuses bad input with one sentence and exit 1 (2 for usage)', async () => {
-    const bad = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'not a uri', '--hook', 'nope');
+    const bad = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'not a uri', '--hook', 'object', '--data', '{"retries":9}');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^Refused: .*uri.*hook|^Refused: .*hook.*uri/);
+    expect(bad.stderr).toMatch(/^Refused: .*uri.*retries|^Refused: .*retries.*uri/);
+    // A value outside an option's fixed set is a usage error that lists the allowed ones.
+    const type = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'http://127.0.0.1:9/x', '--hook', 'nope');
+    expect(type.code).toBe(2);
+    expect(type.stderr).toMatch(/--hook .*channel_create/);
     expect((await tel('webhooks', 'list')).code).toBe(2);
     expect((await tel('webhooks', 'resend', 'abc')).code).toBe(2);
   });
