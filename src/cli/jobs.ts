@@ -120,7 +120,7 @@ export function registerJobs(program: Command, io: CliIo): void {
             pickupTimeoutMs: pickup * 1000,
             pollMs: 100,
             onProgress: (job) => reporter.update(job, isFinished(job.status)),
-            onNotice: (text) => io.err(text),
+            onNotice: (text) => reporter.note(text),
             shouldStop: signal.stopped,
           });
           endOf(io, g, result.job, result.stopped);

@@ -31,6 +31,7 @@ export const REPLACE_LINE = '\x1b[1A\x1b[2K';
  */
 export class ProgressReporter {
   private drawn = false;
+  private lastBar = '';
   private lastFrame = 0;
   private lastTenth = -1;
   private lastStatus = '';
@@ -43,6 +44,16 @@ export class ProgressReporter {
     private readonly frameMs = 100,
   ) {}
 
+  /** Prints a line of text; on a terminal it goes above the bar, which is drawn again below it. */
+  note(text: string): void {
+    if (!this.tty || !this.drawn) {
+      this.write(text);
+      return;
+    }
+    this.write(`${REPLACE_LINE}${text}`);
+    this.write(this.lastBar);
+  }
+
   /** Reports a snapshot; `final` forces the last frame out. */
   update(job: JobRow, final = false): void {
     const now = Date.now();
@@ -52,7 +63,8 @@ export class ProgressReporter {
       if (key === this.lastKey || (!final && this.drawn && now - this.lastFrame < this.frameMs)) return;
       this.lastKey = key;
       const rate = this.first && now > this.first.at ? ((job.processed - this.first.processed) * 1000) / (now - this.first.at) : undefined;
-      this.write(`${this.drawn ? REPLACE_LINE : ''}${progressBar(job, rate)}`);
+      this.lastBar = progressBar(job, rate);
+      this.write(`${this.drawn ? REPLACE_LINE : ''}${this.lastBar}`);
       this.drawn = true;
       this.lastFrame = now;
       return;

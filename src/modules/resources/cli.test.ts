@@ -68,14 +68,26 @@ describe('tel resources and tel jobs, offline on the database file', () => {
     expect(r.stdout).toMatch(/complete: 50 numbers added, 1 errors/);
   });
 
-  it('jobs create on a terminal draws a bar redrawn in place', async () => {
+  it('jobs create on a terminal draws a bar redrawn in place, below the notices', async () => {
     const r = await runTel(['jobs', 'create', '--db', db, '--account', accountId, '--resource', resourceId, '--numbers', '-'], {
       isTTY: true,
       stdin: Array.from({ length: 40 }, (_, i) => `+1303556${String(1000 + i)}`).join('\n'),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(REPLACE_LINE);
-    expect(r.stderr).toMatch(/\[#{30}\] 100%  40\/40  added 40  errors 0  complete/);
+    // What the terminal shows once each REPLACE_LINE has erased the line above it.
+    const screen: string[] = [];
+    for (let line of r.stderr.split('\n')) {
+      while (line.startsWith(REPLACE_LINE)) {
+        screen.pop();
+        line = line.slice(REPLACE_LINE.length);
+      }
+      screen.push(line);
+    }
+    expect(screen).toContain('No server runs on this database: executing the job here.');
+    const bars = screen.filter((l) => l.startsWith('['));
+    expect(bars).toHaveLength(1);
+    expect(bars[0]).toMatch(/\[#{30}\] 100%  40\/40  added 40  errors 0  complete/);
   });
 
   it('jobs create --no-wait only queues; jobs list shows it pending; jobs run executes it; jobs show lists errors', async () => {
