@@ -20,6 +20,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
   withGlobals(accounts.command('list'))
     .description('every account with its parent, or the descendants of one')
     .option('--under <id>', 'only the descendants of this account')
+    .addHelpText('after', '\nExamples:\n  $ tel accounts list\n  $ tel accounts list --under <id> --json     the sub-accounts of one account, as JSON')
     .action(async (opts: { under?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const rows = (opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core)).map((a) => ({
@@ -35,6 +36,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
 
   withGlobals(accounts.command('show <id>'))
     .description('one account, with its children')
+    .addHelpText('after', '\nExamples:\n  $ tel accounts show <id>\n  $ tel accounts show <id> --json')
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = getAccount(core, id);
@@ -49,6 +51,10 @@ export function registerAccounts(program: Command, io: CliIo): void {
     .description('create an account under a parent')
     .requiredOption('--parent <id>', 'parent account id')
     .option('--realm <realm>', 'SIP realm (default: generated)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts create "Customer B" --parent <id> --realm b.lab.example --json',
+    )
     .action(async (name: string, opts: { parent: string; realm?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: opts.parent });
@@ -58,6 +64,7 @@ export function registerAccounts(program: Command, io: CliIo): void {
 
   withGlobals(accounts.command('delete <id>'))
     .description('delete an account that has no sub-accounts, with its documents and tokens')
+    .addHelpText('after', '\nExample:\n  $ tel accounts delete <id>')
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = deleteAccount(core, id);

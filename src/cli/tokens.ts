@@ -23,6 +23,10 @@ export function registerTokens(program: Command, io: CliIo): void {
     .requiredOption('--account <id>', 'account the token acts for')
     .option('--user <id>', 'user the token belongs to (method cb_user_auth)')
     .option('--restrictions <json|@file>', 'endpoint rules to copy into the token instead of the templates')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel tokens create --account <id>                       an API-key style token\n  $ tel tokens create --account <id> --user <user_id>      a user's token\n  $ tel tokens create --account <id> --restrictions '{"_":[{"rules":{"#":["GET"]}}]}' --json`,
+    )
     .action(async (opts: { account: string; user?: string; restrictions?: string }, cmd: Command) => {
       const rules = opts.restrictions ? await jsonArg(opts.restrictions, '--restrictions') : undefined;
       await withCore(cmd, (core, g) => {
@@ -45,6 +49,7 @@ export function registerTokens(program: Command, io: CliIo): void {
   withGlobals(tokens.command('list'))
     .description('tokens, newest first')
     .option('--account <id>', 'only this account')
+    .addHelpText('after', '\nExamples:\n  $ tel tokens list\n  $ tel tokens list --account <id> --json')
     .action(async (opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const rows = listTokens(core, opts.account && existingAccount(core, opts.account)).map((t) => ({
@@ -63,6 +68,7 @@ export function registerTokens(program: Command, io: CliIo): void {
 
   withGlobals(tokens.command('revoke <token>'))
     .description('revoke a token for good')
+    .addHelpText('after', '\nExample:\n  $ tel tokens revoke <token>')
     .action(async (token: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         if (!revokeToken(core, token)) throw new CliError('No such token.');
