@@ -44,9 +44,18 @@ describe('accounts and their tree', () => {
     expect((await srv.request('PUT', `/v2/accounts/${b.id}`, { token, data: { name: 'Sneaky' } })).status).toBe(403);
   });
 
-  it('GET /v2/accounts/{id}/api_key answers the key', async () => {
+  it('GET /v2/accounts/{id}/api_key answers the key to an admin, never to a plain user', async () => {
     const r = await srv.request('GET', `/v2/accounts/${a.id}/api_key`, { token: srv.adminToken });
     expect(r.body.data).toEqual({ api_key: a.apiKey });
+    const users = `/v2/accounts/${a.id}/users`;
+    await srv.request('PUT', users, { token: srv.adminToken, data: { username: 'plain', password: 'pw', priv_level: 'user' } });
+    await srv.request('PUT', users, { token: srv.adminToken, data: { username: 'boss', password: 'pw', priv_level: 'admin' } });
+    const plain = await srv.userLogin('Reseller A', 'plain', 'pw');
+    const refused = await srv.request('GET', `/v2/accounts/${a.id}/api_key`, { token: plain });
+    expect(refused.status).toBe(403);
+    expect(refused.text).not.toContain(a.apiKey);
+    const boss = await srv.userLogin('Reseller A', 'boss', 'pw');
+    expect((await srv.request('GET', `/v2/accounts/${a1.id}/api_key`, { token: boss })).status).toBe(200);
   });
 
   it('validation errors are Kazoo-shaped and store nothing', async () => {

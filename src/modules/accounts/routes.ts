@@ -9,6 +9,7 @@ import {
   getAccount,
   listChildren,
   listDescendants,
+  readApiKey,
   updateAccount,
 } from './service.js';
 
@@ -75,6 +76,6 @@ export const accountRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/api_key',
-    handler: (ctx, core) => ({ data: { api_key: getAccount(core, ctx.params.account_id).apiKey } }),
+    handler: (ctx, core) => ({ data: { api_key: readApiKey(core, authOf(ctx), ctx.params.account_id) } }),
   },
 ];

@@ -1,6 +1,7 @@
 import type { Core } from '../../core.js';
 import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
+import { isAccountAdmin, type Actor } from '../users/service.js';
 import { stripServerFields } from '../../store/documents.js';
 import { errors, type ValidationErrors } from '../../http/errors.js';
 import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
@@ -272,6 +273,16 @@ export function deleteAccount(core: Core, id: string): Account {
     rowCache(core.db, 'tokens').clear();
     return account;
   });
+}
+
+/**
+ * An account's API key, for an admin only: an API-key login is unrestricted admin-level
+ * access, so a plain user who could read the key would escape their token restrictions.
+ */
+export function readApiKey(core: Core, actor: Actor, accountId: string): string {
+  const account = getAccount(core, accountId);
+  if (!isAccountAdmin(core, actor)) throw errors.forbidden('reading the API key needs an admin of the account');
+  return account.apiKey;
 }
 
 /** Gives an account a new API key. */
