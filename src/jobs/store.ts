@@ -66,12 +66,12 @@ export function createJob(core: Core, job: NewJob): JobRow {
 
 /** A job by id, in any account. */
 export function findJobById(core: Core, id: string): JobRow | undefined {
-  return core.db.prepare(`SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE id = ?`).get(id) as JobRow | undefined;
+  return stmt(core.db, `SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE id = ?`).get(id) as JobRow | undefined;
 }
 
 /** A job by its ordered key. */
 export function findJobBySeq(core: Core, seq: number): JobRow | undefined {
-  return core.db.prepare(`SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE seq = ?`).get(seq) as JobRow | undefined;
+  return stmt(core.db, `SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE seq = ?`).get(seq) as JobRow | undefined;
 }
 
 /** A job of an account, or the 404 `bad_identifier` (also for ids not of the `YYYYMM-` form). */

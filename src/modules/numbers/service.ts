@@ -54,16 +54,6 @@ export function numberAdder(db: Db): NumberAdder {
   return add;
 }
 
-/** One number of the inventory, or undefined. */
-export function findNumber(core: Core, number: string): NumberRow | undefined {
-  return stmt(core.db, 'SELECT * FROM phone_numbers WHERE number = ?').get(number) as NumberRow | undefined;
-}
-
-/** How many numbers an account holds. */
-export function countNumbers(core: Core, accountId: string): number {
-  return Number((stmt(core.db, 'SELECT COUNT(*) AS n FROM phone_numbers WHERE account_id = ?').get(accountId) as { n: number }).n);
-}
-
 /**
  * A page of an account's numbers in E.164 order, keyed by number as Kazoo answers them. The
  * paging key is the number itself (`start_key` / `next_start_key`); `paginate=false` gives all.
