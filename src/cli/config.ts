@@ -17,11 +17,15 @@ export function registerConfig(program: Command, io: CliIo): void {
     .description('read and change system configuration (system_configs categories)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel config get crossbar.auth\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. Keys live under the "default" node.`,
+      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config get crossbar.auth\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. Keys live under the "default" node.`,
     );
 
   withGlobals(config.command('get [category] [key]'))
     .description('a category document, one key of its default node, or the list of categories')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel config get                                    the categories that are set\n  $ tel config get crossbar.auth                      the whole document\n  $ tel config get crossbar.auth token_expiry_s --json',
+    )
     .action(async (category: string | undefined, key: string | undefined, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         if (!category) {
@@ -43,6 +47,10 @@ export function registerConfig(program: Command, io: CliIo): void {
 
   withGlobals(config.command('set <category> <keyOrDoc> [value]'))
     .description('set one key of the default node, or replace the whole category with a JSON document')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category.`,
+    )
     .action(async (category: string, keyOrDoc: string, value: string | undefined, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         let doc;

@@ -65,6 +65,7 @@ export function registerLimits(program: Command, io: CliIo): void {
   withGlobals(limits.command('get'))
     .description("an account's limits (the defaults when none were stored)")
     .requiredOption('--account <id>', 'account id')
+    .addHelpText('after', '\nExamples:\n  $ tel limits get --account <id>\n  $ tel limits get --account <id> --json')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const r = getLimits(core, opts.account);
@@ -78,7 +79,11 @@ export function registerLimits(program: Command, io: CliIo): void {
     .option('--data <json|@file>', 'limits fields as a JSON object')
     .option('--allow-prepay', 'allow per-minute calls when no credit is available')
     .option('--no-allow-prepay', 'refuse per-minute calls when no credit is available')
-    .option('--accept-charges', 'accept the charges the change incurs without asking');
+    .option('--accept-charges', 'accept the charges the change incurs without asking')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel limits set --account <id> --inbound-trunks 11 --outbound-trunks 5      shows the charges and asks\n  $ tel limits set --account <id> --inbound-trunks 11 --accept-charges\n  $ tel limits set --account <id> --data '{"twoway_trunks":2,"allow_prepay":false}' --json`,
+    );
   for (const item of LIMIT_QUANTITIES) set.option(`--${item.replace(/_/g, '-')} <n>`, `${item.replace(/_/g, ' ')}`, count);
   set.action(async (opts: SetOptions, cmd: Command) => {
     const input: Record<string, unknown> = {};
