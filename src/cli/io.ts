@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
 import { ApiError } from '../http/errors.js';
@@ -125,7 +126,6 @@ export function exitCodeOf(err: unknown): number {
 export async function jsonArg(value: string, what: string): Promise<unknown> {
   let text = value;
   if (value.startsWith('@')) {
-    const { readFile } = await import('node:fs/promises');
     try {
       text = await readFile(value.slice(1), 'utf8');
     } catch {
@@ -136,6 +136,21 @@ export async function jsonArg(value: string, what: string): Promise<unknown> {
     return JSON.parse(text);
   } catch {
     throw new CliError(`${what} is not valid JSON.`, 2);
+  }
+}
+
+/** Reads a whole file, or stdin for `-` (tests hand stdin in through `io.readStdin`). */
+export async function readSource(io: CliIo, source: string): Promise<string> {
+  if (source === '-') {
+    if (io.readStdin) return io.readStdin();
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(source, 'utf8');
+  } catch {
+    throw new CliError(`Cannot read ${source}.`, 2);
   }
 }
 

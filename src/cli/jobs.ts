@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Core } from '../core.js';
 import { getAccount, masterAccount } from '../modules/accounts/service.js';
@@ -6,7 +5,7 @@ import { createAccountJob } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
 import { findJobById, isFinished, jobDetail, jobSummary, queryJobs, type JobRow, type JobStatus } from '../jobs/store.js';
-import { CliError, emit, existingAccount, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
+import { CliError, emit, existingAccount, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
 export function parseNumbers(text: string): string[] {
@@ -21,21 +20,6 @@ export function parseNumbers(text: string): string[] {
     .map((line) => line.replace(/#.*$/, ''))
     .flatMap((line) => line.split(/[,;\s]+/))
     .filter((s) => s !== '');
-}
-
-/** Reads a whole file, or stdin for `-`. */
-export async function readSource(io: CliIo, source: string): Promise<string> {
-  if (source === '-') {
-    if (io.readStdin) return io.readStdin();
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  try {
-    return await readFile(source, 'utf8');
-  } catch {
-    throw new CliError(`Cannot read ${source}.`, 2);
-  }
 }
 
 function accountFor(core: Core, account: string | undefined): string {

@@ -11,8 +11,7 @@ import {
   type Scope,
 } from '../modules/resources/service.js';
 import type { Core } from '../core.js';
-import { readSource } from './jobs.js';
-import { CliError, emit, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, readSource, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

@@ -18,7 +18,7 @@ import {
 } from '../modules/token-restrictions/service.js';
 import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
 import { getUser } from '../modules/users/service.js';
-import { CliError, emit, jsonArg, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, readSource, withCore, withGlobals, type CliIo } from './io.js';
 import { tokenRestrictionOption } from './tokens.js';
 
 const METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
@@ -145,9 +145,8 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
 
 async function readTemplateArg(io: CliIo, value: string): Promise<unknown> {
   if (value === '-') {
-    if (!io.readStdin) throw new CliError('Cannot read the template from stdin here.', 2);
     try {
-      return JSON.parse(await io.readStdin());
+      return JSON.parse(await readSource(io, '-'));
     } catch {
       throw new CliError('The template on stdin is not valid JSON.', 2);
     }
@@ -184,6 +183,7 @@ The template may also be given as {"restrictions": {...}}. test exits 0 when all
   withGlobals(group.command('get'))
     .description("an account's restriction template")
     .requiredOption('--account <id>', 'the account')
+    .addHelpText('after', '\nExamples:\n  $ tel restrictions get --account <id>\n  $ tel restrictions get --account <id> --json')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const restrictions = getTemplate(core, opts.account);
@@ -194,6 +194,16 @@ The template may also be given as {"restrictions": {...}}. test exits 0 when all
   withGlobals(group.command('set <template>'))
     .description("replace an account's restriction template (JSON, @file, or - for stdin); validated")
     .requiredOption('--account <id>', 'the account')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel restrictions set --account <id> '{"cb_user_auth":{"user":{"devices":[{"allowed_accounts":["{AUTH_ACCOUNT_ID}"],"rules":{"#":["GET"]}}]}}}'
+  $ tel restrictions set --account <id> @template.json
+  $ tel restrictions get --account <other_id> --json | tel restrictions set --account <id> -
+
+Tokens already issued keep the rules they were given; new ones get the new template.`,
+    )
     .action(async (value: string, opts: { account: string }, cmd: Command) => {
       const parsed = await readTemplateArg(io, value);
       const wrapped =
@@ -209,6 +219,7 @@ The template may also be given as {"restrictions": {...}}. test exits 0 when all
   withGlobals(group.command('delete'))
     .description("remove an account's restriction template")
     .requiredOption('--account <id>', 'the account')
+    .addHelpText('after', '\nExample:\n  $ tel restrictions delete --account <id>')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const restrictions = deleteTemplate(core, opts.account);
@@ -222,5 +233,15 @@ The template may also be given as {"restrictions": {...}}. test exits 0 when all
     .option('--account <id>', 'the rules a new token of this account would get')
     .option('--user <id>', 'with --account: as this user (method cb_user_auth)')
     .option('--auth-method <name>', 'with --account: the authentication method (cb_user_auth, cb_api_auth, …)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel restrictions test /v2/accounts/<id>/devices GET --account <id> --user <user_id>
+  $ tel restrictions test accounts/<id>/devices/<dev>/sync POST --token <token> --json
+
+Exit 0 when allowed, 1 when denied. Without --auth-method, --account means cb_user_auth
+with --user, else cb_api_auth.`,
+    )
     .action(async (uri: string, method: string, opts: TestOptions, cmd: Command) => runTest(io, cmd, uri, method, opts));
 }

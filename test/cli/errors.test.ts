@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runTel } from '../helpers/cli.js';
+import { runTel, spawnTel } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
 /** One sentence on stderr: one line, no stack frame. */
@@ -80,5 +80,13 @@ describe('tel errors: exit codes and one clear sentence', () => {
     // Nothing was stored by the refused commands.
     const hooks = await runTel(['webhooks', 'list', '--account', master, '--db', db, '--json']);
     expect(JSON.parse(hooks.stdout)).toEqual([]);
+  });
+
+  test('- reads stdin in the real process, not only in tests', async () => {
+    const template = '{"cb_api_auth":{"_":{"devices":[{"rules":{"#":["GET"]}}]}}}';
+    const set = await spawnTel(['restrictions', 'set', '--account', master, '-', '--db', db], { stdin: template });
+    expect(set.code, set.stderr).toBe(0);
+    const got = await runTel(['restrictions', 'get', '--account', master, '--db', db, '--json']);
+    expect(JSON.parse(got.stdout)).toEqual({ restrictions: JSON.parse(template) });
   });
 });
