@@ -45,6 +45,15 @@ describe('resource collections: per-item results keyed by id', () => {
     expect(Object.keys(r.body.data.successes)).toEqual(['carrier-c']);
   });
 
+  it('a PUT that creates nothing answers 200 with the errors, not 201', async () => {
+    const before = (await srv.request('GET', base, { token })).body.data.length;
+    const r = await srv.request('PUT', `${base}/collection`, { token, data: [{ id: 'only-bad', name: '', gateways: [] }] });
+    expect(r.status).toBe(200);
+    expect(r.body.data.successes).toEqual({});
+    expect(r.body.data.errors['only-bad'].name.minLength).toBeTruthy();
+    expect((await srv.request('GET', base, { token })).body.data.length).toBe(before);
+  });
+
   it('POST merge-updates many by id; a missing one says so and an invalid change is refused alone', async () => {
     const r = await srv.request('POST', `${base}/collection`, {
       token,

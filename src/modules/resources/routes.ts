@@ -65,7 +65,15 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
         data: { ...resourceJson(deleteResource(core, scopeOf(ctx), ctx.params.resource_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
       }),
     },
-    { method: 'PUT', path: `${base}/collection`, handler: (ctx, core) => ({ data: createCollection(core, scopeOf(ctx), ctx.data) }) },
+    {
+      method: 'PUT',
+      path: `${base}/collection`,
+      handler: (ctx, core) => {
+        const result = createCollection(core, scopeOf(ctx), ctx.data);
+        // 201 only when something was created; a collection refused item by item is a plain 200.
+        return { status: Object.keys(result.successes).length ? 201 : 200, data: result };
+      },
+    },
     { method: 'POST', path: `${base}/collection`, handler: (ctx, core) => ({ data: updateCollection(core, scopeOf(ctx), ctx.data) }) },
     {
       method: 'GET',
