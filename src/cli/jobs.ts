@@ -150,6 +150,7 @@ export function registerJobs(program: Command, io: CliIo): void {
     .option('--account <id>', 'only this account')
     .option('--status <status>', 'pending, running, complete or failed')
     .option('--limit <n>', 'the newest N jobs', '50')
+    .addHelpText('after', '\nExamples:\n  $ tel jobs list\n  $ tel jobs list --account <id> --status failed --json')
     .action(async (opts: { account?: string; status?: string; limit: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const statuses = ['pending', 'running', 'complete', 'failed'];
@@ -164,6 +165,7 @@ export function registerJobs(program: Command, io: CliIo): void {
 
   withGlobals(jobs.command('show <id>'))
     .description('one job: counts, and its errors (--json: every per-number result)')
+    .addHelpText('after', '\nExamples:\n  $ tel jobs show 202611-9f3c…\n  $ tel jobs show 202611-9f3c… --json')
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const job = findJobById(core, id);

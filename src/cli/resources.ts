@@ -43,6 +43,7 @@ Examples:
   withGlobals(resources.command('list'))
     .description('resources with name, enabled, weight_cost and gateway count')
     .option(...ACCOUNT_OPTION)
+    .addHelpText('after', '\nExamples:\n  $ tel resources list                          the global resources\n  $ tel resources list --account <id> --json')
     .action(async (opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const docs = listResources(core, scopeOf(core, opts.account));
@@ -54,6 +55,7 @@ Examples:
   withGlobals(resources.command('show <id>'))
     .description('one resource, as the API answers it')
     .option(...ACCOUNT_OPTION)
+    .addHelpText('after', '\nExamples:\n  $ tel resources show <resource_id>\n  $ tel resources show <resource_id> --account <id>')
     .action(async (id: string, opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => emit(io, { ...g, json: true }, resourceJson(getResource(core, scopeOf(core, opts.account), id)))),
     );
@@ -66,6 +68,14 @@ Examples:
     .option('--weight-cost <n>', 'order among usable resources, 0..100', wholeNumber)
     .option('--disabled', 'create it disabled')
     .option('--data <json>', 'more fields of the resource as JSON, or @file')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel resources create "Carrier A" --gateway sip.carrier-a.net --rule '^\\+1(\\d{10})$'
+  $ tel resources create "Carrier B" --gateway 10.0.0.1 --gateway 10.0.0.2 --weight-cost 20 --json
+  $ tel resources create "Office trunk" --account <id> --data @trunk.json`,
+    )
     .action(
       async (
         name: string,
@@ -89,6 +99,7 @@ Examples:
   withGlobals(resources.command('delete <id>'))
     .description('delete a resource')
     .option(...ACCOUNT_OPTION)
+    .addHelpText('after', '\nExamples:\n  $ tel resources delete <resource_id>\n  $ tel resources delete <resource_id> --account <id>')
     .action(async (id: string, opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const d = deleteResource(core, scopeOf(core, opts.account), id);
@@ -100,7 +111,17 @@ Examples:
     .description('create many resources from a JSON array (a collection); --update merges into existing ones by id')
     .option(...ACCOUNT_OPTION)
     .option('--update', 'update existing resources (items carry their id) instead of creating')
-    .addHelpText('after', '\nThe file (or - for stdin) is a JSON array of resources. Each item is created on its own:\nan invalid one is reported and the others are kept. Exit 1 when any item failed.')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel resources import carriers.json --account <id>
+  $ tel resources import changes.json --update --json
+  $ echo '[{"name":"Carrier C","gateways":[{"server":"sip.c.example"}]}]' | tel resources import -
+
+The file (or - for stdin) is a JSON array of resources. Each item is created on its own:
+an invalid one is reported and the others are kept. Exit 1 when any item failed.`,
+    )
     .action(async (file: string, opts: { account?: string; update?: boolean }, cmd: Command) => {
       const text = await readSource(io, file);
       let items: unknown;

@@ -10,10 +10,10 @@ export type SimulateCommand = (simulate: Command, io: CliIo) => void;
 
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
-  simulateVoicemailCommand,
-  simulateQueueCallCommand,
   simulateCallCommand,
+  simulateQueueCallCommand,
   simulateParkingCommand,
+  simulateVoicemailCommand,
 ];
 
 /** Runs a simulation offline on the database and prints the events it emitted. */
@@ -33,6 +33,16 @@ export function registerSimulate(program: Command, io: CliIo): void {
   const cmd = program
     .command('simulate')
     .description('fire platform events (calls, parking, queue calls, voicemail) as a switch would')
-    .addHelpText('after', '\nThe events go through the same webhook engine as the API; a running `tel serve` sends them.');
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel simulate call --account <id> --from +14155550100 --to +14155550199
+  $ tel simulate queue-call --account <id> --queue <queue_id> --agent <user_id>
+  $ tel simulate parking --account <id> --slot 101 --outcome retrieved
+  $ tel simulate voicemail --account <id> --vmbox <vmbox_id> --json
+
+The events go through the same webhook engine as the API; a running \`tel serve\` sends them.`,
+    );
   for (const add of SIMULATE_COMMANDS) add(cmd, io);
 }

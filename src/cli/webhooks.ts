@@ -73,6 +73,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
   withGlobals(webhooks.command('list'))
     .description("an account's webhooks, with the reason of any automatic disable")
     .requiredOption('--account <id>', 'account id')
+    .addHelpText('after', '\nExamples:\n  $ tel webhooks list --account <id>\n  $ tel webhooks list --account <id> --json')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const rows = listWebhooks(core, existingAccount(core, opts.account)).map(hookSummary);
@@ -83,6 +84,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
   withGlobals(webhooks.command('show <hook_id>'))
     .description('one webhook, whole')
     .requiredOption('--account <id>', 'account id')
+    .addHelpText('after', '\nExample:\n  $ tel webhooks show <hook_id> --account <id>')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => emit(io, { ...g, json: true }, hookJson(getWebhook(core, existingAccount(core, opts.account), id)))),
     );
@@ -122,6 +124,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     withGlobals(webhooks.command(`${name} <hook_id>`))
       .description(enabled ? 'turn a webhook on (clears an automatic disable and its failure count)' : 'turn a webhook off by hand')
       .requiredOption('--account <id>', 'account id')
+      .addHelpText('after', `\nExample:\n  $ tel webhooks ${name} <hook_id> --account <id>`)
       .action(async (id: string, opts: { account: string }, cmd: Command) =>
         withCore(cmd, (core, g) => {
           const h = setWebhookEnabled(core, existingAccount(core, opts.account), id, enabled);
@@ -133,6 +136,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
   withGlobals(webhooks.command('delete <hook_id>'))
     .description('delete a webhook')
     .requiredOption('--account <id>', 'account id')
+    .addHelpText('after', '\nExample:\n  $ tel webhooks delete <hook_id> --account <id>')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const h = deleteWebhook(core, existingAccount(core, opts.account), id);

@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { describe, expect, test } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import { runTel } from '../helpers/cli.js';
+
+const program = buildProgram({ out: () => {}, err: () => {}, isTTY: false });
+
+/** Every command below the program, with its path of names (`help` left out). */
+function commandsOf(cmd: Command, path: string[] = []): { path: string[]; cmd: Command }[] {
+  return cmd.commands
+    .filter((c) => c.name() !== 'help')
+    .flatMap((c) => [{ path: [...path, c.name()], cmd: c }, ...commandsOf(c, [...path, c.name()])]);
+}
+
+const all = commandsOf(program);
+const leaves = all.filter((c) => c.cmd.commands.length === 0);
+
+/** Splits an example line as a shell would (quotes, no expansion); stops at a pipe. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\|)|(\S+)/g)) {
+    if (m[3]) break;
+    out.push(m[1] ?? m[2] ?? m[4]);
+  }
+  return out;
+}
+
+/** What is wrong with `tel <args>` against the declared commands and options, or null. */
+function problemWith(args: string[]): string | null {
+  let cmd: Command = program;
+  const positionals: string[] = [];
+  const given = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0];
+      // Options declared anywhere on the path count (the globals are on the program too).
+      let opt;
+      for (let c: Command | null = cmd; c && !opt; c = c.parent) opt = c.options.find((o) => o.long === name);
+      if (!opt) return `${cmd.name()} has no option ${name}`;
+      given.add(opt.attributeName());
+      if ((opt.required || opt.optional) && !a.includes('=')) i++;
+      continue;
+    }
+    const sub = positionals.length === 0 ? cmd.commands.find((c) => c.name() === a) : undefined;
+    if (sub) cmd = sub;
+    else positionals.push(a);
+  }
+  if (cmd.commands.length > 0) return `${cmd.name()} needs a subcommand`;
+  for (const o of cmd.options) if (o.mandatory && !given.has(o.attributeName())) return `${cmd.name()} needs ${o.long}`;
+  const required = cmd.registeredArguments.filter((r) => r.required).length;
+  const variadic = cmd.registeredArguments.some((r) => r.variadic);
+  if (positionals.length < required) return `${cmd.name()} needs ${required} argument(s), the example gives ${positionals.length}`;
+  if (!variadic && positionals.length > cmd.registeredArguments.length) return `${cmd.name()} takes ${cmd.registeredArguments.length} argument(s), the example gives ${positionals.length}`;
+  return null;
+}
+
+describe('tel help', () => {
+  test('every group and every command teaches by example', async () => {
+    const without: string[] = [];
+    for (const { path } of all) {
+      const r = await runTel([...path, '--help']);
+      expect(r.code, path.join(' ')).toBe(0);
+      if (!/Examples?:\n\s+\$ tel /.test(r.stdout)) without.push(path.join(' '));
+    }
+    expect(without).toEqual([]);
+  });
+
+  test('every example names real commands and options, with the required ones', async () => {
+    // The checker itself: a missing required option, a misspelt option, a missing argument.
+    expect(problemWith(words(`accounts create 'Customer A'`))).toMatch(/--parent/);
+    expect(problemWith(words('webhooks list --acount <id>'))).toMatch(/no option --acount/);
+    expect(problemWith(words('jobs show --json'))).toMatch(/argument/);
+    expect(problemWith(words(`--db lab.db accounts create "Customer A" --parent <id> --json`))).toBeNull();
+    const wrong: string[] = [];
+    for (const path of [[], ...all.map((c) => c.path)]) {
+      const r = await runTel([...path, '--help']);
+      for (const line of r.stdout.split('\n')) {
+        const m = /^\s*\$ tel (.*)$/.exec(line);
+        if (!m) continue;
+        // A comment after the command is separated by at least two spaces.
+        const problem = problemWith(words(m[1].split(/\s{2,}/)[0]));
+        if (problem) wrong.push(`${line.trim()}: ${problem}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test('every command takes --db and --json', () => {
+    const missing = leaves
+      .filter(({ cmd }) => !['--db', '--json'].every((o) => cmd.options.some((x) => x.long === o)))
+      .map(({ path }) => path.join(' '));
+    expect(missing).toEqual([]);
+  });
+});
