@@ -13,7 +13,7 @@ if (major < 24) {
 
 const bundleUrl = new URL('../dist/tel.mjs', import.meta.url);
 if (!existsSync(bundleUrl)) {
-  // npm install does not bundle (the package has no prepare script); npm start and npm run tel do.
+  // npm install bundles (the prepare script), so this means dist/ was removed or the install skipped scripts.
   process.stderr.write('tel is not built yet (dist/tel.mjs is missing): run `npm run bundle` first, or use `npm run tel -- …`, which bundles.\n');
   process.exit(2);
 }
