@@ -1,7 +1,7 @@
 import type { Core } from '../../core.js';
 import { ApiError, errors } from '../../http/errors.js';
 import { transaction } from '../../store/db.js';
-import { createResource, resourceJson, updateResource, type Scope } from './service.js';
+import { createResource, isObject, resourceJson, updateResource, type Scope } from './service.js';
 
 /** Per-item results of a collection request, keyed by resource id. */
 export interface CollectionResult {
@@ -20,10 +20,6 @@ function itemError(err: unknown): unknown {
     return d?.message ?? err.kazooMessage;
   }
   throw err;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The items of a collection body: an array, or (for updates) an object keyed by id. */

@@ -94,7 +94,8 @@ export function mergePatch(target: Record<string, unknown>, patch: Record<string
   return out;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** True for a JSON object (not an array, not null). */
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
