@@ -6,6 +6,8 @@ export type JsonSchema = Record<string, unknown>;
 
 const ajv = new Ajv({
   allErrors: true,
+  // Errors carry the offending value, as Kazoo's do.
+  verbose: true,
   useDefaults: true,
   // Kazoo clients send "2" for 2 and "true" for true; coerce as Kazoo does.
   coerceTypes: true,

@@ -63,7 +63,7 @@ describe('accounts and their tree', () => {
     expect(r.status).toBe(400);
     expect(r.body.message).toBe('validation error');
     expect(r.body.data.name.required.message).toBe('Field is required but missing');
-    expect(r.body.data.realm.minLength).toMatchObject({ target: 4 });
+    expect(r.body.data.realm.minLength).toMatchObject({ target: 4, value: 'x' });
     const wrongType = await srv.request('PUT', `/v2/accounts/${a.id}`, { token: srv.adminToken, data: { name: { no: 1 } } });
     expect(wrongType.body.data.name.type.message).toMatch(/Value did not match type/);
   });
