@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
 import { CliError, describeError, exitCodeOf, withGlobals, type CliIo } from './io.js';
 import { registerInit } from './init.js';
@@ -51,7 +51,26 @@ Examples:
 Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
     );
   for (const register of GROUPS) register(program, io);
+  refuseOptionsAsValues(program);
   return program;
+}
+
+/**
+ * Makes every option that takes a value refuse an option name as that value: with an empty
+ * shell variable, `--account $ID --json` would otherwise read `--json` as the account.
+ */
+function refuseOptionsAsValues(cmd: Command): void {
+  const names = new Set<string>();
+  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.long) names.add(o.long);
+  for (const option of cmd.options) {
+    if (!option.required || option.variadic) continue;
+    const parse = option.parseArg;
+    option.argParser((value: string, previous: unknown) => {
+      if (names.has(value.split('=')[0])) throw new InvalidArgumentError(`That is an option: is the value missing (an empty variable)?`);
+      return parse ? parse(value, previous) : value;
+    });
+  }
+  for (const sub of cmd.commands) refuseOptionsAsValues(sub);
 }
 
 /** Runs `tel` with `args` (without the node and script names); answers the exit code. */

@@ -89,4 +89,14 @@ describe('tel errors: exit codes and one clear sentence', () => {
     const got = await runTel(['restrictions', 'get', '--account', master, '--db', db, '--json']);
     expect(JSON.parse(got.stdout)).toEqual({ restrictions: JSON.parse(template) });
   });
+
+  test('an option whose value is missing (an empty shell variable) does not take the next option as its value', async () => {
+    // As `--account $ACCOUNT --gateway …` reads when ACCOUNT is empty.
+    const r = await runTel(['resources', 'create', 'Carrier A', '--account', '--gateway', 'sip.example.net', '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/--account .*--gateway/);
+    const json = await runTel(['webhooks', 'list', '--account', '--json', '--db', db]);
+    expect(json.code).toBe(2);
+    expect(json.stderr.split('\n')[0]).toMatch(/--account .*(--json|missing)/);
+  });
 });
