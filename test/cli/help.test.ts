@@ -86,6 +86,50 @@ describe('tel help', () => {
     expect(wrong).toEqual([]);
   });
 
+  test("the contract's command table: every command exists with the documented options", () => {
+    const contract = [
+      'init --account NAME --username U --password P --realm R',
+      'serve --host 127.0.0.1 --port 8000',
+      'accounts list',
+      'accounts show ID',
+      'accounts create NAME --parent ID',
+      'accounts delete ID',
+      'tokens create --account ID --user ID --restrictions @rules.json',
+      'tokens list',
+      'tokens revoke TOKEN',
+      'restrictions get --account ID',
+      'restrictions set --account ID @template.json',
+      'restrictions delete --account ID',
+      'restrictions test /v2/accounts/ID/devices GET --token T',
+      'restrictions test accounts/ID/devices POST --account ID --user ID --auth-method cb_user_auth',
+      'webhooks list --account ID',
+      'webhooks show HOOK --account ID',
+      'webhooks create --account ID',
+      'webhooks enable HOOK --account ID',
+      'webhooks disable HOOK --account ID',
+      'webhooks delete HOOK --account ID',
+      'webhooks reenable --account ID --descendants',
+      'webhooks attempts --account ID --hook ID',
+      'resources list',
+      'resources show ID --account ID',
+      'resources create NAME --account ID',
+      'resources delete ID',
+      'jobs create --resource ID --numbers -',
+      'jobs list',
+      'jobs show ID',
+      'limits get --account ID',
+      'limits set --account ID --accept-charges',
+      'config get CATEGORY KEY',
+      'config set CATEGORY KEY VALUE',
+      'simulate call --account ID',
+      'simulate queue-call --account ID --queue Q --agent U',
+      'simulate parking --account ID --slot 7',
+      'simulate voicemail --account ID --vmbox V',
+      'watch --account ID --descendants',
+    ];
+    expect(contract.map((line) => [line, problemWith(words(line))]).filter(([, p]) => p)).toEqual([]);
+  });
+
   test('every command takes --db and --json', () => {
     const missing = leaves
       .filter(({ cmd }) => !['--db', '--json'].every((o) => cmd.options.some((x) => x.long === o)))
