@@ -55,6 +55,14 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     expect(missed.body.data).toHaveLength(1);
     const unknown = await srv.request('GET', '/v2/webhooks/samples/webhooks_nope');
     expect(unknown.status).toBe(404);
+    // names every JavaScript object has are unknown sample ids too, not a crash
+    for (const id of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const r = await srv.request('GET', `/v2/webhooks/samples/${id}`);
+      expect(r.status, id).toBe(404);
+      expect(r.body.data.cause, id).toBe(id);
+    }
+    const byProto = await srv.request('GET', '/v2/webhooks/samples/webhooks_object?filter_constructor=x');
+    expect(byProto.body.data).toEqual([]);
     const viaAccount = await srv.request('GET', `${base}/samples/webhooks_parking`, { token });
     expect(viaAccount.body.data).toEqual(parking.body.data);
     expect((await srv.request('GET', `${base}/samples`)).status).toBe(401);
