@@ -5,16 +5,25 @@ import type { TelModule } from '../types.js';
 import { transaction } from '../../store/db.js';
 import { SIMULATIONS, type EmittedEvent } from './registry.js';
 
+const CONTRACT_ORDER = ['call', 'queue_call', 'parking', 'voicemail'];
+
+/** The simulation kinds, in the contract's order (any others after them). */
+function simulationKinds(): string[] {
+  const rank = (k: string) => (CONTRACT_ORDER.includes(k) ? CONTRACT_ORDER.indexOf(k) : CONTRACT_ORDER.length);
+  return Object.keys(SIMULATIONS).sort((a, b) => rank(a) - rank(b));
+}
+
 /** Runs a simulation of `kind` on an account; one transaction, so its deliveries land together. */
 export function simulate(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
   const kind = String(data.kind ?? '');
-  const run = SIMULATIONS[kind];
-  if (!run) {
+  // own keys only: `toString` or `constructor` are not kinds
+  if (!Object.hasOwn(SIMULATIONS, kind)) {
     throw errors.invalidField('kind', 'enum', 'Value not found in enumerated list of values', {
-      target: Object.keys(SIMULATIONS),
+      target: simulationKinds(),
       value: data.kind,
     });
   }
+  const run = SIMULATIONS[kind];
   return transaction(core.db, () => run(core, accountId, data));
 }
 

@@ -59,6 +59,12 @@ describe('event sources and hook matching', () => {
     const badKind = await simulate(child, { kind: 'call', direction: 'sideways' });
     expect(badKind.status).toBe(400);
     expect(badKind.body.data.direction.enum).toBeTruthy();
+    // names every JavaScript object has are not simulation kinds
+    for (const kind of ['toString', 'constructor', '__proto__']) {
+      const r = await simulate(child, { kind });
+      expect(r.status, kind).toBe(400);
+      expect(r.body.data.kind.enum.target, kind).toEqual(['call', 'queue_call', 'parking', 'voicemail']);
+    }
   });
 
   it('parking emits the parking sample fields', async () => {
