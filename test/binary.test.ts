@@ -16,6 +16,7 @@ const unavailable = !existsSync(nodeBinary)
     ? 'postject is not installed'
     : null;
 if (unavailable) console.warn(`skipping the single executable tests: ${unavailable}.`);
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
 interface Run {
   code: number | null;
@@ -107,5 +108,28 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toEqual({ code: 0, signal: null });
+  });
+
+  test.skipIf(!hasTmux)('tel watch draws its screen in a pseudo-terminal, switches panes and quits on q', async () => {
+    const { db } = initDb('watch.db');
+    const socket = join(dir, 'tmux.sock');
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+    const screen = () => tmux('capture-pane', '-p', '-t', 'w');
+    const until = async (what: string, ok: () => boolean) => {
+      for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(ok(), `${what}\n${screen()}`).toBe(true);
+    };
+    // `env -i` so that the executable runs with no node reachable, as above.
+    tmux('new-session', '-d', '-s', 'w', '-x', '100', '-y', '20', `/usr/bin/env -i PATH=${env.PATH} HOME=${dir} TERM=xterm '${exe}' watch --db '${db}'; echo EXIT=$?; sleep 30`);
+    try {
+      await until('the attempts pane', () => /tel watch .*Attempts[\s\S]*No webhook attempts yet/.test(screen()));
+      tmux('send-keys', '-t', 'w', '2');
+      await until('the jobs pane', () => /No number jobs yet/.test(screen()));
+      tmux('send-keys', '-t', 'w', 'q');
+      await until('tel watch to exit with 0', () => /EXIT=0/.test(screen()));
+      expect(screen()).not.toMatch(/tel watch/); // the alternate screen is left
+    } finally {
+      spawnSync('tmux', ['-S', socket, 'kill-server']);
+    }
   });
 });
