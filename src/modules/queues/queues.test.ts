@@ -143,6 +143,20 @@ describe('queues and their notifications, delivered to a real local sink', () =>
     expect(first).toMatchObject({ hook_id: id, hook_event: 'pickup', result: 'failure', resp_status_code: '503', method: 'post', retries_left: 2 });
     expect(second).toMatchObject({ hook_id: id, hook_event: 'pickup', result: 'success', resp_status_code: '200' });
     expect(JSON.parse(second.req_body).call_state).toBe('pickup');
+    // the listing takes the same paging and time filters as webhook attempts
+    const url = `/v2/accounts/${account}/queues/${id}/notifications`;
+    const paged = await srv.request('GET', `${url}?page_size=1`, { token: token() });
+    expect(paged.body.data.map((a: { id: number }) => a.id)).toEqual([second.id]);
+    const next = await srv.request('GET', `${url}?page_size=1&start_key=${paged.body.next_start_key}`, { token: token() });
+    expect(next.body.data.map((a: { id: number }) => a.id)).toEqual([first.id]);
+    const later = await srv.request('GET', `${url}?created_from=${second.timestamp + 10}`, { token: token() });
+    expect(later.status).toBe(200);
+    expect(later.body.data).toEqual([]);
+    const upTo = await srv.request('GET', `${url}?created_from=${first.timestamp}&created_to=${second.timestamp}`, { token: token() });
+    expect(upTo.body.data).toHaveLength(2);
+    const backwards = await srv.request('GET', `${url}?created_from=${second.timestamp + 1}&created_to=${first.timestamp}`, { token: token() });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.data.created_from.date_range).toBeTruthy();
   });
 
   it('a queue without notifications emits the events and sends nothing', async () => {

@@ -2,10 +2,8 @@ import type { RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../http/errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { decodeStartKey, encodeStartKey, pageSizeOf, paginate } from '../../http/paging.js';
-import type { EnvelopeExtras } from '../../http/envelope.js';
-import { attemptJson, listAttempts } from '../../delivery/attempts.js';
-import { gregorianToUnixMs } from '../../util/time.js';
+import { paginate } from '../../http/paging.js';
+import { attemptsListing } from '../../delivery/listing.js';
 import type { Core } from '../../core.js';
 import { HOOK_TYPES } from './hook-types.js';
 import { filteredSamples, SAMPLES } from './samples.js';
@@ -33,40 +31,9 @@ function samplesReply(ctx: RequestContext) {
   return { data: page, extras };
 }
 
-function gregorianParam(ctx: RequestContext, name: string): number | undefined {
-  const raw = ctx.query.get(name);
-  if (raw === null || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw errors.invalidField(name, 'type', 'Value did not match type(s): integer', { target: 'integer', value: raw });
-  return gregorianToUnixMs(n);
-}
-
-/** The attempts listing: newest first, `created_from`/`created_to` (Gregorian s), paged by attempt id. */
+/** The attempts listing of an account's webhooks, or of one hook. */
 function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
-  const fromMs = gregorianParam(ctx, 'created_from');
-  const toMs = gregorianParam(ctx, 'created_to');
-  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) {
-    throw errors.invalidField('created_from', 'date_range', 'created_from is after created_to', { value: ctx.query.get('created_from') });
-  }
-  const pageSize = pageSizeOf(ctx.query);
-  const start = decodeStartKey(ctx.query.get('start_key'));
-  const startId = typeof start === 'number' ? start : undefined;
-  const { rows, nextId } = listAttempts(core, {
-    kind: WEBHOOK_KIND,
-    accountId: ctx.params.account_id,
-    hookId,
-    fromMs,
-    // created_to names a whole second
-    toMs: toMs === undefined ? undefined : toMs + 999,
-    startId,
-    pageSize,
-  });
-  const extras: EnvelopeExtras = { page_size: rows.length };
-  if (pageSize !== undefined) {
-    if (rows.length > 0) extras.start_key = encodeStartKey(startId ?? rows[0].id);
-    if (nextId !== undefined) extras.next_start_key = encodeStartKey(nextId);
-  }
-  return { data: rows.map(attemptJson), extras };
+  return attemptsListing(ctx, core, { kind: WEBHOOK_KIND, accountId: ctx.params.account_id, hookId });
 }
 
 function reenableFlag(ctx: RequestContext): void {
