@@ -129,11 +129,14 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     const got = await srv.request('GET', `${base}/${id}`, { token });
     const edited = await srv.request('POST', `${base}/${id}`, {
       token,
-      data: { ...got.body.data, name: 'Edited', http_verb: 'get', format: undefined, _read_only: { x: 1 } },
+      // the whole document back, with the form-data default tel filled in, and the verb changed to get
+      data: { ...got.body.data, name: 'Edited', http_verb: 'get', _read_only: { x: 1 }, ui_metadata: { version: '4.3', ui: 'monster-ui', origin: 'webhooks' } },
     });
-    expect(edited.status).toBe(200);
-    expect(edited.body.data).toMatchObject({ name: 'Edited', http_verb: 'get', group: 'ops', id });
+    expect(got.body.data.format).toBe('form-data');
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body.data).toMatchObject({ name: 'Edited', http_verb: 'get', group: 'ops', id, ui_metadata: { ui: 'monster-ui' } });
     expect(edited.body.data).not.toHaveProperty('format');
+    expect(edited.body.data).not.toHaveProperty('_read_only');
     const patched = await srv.request('PATCH', `${base}/${id}`, { token, data: { enabled: false } });
     expect(patched.body.data).toMatchObject({ enabled: false, name: 'Edited' });
     const list = await srv.request('GET', base, { token });
