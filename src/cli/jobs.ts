@@ -8,11 +8,16 @@ import { findJobById, isFinished, jobDetail, jobSummary, queryJobs, type JobRow,
 import { CliError, emit, existingAccount, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
-export function parseNumbers(text: string): string[] {
+export function parseNumbers(text: string, source = 'The numbers file'): string[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
-    const parsed = JSON.parse(trimmed) as unknown;
-    if (!Array.isArray(parsed)) throw new CliError('The numbers file is not a JSON array.', 2);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new CliError(`${source} is not a valid JSON array.`, 2);
+    }
+    if (!Array.isArray(parsed)) throw new CliError(`${source} is not a JSON array.`, 2);
     return parsed.map(String);
   }
   return trimmed
@@ -86,7 +91,7 @@ export function registerJobs(program: Command, io: CliIo): void {
     .action(async (opts: { resource: string; numbers: string; account?: string; name?: string; wait: boolean; pickupTimeout: string }, cmd: Command) => {
       const pickup = Number(opts.pickupTimeout);
       if (!Number.isFinite(pickup) || pickup < 0) throw new CliError(`--pickup-timeout must be a number of seconds, not ${opts.pickupTimeout}.`, 2);
-      const numbers = parseNumbers(await readSource(io, opts.numbers));
+      const numbers = parseNumbers(await readSource(io, opts.numbers), opts.numbers === '-' ? 'The numbers on stdin' : opts.numbers);
       if (numbers.length === 0) throw new CliError('The numbers file holds no numbers.', 2);
       await withCore(cmd, async (core, g) => {
         const accountId = accountFor(core, opts.account);

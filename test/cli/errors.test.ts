@@ -99,4 +99,13 @@ describe('tel errors: exit codes and one clear sentence', () => {
     expect(json.code).toBe(2);
     expect(json.stderr.split('\n')[0]).toMatch(/--account .*(--json|missing)/);
   });
+
+  test('a numbers file that starts as a JSON array but is not one is a usage error naming the file', async () => {
+    const file = join(tmp.dir, 'numbers.json');
+    writeFileSync(file, '["+14155550100", "+1415555');
+    const r = await runTel(['jobs', 'create', '--resource', 'f'.repeat(32), '--numbers', file, '--db', db]);
+    expect(r.code).toBe(2);
+    expectOneSentence(r.stderr);
+    expect(r.stderr).toMatch(/numbers\.json is not a valid JSON array/);
+  });
 });
