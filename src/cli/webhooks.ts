@@ -160,7 +160,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .description('the attempt log, newest first: one line per HTTP try')
     .requiredOption('--account <id>', 'account id')
     .option('--hook <id>', 'only this webhook')
-    .option('--limit <n>', 'at most this many (default 50; 0: all)', '50')
+    .option('--limit <n>', 'at most this many (0: all)', '50')
     .option('--from <gregorian>', 'created at or after (Gregorian seconds)')
     .option('--to <gregorian>', 'created at or before (Gregorian seconds)')
     .addHelpText('after', '\nExamples:\n  $ tel webhooks attempts --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id> --limit 10 --json')
