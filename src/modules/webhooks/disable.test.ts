@@ -125,13 +125,24 @@ describe('auto-disable and re-enable', () => {
     expect((await get(customer, auto2)).body.data.enabled).toBe(true);
     expect((await get(reseller, auto1)).body.data.enabled).toBe(false);
     await srv.request('PATCH', `/v2/accounts/${customer}/webhooks/${auto2}`, { token, data: { enabled: false } });
+    // an auto-disabled hook in the descendant, which only the descendants variant reaches
+    const auto3 = await hook(customer, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_destroy' });
     for (let i = 0; i < 2; i++) await call(customer);
+    await until(async () => (await get(customer, auto3)).body.data.enabled === false);
+    const notDescendants = await srv.request('PATCH', `/v2/accounts/${reseller}/webhooks`, { token, data: { 're-enable': true } });
+    expect(notDescendants.body.data).toBe('hooks updated');
+    expect((await get(reseller, auto1)).body.data.enabled).toBe(true);
+    expect((await get(customer, auto3)).body.data.enabled).toBe(false);
+    for (let i = 0; i < 2; i++) await call(reseller);
+    await until(async () => (await get(reseller, auto1)).body.data.enabled === false);
     // auto2 is now manually disabled: bulk re-enable must leave it (and `manual`) alone
     const r = await srv.request('PATCH', `/v2/accounts/${reseller}/descendants/webhooks`, { token, data: { 're-enable': true } });
     expect(r.status).toBe(200);
     expect(r.body.data).toBe('hooks updated');
     expect((await get(reseller, auto1)).body.data).toMatchObject({ enabled: true });
     expect((await get(reseller, auto1)).body.data).not.toHaveProperty('disable_reason');
+    expect((await get(customer, auto3)).body.data).toMatchObject({ enabled: true });
+    expect((await get(customer, auto3)).body.data).not.toHaveProperty('disable_reason');
     expect((await get(customer, auto2)).body.data.enabled).toBe(false);
     expect((await get(customer, manual)).body.data.enabled).toBe(false);
   });
