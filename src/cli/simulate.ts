@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { simulate } from '../modules/simulations/module.js';
 import type { EmittedEvent } from '../modules/simulations/registry.js';
-import { emit, withCore, type CliIo } from './io.js';
+import { emit, existingAccount, withCore, type CliIo } from './io.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
 
@@ -19,7 +19,7 @@ export const SIMULATE_COMMANDS: SimulateCommand[] = [
 /** Runs a simulation offline on the database and prints the events it emitted. */
 export async function runSimulation(cmd: Command, io: CliIo, accountId: string, data: Record<string, unknown>): Promise<void> {
   await withCore(cmd, (core, g) => {
-    const events = simulate(core, accountId, data);
+    const events = simulate(core, existingAccount(core, accountId), data);
     emit(io, g, { events }, () => events.map(describeEvent).join('\n'));
   });
 }

@@ -51,6 +51,16 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     const type = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'http://127.0.0.1:9/x', '--hook', 'nope');
     expect(type.code).toBe(2);
     expect(type.stderr).toMatch(/--hook .*channel_create/);
+    // simulate names the unknown account and the option, like every --account command
+    for (const args of [
+      ['simulate', 'call', '--account', 'nope'],
+      ['simulate', 'parking', '--account', 'nope', '--slot', '1'],
+      ['simulate', 'queue-call', '--account', 'nope', '--queue', 'q', '--agent', 'a'],
+    ]) {
+      const r = await tel(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/^No account nope \(--account\) in .+\.\n$/);
+    }
     expect((await tel('webhooks', 'list')).code).toBe(2);
     expect((await tel('webhooks', 'resend', 'abc')).code).toBe(2);
   });
