@@ -36,9 +36,13 @@ export function buildProgram(io: CliIo): Command {
     .description("A telephony platform's management API (Kazoo-compatible /v2) on one SQLite file.")
     .version(VERSION, '-V, --version')
     .enablePositionalOptions(false)
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) })
+    .configureOutput({
+      writeOut: (s) => io.out(s.replace(/\n$/, '')),
+      writeErr: (s) => io.err(s.replace(/\n$/, '')),
+      // One sentence on stderr, the hint included, as every other error.
+      outputError: (s, write) => write(`${s.trim().replace(/^error: /, '').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
+    })
     .addHelpText(
       'after',
       `

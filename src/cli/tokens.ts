@@ -35,6 +35,9 @@ export function registerTokens(program: Command, io: CliIo): void {
         if (rules !== undefined && (typeof rules !== 'object' || rules === null || Array.isArray(rules))) {
           throw new CliError('--restrictions must be a JSON object of endpoint rules.', 2);
         }
+        if (rules !== undefined && account.superduper) {
+          throw new CliError('Super-duper admin tokens are never restricted: give --restrictions to a token of another account.');
+        }
         const restrictions = rules === undefined ? undefined : (tokenRestrictionOption.parse?.(rules) ?? (rules as EndpointRules));
         const token = issueToken(core, {
           account,

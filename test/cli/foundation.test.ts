@@ -46,7 +46,9 @@ describe('tel init, accounts, tokens and config on the database file', () => {
   });
 
   it('usage errors exit 2; a missing database is one sentence and exit 1', async () => {
-    expect((await runTel(['accounts', 'create', 'X', '--db', db])).code).toBe(2);
+    const usage = await runTel(['accounts', 'create', 'X', '--db', db]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr.trim().split('\n')).toEqual(["Required option '--parent <id>' not specified (see --help)."]);
     expect((await runTel(['nonsense'])).code).toBe(2);
     const missing = await runTel(['accounts', 'list', '--db', join(tmp.dir, 'none.db')]);
     expect(missing.code).toBe(1);
@@ -91,6 +93,12 @@ describe('the CLI beside a running server on the same file', () => {
     expect((await runTel(['tokens', 'revoke', token, '--db', srv.dbFile])).code).toBe(0);
     expect((await srv.request('GET', '/v2/token_auth', { token })).status).toBe(401);
     expect((await runTel(['tokens', 'revoke', token, '--db', srv.dbFile])).code).toBe(1);
+  });
+
+  it('a super-duper admin token cannot be given restrictions: they would be ignored', async () => {
+    const r = await runTel(['tokens', 'create', '--account', srv.master.account_id, '--restrictions', '{"_":[{"rules":{"#":["GET"]}}]}', '--db', srv.dbFile]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/never restricted/);
   });
 
   it('a configuration change made offline is seen by the server', async () => {
