@@ -34,9 +34,17 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
   };
   for (const [k, v] of Object.entries(JSON.parse(row.headers) as Record<string, string>)) headers[k.toLowerCase()] = v;
   let url = row.url;
+  // user:password@ in the uri is sent as Basic authorization (as Kazoo's HTTP client does)
+  if (url.includes('@')) {
+    const credentials = basicCredentials(url);
+    if (credentials) {
+      url = credentials.url;
+      headers.authorization ??= credentials.authorization;
+    }
+  }
   let body = '';
   if (row.method === 'get') {
-    url = appendQuery(row.url, formEncode(JSON.parse(row.payload)));
+    url = appendQuery(url, formEncode(JSON.parse(row.payload)));
   } else if (row.format === 'form-data') {
     body = formEncode(JSON.parse(row.payload));
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -47,6 +55,21 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
   }
   if (row.secret) Object.assign(headers, signatureHeaders(row.secret, row.event_id, body, nowMs));
   return { url, headers, body };
+}
+
+/** The Basic authorization of a URL's `user:password@`, and the URL without them; undefined when it has none. */
+function basicCredentials(url: string): { url: string; authorization: string } | undefined {
+  const u = new URL(url);
+  if (u.username === '' && u.password === '') return undefined;
+  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { url: u.href, authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+}
+
+/** The request headers as attempt records keep them: credentials masked. */
+function recordedHeaders(headers: Record<string, string>): Record<string, string> {
+  return headers.authorization === undefined ? headers : { ...headers, authorization: '(hidden)' };
 }
 
 /** Origin and path of a URL; the common case (the stored origin is its prefix) without parsing it. */
@@ -123,7 +146,7 @@ export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: nu
   const req = buildRequest(row);
   const { origin, path } = splitUrl(req.url, row.target);
   const started = performance.now();
-  const base = { url: req.url, reqHeaders: req.headers, reqBody: clip(req.body) };
+  const base = { url: req.url, reqHeaders: recordedHeaders(req.headers), reqBody: clip(req.body) };
   try {
     const res = await exchange(
       agent,

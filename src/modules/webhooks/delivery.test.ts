@@ -195,6 +195,21 @@ describe('webhook delivery to a real local sink', () => {
     expect(() => new Webhook(SECRET).verify(`${req.body} `, req.headers as Record<string, string>)).toThrow();
   });
 
+  it('a uri with user:password@ sends them as Basic authorization (as the HTTP client of Kazoo does), never in the attempt log', async () => {
+    const path = route();
+    sink.respond(() => ({ status: 200 }));
+    const id = await hook({ uri: `${sink.url.replace('://', '://crm%20bot:p%40ss@')}${path}?k=v`, http_verb: 'get' });
+    await call();
+    const [req] = await sink.waitFor(1, { filter: on(path) });
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from('crm bot:p@ss').toString('base64')}`);
+    expect(req.url).toMatch(new RegExp(`^${path}\\?k=v&`));
+    const [attempt] = (await eventually(() => attempts(id), (a) => a.body.data.length === 1)).body.data;
+    expect(attempt.result).toBe('success');
+    expect(attempt.uri).toMatch(new RegExp(`^${sink.url}${path}\\?k=v&`));
+    expect(JSON.stringify(attempt)).not.toContain('p%40ss');
+    expect(JSON.stringify(attempt)).not.toContain(Buffer.from('crm bot:p@ss').toString('base64'));
+  });
+
   it('pages attempts with page_size and start_key/next_start_key, and filters by created_from/created_to', async () => {
     const path = route();
     const id = await hook({ uri: `${sink.url}${path}`, hook: 'channel_destroy' });
