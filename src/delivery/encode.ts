@@ -35,12 +35,9 @@ function encodeValue(value: unknown): string {
   return encodeURIComponent(String(value)).replace(/%20/g, '+');
 }
 
-/** Appends a query string to a URL: `?` when it has none yet, `&` when it already has one. */
+/** Appends a query string to a URL (without a fragment): `?` when it has none yet, `&` when it already has one. */
 export function appendQuery(url: string, query: string): string {
   if (query === '') return url;
-  const hash = url.indexOf('#');
-  const base = hash >= 0 ? url.slice(0, hash) : url;
-  const fragment = hash >= 0 ? url.slice(hash) : '';
-  const sep = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
-  return `${base}${sep}${query}${fragment}`;
+  const sep = !url.includes('?') ? '?' : url.endsWith('?') || url.endsWith('&') ? '' : '&';
+  return `${url}${sep}${query}`;
 }

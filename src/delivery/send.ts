@@ -33,7 +33,9 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
     'x-event-id': row.event_id,
   };
   for (const [k, v] of Object.entries(JSON.parse(row.headers) as Record<string, string>)) headers[k.toLowerCase()] = v;
-  let url = row.url;
+  // a fragment names a place in the receiver's document: it is not part of the request
+  const hash = row.url.indexOf('#');
+  let url = hash >= 0 ? row.url.slice(0, hash) : row.url;
   // user:password@ in the uri is sent as Basic authorization (as Kazoo's HTTP client does)
   if (url.includes('@')) {
     const credentials = basicCredentials(url);

@@ -107,6 +107,20 @@ describe('webhook delivery to a real local sink', () => {
     expect(JSON.parse(put.body).hook_event).toBe('channel_create');
   });
 
+  it('a #fragment of the uri stays on this side: never in the request line, never glued to the query', async () => {
+    const [getPath, postPath] = [route(), route()];
+    sink.respond(() => ({ status: 200 }));
+    await hook({ uri: `${sink.url}${getPath}?token=abc#section`, http_verb: 'get' });
+    await hook({ uri: `${sink.url}${postPath}?token=abc#section`, format: 'json' });
+    await call();
+    const [get] = await sink.waitFor(1, { filter: on(getPath) });
+    const [post] = await sink.waitFor(1, { filter: on(postPath) });
+    expect(get.url).not.toContain('#');
+    expect(get.query.get('token')).toBe('abc');
+    expect(get.query.get('hook_event')).toBe('channel_create');
+    expect(post.url).toBe(`${postPath}?token=abc`);
+  });
+
   it('retries a failure up to `retries` more times with the same event id, and records every try newest first', async () => {
     const path = route();
     let seen = 0;
