@@ -1,9 +1,6 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { createElement } from 'react';
-import { render } from 'ink';
 import { findAccount } from '../modules/accounts/service.js';
-import { App } from '../tui/App.js';
 import { DEFAULT_POLL_MS, WatchFeed } from '../tui/feed.js';
 import { openWatchSource, type WatchScope } from '../tui/sqlite-source.js';
 import { runStream } from '../tui/stream.js';
@@ -70,8 +67,9 @@ export function registerWatch(program: Command, io: CliIo): void {
           await streamUntilStopped(feed, io, { once: !!opts.once, tail: tail ?? (opts.once ? undefined : 10), json: g.json, pollMs });
           return;
         }
-        const app = render(createElement(App, { feed, scope: scopeLabel(g.db, account, opts.descendants) }), { alternateScreen: true });
-        await app.waitUntilExit();
+        // React and Ink load only here, so every other command starts without them.
+        const { runScreen } = await import('../tui/screen.js');
+        await runScreen(feed, scopeLabel(g.db, account, opts.descendants));
         feed.stop();
       });
     });

@@ -1,0 +1,10 @@
+import { createElement } from 'react';
+import { render } from 'ink';
+import { App } from './App.js';
+import type { WatchFeed } from './feed.js';
+
+/** Runs the live screen until the user quits. Loaded only by `tel watch` on a terminal. */
+export async function runScreen(feed: WatchFeed, scope: string): Promise<void> {
+  const app = render(createElement(App, { feed, scope }), { alternateScreen: true });
+  await app.waitUntilExit();
+}
