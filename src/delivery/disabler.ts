@@ -43,14 +43,6 @@ export function clearFailures(core: Core, hookId: string): void {
   stmt(core.db, 'DELETE FROM webhook_failures WHERE hook_id = ?').run(hookId);
 }
 
-/** The failures currently counted against a hook. */
-export function failureCount(core: Core, hookId: string, accountId: string, nowMs: number = Date.now()): number {
-  const s = deliverySettings(core, accountId);
-  return (stmt(core.db, 'SELECT COUNT(*) n FROM webhook_failures WHERE hook_id = ? AND at > ?').get(hookId, nowMs - s.attemptFailureExpiryMs) as {
-    n: number;
-  }).n;
-}
-
 /** Deletes failures too old to count under any window shorter than `keepMs`. */
 export function pruneFailures(core: Core, keepMs: number, nowMs: number = Date.now()): void {
   stmt(core.db, 'DELETE FROM webhook_failures WHERE at < ?').run(nowMs - keepMs);

@@ -142,11 +142,3 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
 export function findDelivery(core: Core, id: number): DeliveryRow | undefined {
   return stmt(core.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as DeliveryRow | undefined;
 }
-
-/** Deliveries not finished yet (pending or being sent), for status displays and tests. */
-export function countUnfinished(core: Core, kind?: string): number {
-  const r = kind
-    ? core.db.prepare("SELECT COUNT(*) n FROM outbox WHERE status IN ('pending', 'sending') AND kind = ?").get(kind)
-    : core.db.prepare("SELECT COUNT(*) n FROM outbox WHERE status IN ('pending', 'sending')").get();
-  return Number((r as { n: number }).n);
-}
