@@ -21,6 +21,7 @@ export function successEnvelope(
   requestId: string,
   authToken: string | undefined,
   extras: EnvelopeExtras = {},
+  authenticated = true,
 ): Record<string, unknown> {
   const { revision, ...rest } = extras;
   const env: Record<string, unknown> = {};
@@ -32,12 +33,18 @@ export function successEnvelope(
   env.revision = revision ?? listRevision(data);
   env.status = 'success';
   env.timestamp = isoSeconds();
-  env.version = VERSION;
+  // Kazoo tells its version only to a caller whose token it checked.
+  if (authenticated) env.version = VERSION;
   return env;
 }
 
 /** Builds the error envelope for an ApiError. */
-export function errorEnvelope(err: ApiError, requestId: string, authToken: string | undefined): Record<string, unknown> {
+export function errorEnvelope(
+  err: ApiError,
+  requestId: string,
+  authToken: string | undefined,
+  authenticated = true,
+): Record<string, unknown> {
   const env: Record<string, unknown> = {};
   if (authToken) env.auth_token = authToken;
   env.data = err.data ?? {};
@@ -47,7 +54,7 @@ export function errorEnvelope(err: ApiError, requestId: string, authToken: strin
   env.request_id = requestId;
   env.status = 'error';
   env.timestamp = isoSeconds();
-  env.version = VERSION;
+  if (authenticated) env.version = VERSION;
   return env;
 }
 

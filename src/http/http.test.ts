@@ -108,6 +108,8 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(r.status).toBe(401);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.body.data).toEqual({ message: 'invalid credentials' });
+    // As Kazoo, the version is told only to a caller whose token was checked.
+    expect(r.body.version).toBeUndefined();
   });
 
   it('GET with Content-Type application/json and an empty body, plus a cache-buster, works', async () => {

@@ -93,6 +93,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
   const allowed = match?.allowed ?? [];
   let authToken: string | undefined;
+  let authenticated = false;
   try {
     if (method === 'OPTIONS') {
       send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
@@ -117,6 +118,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (needsToken) {
       const auth = authenticate(core, authToken);
       ctx.auth = auth;
+      authenticated = true;
       for (const check of authorizers) check(ctx, auth, core);
       checkAccountAccess(ctx, auth, core);
     }
@@ -133,12 +135,12 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const reply: Reply = await route.handler(ctx, core);
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
-    const body = successEnvelope(reply.data, requestId, authToken, reply.extras);
+    const body = successEnvelope(reply.data, requestId, authToken, reply.extras, authenticated);
     send(res, status, body, { ...corsHeaders(allowed), 'X-Request-ID': requestId, ...(reply.headers ?? {}) });
   } catch (err) {
     if (err instanceof ClientGone) return;
     const apiErr = err instanceof ApiError ? err : internal(err, requestId);
-    send(res, apiErr.status, errorEnvelope(apiErr, requestId, authToken), {
+    send(res, apiErr.status, errorEnvelope(apiErr, requestId, authToken, authenticated), {
       ...corsHeaders(allowed),
       'X-Request-ID': requestId,
       ...apiErr.headers,

@@ -29,6 +29,8 @@ ajv.addFormat('regex', {
 ajv.addFormat('http-uri', {
   type: 'string',
   validate: (s: string) => {
+    // The URL parser would read `http:///b` as host `b`; a client meant something else.
+    if (!/^https?:\/\/[^/?#\s]/i.test(s)) return false;
     try {
       const u = new URL(s);
       return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
@@ -49,7 +51,10 @@ export interface Validator<T = Record<string, unknown>> {
 /** Compiles a schema once into a validator. */
 export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema): Validator<T> {
   const fn: ValidateFunction = ajv.compile(schema);
-  const check = (doc: unknown): ValidationErrors | undefined => (fn(doc) ? undefined : toKazooErrors(fn.errors ?? []));
+  const check = (doc: unknown): ValidationErrors | undefined => {
+    dropNulls(doc);
+    return fn(doc) ? undefined : toKazooErrors(fn.errors ?? []);
+  };
   const validate = ((doc: unknown) => {
     const errs = check(doc);
     if (errs) throw errors.validation(errs);
@@ -58,6 +63,22 @@ export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema
   validate.schema = schema;
   validate.check = check;
   return validate;
+}
+
+/**
+ * Removes `null` members of objects, at any depth: Kazoo reads a null as "not set" (and then
+ * the default applies), where type coercion would turn it into `false`, `0` or `""`.
+ */
+export function dropNulls(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) dropNulls(item);
+  } else if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      if (obj[key] === null) delete obj[key];
+      else dropNulls(obj[key]);
+    }
+  }
 }
 
 /** Merges several ValidationErrors objects. */
