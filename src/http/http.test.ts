@@ -35,6 +35,14 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(r.headers.get('content-type')).toBe('application/json');
   });
 
+  it('HEAD answers as GET would, without a body', async () => {
+    const r = await srv.request('HEAD', accountPath, { token: srv.adminToken });
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('');
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect((await srv.request('HEAD', accountPath, { token: 'bad' })).status).toBe(401);
+  });
+
   it('a request id sent by the client is echoed', async () => {
     const r = await srv.request('GET', accountPath, { token: srv.adminToken, headers: { 'X-Request-ID': 'abc-123' } });
     expect(r.body.request_id).toBe('abc-123');

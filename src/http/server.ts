@@ -85,7 +85,9 @@ function parseEnvelope(body: Buffer): Record<string, unknown> {
 export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
-  const method = (req.method ?? 'GET').toUpperCase();
+  // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
+  const requested = (req.method ?? 'GET').toUpperCase();
+  const method = requested === 'HEAD' ? 'GET' : requested;
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
