@@ -116,7 +116,8 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
     const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-t', 'w');
     const until = async (what: string, ok: () => boolean) => {
-      for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+      // Generous: the first draw waits for the executable and Ink to start on a busy box.
+      for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(ok(), `${what}\n${screen()}`).toBe(true);
     };
     // `env -i` so that the executable runs with no node reachable, as above.
@@ -131,5 +132,5 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
     } finally {
       spawnSync('tmux', ['-S', socket, 'kill-server']);
     }
-  });
+  }, 90_000);
 });

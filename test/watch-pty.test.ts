@@ -97,24 +97,25 @@ describe('tel watch against a running tel serve', () => {
 
   test.skipIf(!hasTmux)(`in a pseudo-terminal, new attempts appear on the screen; q quits${hasTmux ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
     tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '30', `${process.execPath} ${TEL_BIN} watch --db ${db}`);
-    await until(() => screen().includes('No webhook attempts yet'), `the empty screen\n${screen()}`);
+    // The first draw waits for Node, the bundle and Ink to start: slow on a busy 2-core box.
+    await until(() => screen().includes('No webhook attempts yet'), `the empty screen\n${screen()}`, 25_000);
     expect(screen()).toMatch(/attempts 0\s+ok 0\s+failed 0/);
 
     await call();
-    const first = await until(() => /attempts 2\s+ok 1\s+failed 1/.test(screen()) && screen(), `the first call's attempts\n${screen()}`, 3000);
+    const first = await until(() => /attempts 2\s+ok 1\s+failed 1/.test(screen()) && screen(), `the first call's attempts\n${screen()}`, 6000);
     expect(first).toMatch(/Orders\s+channel_answer\s+success\s+200/);
     expect(first).toMatch(/Ledger\s+channel_answer\s+failure\s+500/);
 
     await call();
     await call();
-    const later = await until(() => /attempts 6\s+ok 3\s+failed 3/.test(screen()) && screen(), `later attempts\n${screen()}`, 3000);
+    const later = await until(() => /attempts 6\s+ok 3\s+failed 3/.test(screen()) && screen(), `later attempts\n${screen()}`, 6000);
     expect(later.split('\n').filter((l) => /Orders|Ledger/.test(l))).toHaveLength(6);
 
     tmux('send-keys', '-t', session, 'f');
     await until(() => screen().includes('failures only: 3 of 6 shown'), `failures only\n${screen()}`);
     tmux('send-keys', '-t', session, 'q');
     await until(() => spawnSync('tmux', ['-S', socket, 'has-session', '-t', session]).status !== 0, 'tel watch to quit on q');
-  });
+  }, 60_000);
 
   const recorded = async () =>
     (await httpRequest(base, 'GET', `/v2/accounts/${accountId}/webhooks/attempts`, { token })).body.data.length as number;
@@ -130,7 +131,7 @@ describe('tel watch against a running tel serve', () => {
     const attemptLines = () => watch.out.split('\n').filter((l) => l.includes(' attempt '));
     await until(() => attemptLines().length === 1, `the existing attempt\n${watch.out}`);
     await call();
-    await until(() => attemptLines().length >= 3, `two new lines\n${watch.out}`, 3000);
+    await until(() => attemptLines().length >= 3, `two new lines\n${watch.out}`, 6000);
     const lines = attemptLines().slice(1);
     expect(lines).toHaveLength(2);
     expect(lines.find((l) => l.includes('failure'))).toMatch(/ attempt failure status=500 .*hook=Ledger event=channel_answer/);
