@@ -1,4 +1,4 @@
-import { stmt } from '../store/db.js';
+import { stmt, transaction } from '../store/db.js';
 import type { Core } from '../core.js';
 import { errors } from '../http/errors.js';
 import { newId } from '../util/ids.js';
@@ -57,11 +57,15 @@ export interface NewJob {
 export function createJob(core: Core, job: NewJob): JobRow {
   const now = Date.now();
   const id = newJobId(now);
-  stmt(core.db, `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
-    )
-    .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, JSON.stringify(job.numbers), job.numbers.length, now, now);
-  return findJobById(core, id)!;
+  // Read back in the same transaction: the job as created (pending), even if a server in
+  // another process takes it up the moment it is committed.
+  return transaction(core.db, () => {
+    stmt(core.db, `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
+      )
+      .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, JSON.stringify(job.numbers), job.numbers.length, now, now);
+    return findJobById(core, id)!;
+  });
 }
 
 /** A job by id, in any account. */
