@@ -3,19 +3,18 @@
 // Targets: at least 0.5 of the bare server's requests/s, p99 under 20 ms, server RSS under 150 MB.
 //
 //   npx node scripts/bench/api.mjs [--seconds 10] [--connections 50]
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
+import { loadGet, memoryMb, startProcess, stopAll } from './lib/http.mjs';
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
 const TARGET_RSS_MB = 150;
 const WARMUP_MS = 1_000;
-const MAX_SAMPLES = 5_000_000;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opts } = parseArgs({
@@ -32,30 +31,6 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   process.exit(2);
 }
 
-const children = new Set();
-
-/** Starts a process and resolves with it and the first http://host:port its stdout prints. */
-function startServer(args, env = {}) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 15 s from ${args.join(' ')}: ${out}${err}`)), 15_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart({ child, url: m[0] });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${err}`)));
-  });
-}
-
 /** The bare baseline: node:http answering every request with the given status, headers and body. */
 const bareServerSource = `
 import { createServer } from 'node:http';
@@ -70,43 +45,6 @@ server.listen(0, '127.0.0.1', () => console.log('bare listening on http://127.0.
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-/** Keeps `connections` requests in flight for `ms`; answers requests/s, latencies and errors. */
-async function load(url, path, headers, ms) {
-  const pool = new Pool(url, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const latencies = [];
-  let done = 0;
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + ms;
-  async function worker() {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({ path, method: 'GET', headers });
-        await res.body.dump({ limit: Infinity });
-        if (res.statusCode !== 200) errors += 1;
-      } catch {
-        errors += 1;
-      }
-      done += 1;
-      if (latencies.length < MAX_SAMPLES) latencies.push(performance.now() - t0);
-    }
-  }
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = performance.now() - started;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { rps: (done / elapsed) * 1000, p50: pct(50), p99: pct(99), errors, done };
-}
-
-/** Resident and peak memory of a process, in MB. */
-function memoryMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
 async function main() {
   execFileSync(process.execPath, ['scripts/bundle.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'tel-bench-'));
@@ -118,7 +56,7 @@ async function main() {
         encoding: 'utf8',
       }),
     );
-    const tel = await startServer(['bin/tel.js', 'serve', '--db', db, '--port', '0']);
+    const tel = await startProcess(['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
 
     const auth = await fetch(`${tel.url}/v2/api_auth`, {
       method: 'PUT',
@@ -136,16 +74,18 @@ async function main() {
     if (sample.status !== 200) throw new Error(`GET ${path} answered ${sample.status}: ${body}`);
     const copied = {};
     for (const [k, v] of sample.headers) if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)) copied[k] = v;
-    const bare = await startServer(['--input-type=module', '-e', bareServerSource], {
-      BENCH_RESPONSE: JSON.stringify({ status: sample.status, headers: copied, body: body.toString('base64') }),
+    const bare = await startProcess(['--input-type=module', '-e', bareServerSource], {
+      cwd: root,
+      env: { BENCH_RESPONSE: JSON.stringify({ status: sample.status, headers: copied, body: body.toString('base64') }) },
     });
 
     console.log(`GET ${path.replace(init.account_id, '{id}')} (${body.length} bytes), ${connections} connections, ${seconds} s each, after ${WARMUP_MS / 1000} s warm-up`);
-    await load(tel.url, path, headers, WARMUP_MS);
-    const t = await load(tel.url, path, headers, seconds * 1000);
+    const run = (url, ms) => loadGet(url, path, headers, { connections, ms, latencies: true });
+    await run(tel.url, WARMUP_MS);
+    const t = await run(tel.url, seconds * 1000);
     const mem = memoryMb(tel.child.pid);
-    await load(bare.url, path, headers, WARMUP_MS);
-    const b = await load(bare.url, path, headers, seconds * 1000);
+    await run(bare.url, WARMUP_MS);
+    const b = await run(bare.url, seconds * 1000);
 
     const row = (name, r) =>
       `${name.padEnd(10)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ${r.errors} errors / ${r.done}`;
@@ -158,7 +98,7 @@ async function main() {
     console.log(`tel RSS    ${mem.rss.toFixed(0)} MB, peak ${mem.peak.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB): ${mark(mem.rss < TARGET_RSS_MB)}`);
     if (t.errors + b.errors > 0) console.log('some requests failed: the figures above are not comparable.');
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    stopAll();
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dir, { recursive: true, force: true });
   }
@@ -166,12 +106,12 @@ async function main() {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    for (const child of children) child.kill('SIGTERM');
+    stopAll();
     process.exit(130);
   });
 }
 main().catch((err) => {
   console.error(`benchmark failed: ${err.message}`);
-  for (const child of children) child.kill('SIGTERM');
+  stopAll();
   process.exit(1);
 });

@@ -3,13 +3,13 @@
 // Target: the restricted token keeps at least 0.9 of the unrestricted token's requests/s.
 //
 //   npx node scripts/bench/restrictions/http.mjs [--seconds 3] [--rounds 5] [--connections 32]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
+import { loadGet, startProcess, stopAll } from '../lib/http.mjs';
 
 const TARGET_RATIO = 0.9;
 const WARMUP_MS = 1_000;
@@ -32,27 +32,6 @@ if (!(seconds > 0 && seconds <= 600) || !(Number.isInteger(rounds) && rounds > 0
 if (Number(process.versions.node.split('.')[0]) < 24) {
   console.error(`the benchmark needs the project's Node 24 (this is ${process.versions.node}): run it with \`npx node scripts/bench/restrictions/http.mjs\`.`);
   process.exit(2);
-}
-
-let server;
-
-function startTel(db) {
-  server = spawn(process.execPath, ['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  server.stderr.on('data', (d) => (err += d));
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tel serve printed no URL within 15 s: ${out}${err}`)), 15_000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart(m[0]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`tel serve exited (${code}): ${err}`)));
-  });
 }
 
 async function api(base, method, path, token, data) {
@@ -86,31 +65,6 @@ function template() {
   return { cb_api_auth: { _: rules } };
 }
 
-async function load(url, path, token, ms) {
-  const pool = new Pool(url, { connections, pipelining: 1 });
-  const headers = { 'x-auth-token': token };
-  let done = 0;
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + ms;
-  async function worker() {
-    while (performance.now() < deadline) {
-      try {
-        const res = await pool.request({ path, method: 'GET', headers });
-        await res.body.dump({ limit: Infinity });
-        if (res.statusCode !== 200) errors += 1;
-      } catch {
-        errors += 1;
-      }
-      done += 1;
-    }
-  }
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = performance.now() - started;
-  await pool.close();
-  return { rps: (done / elapsed) * 1000, done, errors };
-}
-
 async function main() {
   execFileSync(process.execPath, ['scripts/bundle.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'tel-bench-'));
@@ -119,7 +73,7 @@ async function main() {
     const init = JSON.parse(
       execFileSync(process.execPath, ['bin/tel.js', 'init', '--db', db, '--account', 'Bench', '--username', 'admin', '--password', 'bench-pass'], { cwd: root, encoding: 'utf8' }),
     );
-    const base = await startTel(db);
+    const { url: base } = await startProcess(['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
     const admin = (await api(base, 'PUT', '/v2/api_auth', undefined, { api_key: init.api_key })).body.auth_token;
     const sub = (await api(base, 'PUT', `/v2/accounts/${init.account_id}`, admin, { name: 'Bench Customer' })).body.data;
     const apiKey = (await api(base, 'GET', `/v2/accounts/${sub.id}/api_key`, admin)).body.data.api_key;
@@ -138,14 +92,15 @@ async function main() {
     console.log(`GET /v2/accounts/{id} on a 20-endpoint template (decided at the ${'accounts'} entry, rule object #2, key \`*\`);`);
     console.log(`${connections} connections, ${rounds} alternating rounds of ${seconds} s per token, after ${WARMUP_MS / 1000} s warm-up each`);
 
-    await load(base, path, free, WARMUP_MS);
-    await load(base, path, restricted, WARMUP_MS);
+    const load = (token, ms) => loadGet(base, path, { 'x-auth-token': token }, { connections, ms });
+    await load(free, WARMUP_MS);
+    await load(restricted, WARMUP_MS);
     const totals = { free: { done: 0, ms: 0, errors: 0 }, restricted: { done: 0, ms: 0, errors: 0 } };
     for (let r = 0; r < rounds; r++) {
       // Alternate which goes first so that drift (other load, CPU clocks) hits both alike.
       const order = r % 2 === 0 ? ['free', 'restricted'] : ['restricted', 'free'];
       for (const which of order) {
-        const res = await load(base, path, which === 'free' ? free : restricted, seconds * 1000);
+        const res = await load(which === 'free' ? free : restricted, seconds * 1000);
         totals[which].done += res.done;
         totals[which].ms += seconds * 1000;
         totals[which].errors += res.errors;
@@ -160,7 +115,7 @@ async function main() {
     if (totals.free.errors + totals.restricted.errors > 0) console.log('some requests failed: the figures above are not comparable.');
     process.exitCode = ratio >= TARGET_RATIO ? 0 : 1;
   } finally {
-    server?.kill('SIGTERM');
+    stopAll();
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dir, { recursive: true, force: true });
   }
@@ -168,12 +123,12 @@ async function main() {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    server?.kill('SIGTERM');
+    stopAll();
     process.exit(130);
   });
 }
 main().catch((err) => {
   console.error(`benchmark failed: ${err.message}`);
-  server?.kill('SIGTERM');
+  stopAll();
   process.exit(1);
 });

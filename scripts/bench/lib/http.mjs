@@ -1,0 +1,74 @@
+// Shared pieces of the HTTP benchmarks: start a server process, keep requests in flight.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+
+/** Processes started here, stopped by `stopAll` (also on errors). */
+const children = new Set();
+
+/** Starts `node …args` and resolves with it and the first http://127.0.0.1:port its stdout prints. */
+export function startProcess(args, { cwd, env = {} } = {}) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 15 s from ${args.join(' ')}: ${out}${err}`)), 15_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ child, url: m[0] });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${err}`)));
+  });
+}
+
+/** Stops every process `startProcess` started. */
+export function stopAll() {
+  for (const child of children) child.kill('SIGTERM');
+}
+
+/**
+ * Keeps `connections` GETs of `path` in flight for `ms`; answers requests/s, the count,
+ * errors (anything but 200) and, with `latencies`, p50/p99 in ms.
+ */
+export async function loadGet(url, path, headers, { connections, ms, latencies = false, maxSamples = 5_000_000 }) {
+  const pool = new Pool(url, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const samples = [];
+  let done = 0;
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + ms;
+  async function worker() {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({ path, method: 'GET', headers });
+        await res.body.dump({ limit: Infinity });
+        if (res.statusCode !== 200) errors += 1;
+      } catch {
+        errors += 1;
+      }
+      done += 1;
+      if (latencies && samples.length < maxSamples) samples.push(performance.now() - t0);
+    }
+  }
+  await Promise.all(Array.from({ length: connections }, worker));
+  const elapsed = performance.now() - started;
+  await pool.close();
+  samples.sort((a, b) => a - b);
+  const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? NaN;
+  return { rps: (done / elapsed) * 1000, done, errors, p50: pct(50), p99: pct(99) };
+}
+
+/** Resident and peak memory of a process, in MB. */
+export function memoryMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
