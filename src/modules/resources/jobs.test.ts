@@ -96,12 +96,15 @@ describe('bulk number jobs', () => {
     expect(r.body.data.resource_id.required).toBeTruthy();
   });
 
-  it('GET …/jobs lists summaries with counts, filtered by created_from/created_to, paged by an integer start_key', async () => {
+  it('GET …/jobs lists summaries newest first with counts, filtered by created_from/created_to, paged by an integer start_key', async () => {
     const all = await srv.request('GET', `${base}/jobs`, { token });
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBeGreaterThanOrEqual(3);
-    const first = all.body.data[0];
+    // Newest first, as Kazoo's time-ranged listings; the first job made is listed last.
+    const first = all.body.data[all.body.data.length - 1];
     expect(first).toMatchObject({ status: 'complete', resource_id: resourceId, successes: 4, failures: 2, total: 6, name: 'First batch' });
+    const ascending = await srv.request('GET', `${base}/jobs?ascending=true`, { token });
+    expect(ascending.body.data.map((j: { id: string }) => j.id)).toEqual([...all.body.data].reverse().map((j: { id: string }) => j.id));
     expect(first.timestamp).toBeGreaterThan(GREGORIAN_OFFSET_SECONDS);
 
     const page = await srv.request('GET', `${base}/jobs?page_size=1`, { token });

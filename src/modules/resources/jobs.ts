@@ -50,7 +50,8 @@ function gregorianParam(query: URLSearchParams, name: string): number | undefine
 }
 
 /**
- * `GET …/resources/jobs`: summaries with counts, oldest first (`descending=true` flips),
+ * `GET …/resources/jobs`: summaries with counts, newest first as Kazoo's time-ranged views
+ * (`ascending=true` or `descending=false` flips),
  * `created_from` / `created_to` in Gregorian seconds, `filter_status`, paged by the job's
  * integer key (`start_key` / `next_start_key`).
  */
@@ -69,7 +70,7 @@ export function listAccountJobs(core: Core, accountId: string, query: URLSearchP
   if (startSeq !== undefined && !Number.isInteger(startSeq)) {
     throw errors.invalidField('start_key', 'type', 'Value did not match type(s): integer', { target: 'integer', value: startRaw });
   }
-  const descending = query.get('descending') === 'true' || query.get('ascending') === 'false';
+  const descending = !(query.get('ascending') === 'true' || query.get('descending') === 'false');
   const size = pageSizeOf(query);
   const rows = queryJobs(core, {
     accountId,
