@@ -1,6 +1,6 @@
 import { openDb, type Db } from './store/db.js';
 import { EventBus } from './delivery/bus.js';
-import { ConfigService } from './modules/config/service.js';
+import { canonicalCategory, ConfigService } from './modules/config/service.js';
 import { MODULES } from './modules/index.js';
 import { SIMULATIONS } from './modules/simulations/registry.js';
 
@@ -27,7 +27,13 @@ export function openCore(file: string): Core {
     serving: false,
     accountTables: ['docs', 'tokens', ...MODULES.flatMap((m) => m.accountTables ?? [])],
   };
-  core.config = new ConfigService(core);
+  const defaults: Record<string, Record<string, unknown>> = {};
+  for (const m of MODULES) {
+    for (const [category, values] of Object.entries(m.configDefaults ?? {})) {
+      defaults[canonicalCategory(category)] = { ...(defaults[canonicalCategory(category)] ?? {}), ...values };
+    }
+  }
+  core.config = new ConfigService(core, defaults);
   for (const m of MODULES) Object.assign(SIMULATIONS, m.simulations);
   for (const m of MODULES) m.init?.(core);
   return core;

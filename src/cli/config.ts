@@ -21,26 +21,33 @@ export function registerConfig(program: Command, io: CliIo): void {
     );
 
   withGlobals(config.command('get [category] [key]'))
-    .description('a category document, one key of its default node, or the list of categories')
+    .description('a category as it applies (stored settings over the built-in ones), one key of it, or the categories')
+    .option('--stored', 'only what is stored, without the built-in settings')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tel config get                                    the categories that are set\n  $ tel config get crossbar.auth                      the whole document\n  $ tel config get crossbar.auth token_expiry_s --json',
+      '\nExamples:\n  $ tel config get                                    the categories set, and those with built-in settings\n  $ tel config get webhooks                           delivery settings as they apply\n  $ tel config get crossbar.auth token_expiry_s --json\n  $ tel config get crossbar.auth --stored             only what was set',
     )
-    .action(async (category: string | undefined, key: string | undefined, _o: unknown, cmd: Command) =>
+    .action(async (category: string | undefined, key: string | undefined, opts: { stored?: boolean }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         if (!category) {
           const list = core.config.list();
-          emit(io, g, list, () => (list.length ? list.join('\n') : '(no categories set)'));
+          const builtIn = core.config.known().filter((c) => !list.includes(c));
+          emit(io, g, list, () =>
+            [list.length ? list.join('\n') : '(no categories set)', builtIn.length ? `built-in settings only: ${builtIn.join(', ')}` : '']
+              .filter(Boolean)
+              .join('\n'),
+          );
           return;
         }
-        const doc = core.config.get(category);
+        const name = canonicalCategory(category);
+        const doc = opts.stored ? core.config.get(name) : core.config.withDefaults(name);
         if (key) {
           const v = doc?.default?.[key];
-          if (v === undefined) throw new CliError(`${canonicalCategory(category)} has no key ${key}.`);
+          if (v === undefined) throw new CliError(`${name} has no key ${key}.`);
           emit(io, g, v, () => (typeof v === 'string' ? v : JSON.stringify(v)));
           return;
         }
-        if (!doc) throw new CliError(`No configuration for ${canonicalCategory(category)}.`);
+        if (!doc) throw new CliError(`No configuration for ${name}${opts.stored ? '' : ' (and no built-in settings)'}.`);
         emit(io, { ...g, json: true }, doc);
       }),
     );

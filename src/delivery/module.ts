@@ -1,5 +1,6 @@
 import type { TelModule } from '../modules/types.js';
 import { startSender } from './sender.js';
+import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from './settings.js';
 
 /**
  * The durable outbox: its tables belong to accounts, and in `tel serve` its one sender sends
@@ -8,5 +9,6 @@ import { startSender } from './sender.js';
 export const deliveryModule: TelModule = {
   name: 'delivery',
   accountTables: ['outbox', 'delivery_attempts'],
+  configDefaults: { [WEBHOOKS_CATEGORY]: defaultSettingsDoc() },
   start: (core) => startSender(core),
 };

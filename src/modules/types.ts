@@ -15,6 +15,8 @@ export interface TelModule {
   routes?: RouteDef[];
   /** tables with an `account_id` column whose rows go when their account is deleted */
   accountTables?: string[];
+  /** built-in settings by configuration category (the `default` node), shown with `with_defaults` */
+  configDefaults?: Record<string, Record<string, unknown>>;
   /** simulation kinds (`data.kind` of the simulations endpoint) this module provides */
   simulations?: Record<string, Simulation>;
   /** runs in every process that opens the database (server and CLI): bus subscriptions */

@@ -65,6 +65,16 @@ describe('tel init, accounts, tokens and config on the database file', () => {
     }
   });
 
+  it('config get shows the built-in settings of a category never set; --stored only what is stored', async () => {
+    const r = await runTel(['config', 'get', 'webhooks', '--db', db]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).default).toMatchObject({ attempt_failure_count: 6, attempt_failure_expiry_ms: 60000, request_timeout_ms: 10000 });
+    expect((await runTel(['config', 'get', 'crossbar.resources', 'job_recover_timeout_s', '--db', db])).stdout.trim()).toBe('21600');
+    expect((await runTel(['config', 'get', 'webhooks', '--stored', '--db', db])).code).toBe(1);
+    const list = await runTel(['config', 'get', '--db', db]);
+    expect(list.stdout).toMatch(/built-in settings only: .*api\.resources.*webhooks/);
+  });
+
   it('config set and get a key of the default node', async () => {
     expect((await runTel(['config', 'set', 'crossbar.auth', 'token_expiry_s', '600', '--db', db])).code).toBe(0);
     const v = await runTel(['config', 'get', 'crossbar.auth', 'token_expiry_s', '--db', db]);

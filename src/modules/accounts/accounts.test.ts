@@ -200,6 +200,16 @@ describe('system configuration', () => {
     expect(got.body.data.default.job_recover_threshold_s).toBe(5);
   });
 
+  it('?with_defaults=true fills in the built-in settings under default, stored ones winning', async () => {
+    expect((await srv.request('GET', '/v2/system_configs/crossbar.auth', { token: srv.adminToken })).status).toBe(404);
+    const r = await srv.request('GET', '/v2/system_configs/crossbar.auth?with_defaults=true', { token: srv.adminToken });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ id: 'crossbar.auth', default: { token_expiry_s: 3600 } });
+    await srv.request('POST', '/v2/system_configs/api.token_restrictions', { token: srv.adminToken, data: { default: { default_priv_level: 'user' } } });
+    const t = await srv.request('GET', '/v2/system_configs/crossbar.token_restrictions?with_defaults=true', { token: srv.adminToken });
+    expect(t.body.data.default.default_priv_level).toBe('user');
+  });
+
   it('an unset category answers 404', async () => {
     expect((await srv.request('GET', '/v2/system_configs/never.set', { token: srv.adminToken })).status).toBe(404);
   });

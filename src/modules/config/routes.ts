@@ -16,7 +16,9 @@ export const configRoutes: RouteDef[] = [
     path: 'system_configs/:category',
     superduper: true,
     handler: (ctx, core) => {
-      const doc = core.config.get(ctx.params.category);
+      // `?with_defaults=true` fills in the built-in settings, as Kazoo's does.
+      const withDefaults = ctx.query.get('with_defaults') === 'true';
+      const doc = withDefaults ? core.config.withDefaults(ctx.params.category) : core.config.get(ctx.params.category);
       if (!doc) throw errors.badIdentifier(canonicalCategory(ctx.params.category));
       return { data: doc };
     },

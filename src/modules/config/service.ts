@@ -28,8 +28,29 @@ export interface ConfigDoc {
 export class ConfigService {
   private readonly cache;
 
-  constructor(private readonly core: Pick<Core, 'db'>) {
+  constructor(
+    private readonly core: Pick<Core, 'db'>,
+    /** built-in settings by canonical category, as modules declare them */
+    private readonly defaults: Record<string, Record<string, unknown>> = {},
+  ) {
     this.cache = rowCache<ConfigDoc>(core.db, 'system_configs');
+  }
+
+  /**
+   * The category as it applies: the stored document with the built-in settings filled in under
+   * `default`; null when the category is neither stored nor known.
+   */
+  withDefaults(category: string): ConfigDoc | null {
+    const name = canonicalCategory(category);
+    const stored = this.get(name);
+    const builtIn = this.defaults[name];
+    if (!builtIn) return stored;
+    return { ...(stored ?? { id: name }), default: { ...builtIn, ...(stored?.default ?? {}) } };
+  }
+
+  /** Categories that have built-in settings. */
+  known(): string[] {
+    return Object.keys(this.defaults).sort();
   }
 
   /** The category document, or null when it was never set. */

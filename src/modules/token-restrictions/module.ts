@@ -7,7 +7,13 @@ import { loginRestrictionChecks, tokenRestrictionHooks } from '../auth/service.j
 import type { TelModule } from '../types.js';
 import { enforceTokenRestrictions, requireAdminForTemplateChanges } from './authorize.js';
 import { tokenRestrictionRoutes } from './routes.js';
-import { chooseTokenRules, parseTokenRules, SYSTEM_TEMPLATE_CATEGORY, validateSystemTemplate } from './service.js';
+import {
+  chooseTokenRules,
+  DEFAULT_PRIV_LEVEL,
+  parseTokenRules,
+  SYSTEM_TEMPLATE_CATEGORY,
+  validateSystemTemplate,
+} from './service.js';
 
 let installed = false;
 
@@ -32,5 +38,6 @@ export const tokenRestrictionsModule: TelModule = {
   name: 'token_restrictions',
   endpoints: ['token_restrictions'],
   routes: tokenRestrictionRoutes,
+  configDefaults: { [SYSTEM_TEMPLATE_CATEGORY]: { default_priv_level: DEFAULT_PRIV_LEVEL } },
   init: installTokenRestrictions,
 };
