@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadGet, memoryMb, startProcess, stopAll } from './lib/http.mjs';
+import { loadGet, memoryMb, runMain, startProcess, stopAll } from './lib/http.mjs';
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
@@ -104,14 +104,4 @@ async function main() {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll();
-    process.exit(130);
-  });
-}
-main().catch((err) => {
-  console.error(`benchmark failed: ${err.message}`);
-  stopAll();
-  process.exit(1);
-});
+runMain(main);

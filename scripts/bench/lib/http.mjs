@@ -72,3 +72,18 @@ export function memoryMb(pid) {
   const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
+
+/** Runs a benchmark's `main`, stopping its processes on Ctrl-C, SIGTERM or a failure. */
+export function runMain(main) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      stopAll();
+      process.exit(130);
+    });
+  }
+  main().catch((err) => {
+    console.error(`benchmark failed: ${err.message}`);
+    stopAll();
+    process.exit(1);
+  });
+}

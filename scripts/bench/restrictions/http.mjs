@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadGet, startProcess, stopAll } from '../lib/http.mjs';
+import { loadGet, runMain, startProcess, stopAll } from '../lib/http.mjs';
 
 const TARGET_RATIO = 0.9;
 const WARMUP_MS = 1_000;
@@ -121,14 +121,4 @@ async function main() {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll();
-    process.exit(130);
-  });
-}
-main().catch((err) => {
-  console.error(`benchmark failed: ${err.message}`);
-  stopAll();
-  process.exit(1);
-});
+runMain(main);
