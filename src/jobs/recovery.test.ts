@@ -151,11 +151,8 @@ describe('job recovery with a real server process', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('SIGTERM in the middle of a job releases it: the next server resumes at once, without waiting for the threshold', async () => {
-    const w = new DatabaseSync(db);
-    w.prepare("UPDATE system_configs SET doc = json_set(doc, '$.default.job_recovery_threshold_s', 3600) WHERE category = 'api.resources'").run();
-    w.close();
-    const numbers = Array.from({ length: 12_000 }, (_, i) => `+1718${String(3_000_000 + i)}`);
+  /** A server running a job of `numbers`, at least 2,000 of them done. */
+  async function startUnderWay(numbers: string[]) {
     const first = await serve(db);
     running.push(first);
     const r = await httpRequest(first.url, 'PUT', `/v2/accounts/${accountId}/resources/jobs`, {
@@ -164,6 +161,15 @@ describe('job recovery with a real server process', () => {
     });
     const id = r.body.data.id as string;
     await waitFor('the job to be under way', () => (job(id)?.processed ?? 0) >= 2000, 15_000);
+    return { first, id };
+  }
+
+  it('SIGTERM in the middle of a job releases it: the next server resumes at once, without waiting for the threshold', async () => {
+    const w = new DatabaseSync(db);
+    w.prepare("UPDATE system_configs SET doc = json_set(doc, '$.default.job_recovery_threshold_s', 3600) WHERE category = 'api.resources'").run();
+    w.close();
+    const numbers = Array.from({ length: 12_000 }, (_, i) => `+1718${String(3_000_000 + i)}`);
+    const { first, id } = await startUnderWay(numbers);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     const released = job(id);
@@ -180,14 +186,7 @@ describe('job recovery with a real server process', () => {
 
   it('tel jobs run takes over a job whose server was killed at once (its pid is gone), adding each number once', async () => {
     const numbers = Array.from({ length: 12_000 }, (_, i) => `+1929${String(4_000_000 + i)}`);
-    const first = await serve(db);
-    running.push(first);
-    const r = await httpRequest(first.url, 'PUT', `/v2/accounts/${accountId}/resources/jobs`, {
-      token: await token(first.url),
-      data: { numbers, resource_id: resourceId },
-    });
-    const id = r.body.data.id as string;
-    await waitFor('the job to be under way', () => (job(id)?.processed ?? 0) >= 2000, 15_000);
+    const { first, id } = await startUnderWay(numbers);
     first.child.kill('SIGKILL');
     await first.exited;
     expect(job(id).runner).not.toBeNull();
