@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Core } from '../core.js';
-import { getAccount, masterAccount } from '../modules/accounts/service.js';
+import { masterAccount } from '../modules/accounts/service.js';
 import { createAccountJob } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
@@ -28,7 +28,7 @@ export function parseNumbers(text: string, source = 'The numbers file'): string[
 }
 
 function accountFor(core: Core, account: string | undefined): string {
-  if (account) return getAccount(core, account).id;
+  if (account) return existingAccount(core, account);
   const master = masterAccount(core);
   if (!master) throw new CliError('The database has no master account: run `tel init` first.');
   return master.id;
