@@ -11,11 +11,17 @@ export function registerServe(program: Command, io: CliIo): void {
     .description('serve the HTTP API (/v2) on the database; a new database is initialised first')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8000')
+    .option(
+      '--allowed-host <name>',
+      'a Host name to answer besides loopback ones, when listening on a loopback address (repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tel serve                       ./tel.db on http://127.0.0.1:8000\n  $ tel serve --db lab.db --port 0  any free port\n\nStops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work.',
+      '\nExamples:\n  $ tel serve                       ./tel.db on http://127.0.0.1:8000\n  $ tel serve --db lab.db --port 0  any free port\n  $ tel serve --allowed-host tel.lab.test   also answer requests for http://tel.lab.test:8000\n\nOn a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:\na web page cannot reach tel through DNS rebinding.\nStops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work.',
     )
-    .action(async (opts: { host: string; port: string }, cmd: Command) => {
+    .action(async (opts: { host: string; port: string; allowedHost: string[] }, cmd: Command) => {
       const g = globalsOf(cmd);
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
@@ -28,7 +34,7 @@ export function registerServe(program: Command, io: CliIo): void {
       }
       let api;
       try {
-        api = await startApi(core, opts.host, port);
+        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
       } catch (err) {
         closeCore(core);
         throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);

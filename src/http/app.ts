@@ -4,6 +4,7 @@ import { MODULES } from '../modules/index.js';
 import type { Worker } from '../modules/types.js';
 import { buildRouter, type Router } from './router.js';
 import { createApiServer } from './server.js';
+import { hostGuard } from './host-guard.js';
 
 let router: Router | undefined;
 
@@ -21,9 +22,15 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
+/** Options of a listening API. */
+export interface ApiOptions {
+  /** names besides loopback ones a loopback-bound server answers in `Host` */
+  allowedHosts?: string[];
+}
+
 /** Starts the HTTP API and every module's background workers on `core`. */
-export async function startApi(core: Core, host: string, port: number): Promise<RunningApi> {
-  const server = createApiServer(core, apiRouter());
+export async function startApi(core: Core, host: string, port: number, opts: ApiOptions = {}): Promise<RunningApi> {
+  const server = createApiServer(core, apiRouter(), hostGuard(host, opts.allowedHosts));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -65,12 +65,17 @@ export function parsePath(rawPath: string, endpoints: ReadonlySet<string> = ENDP
     parsed.version = first;
     segments.shift();
   }
+  // The segment right after `accounts` is always the account id, even when it spells an
+  // endpoint name: `/accounts/devices/devices` names account "devices", never a shared namespace.
+  let accountIdNext = false;
   for (let i = 0; i < segments.length; i++) {
     const lower = segments[i].toLowerCase();
-    if (endpoints.has(lower)) {
+    if (endpoints.has(lower) && !accountIdNext) {
       segments[i] = lower;
       parsed.resources.push({ name: lower, args: [] });
+      accountIdNext = lower === 'accounts';
     } else {
+      accountIdNext = false;
       if (HEX_ID.test(segments[i])) segments[i] = lower;
       const current = parsed.resources[parsed.resources.length - 1];
       if (!current) {

@@ -4,11 +4,26 @@ import type { EnvelopeExtras } from './envelope.js';
 /** Kazoo's default page size. */
 export const DEFAULT_PAGE_SIZE = 50;
 
-/** Page size from `?page_size=` (invalid → default); undefined when `paginate=false`. */
+/** The largest `page_size` a listing answers (`paginate=false` lists everything). */
+export const MAX_PAGE_SIZE = 1000;
+
+/**
+ * Page size from `?page_size=` (absent → default); undefined when `paginate=false`. Anything but
+ * a whole number from 1 to MAX_PAGE_SIZE is a 400 (`1e300` must not reach SQL as a LIMIT).
+ */
 export function pageSizeOf(query: URLSearchParams): number | undefined {
   if (query.get('paginate') === 'false') return undefined;
-  const n = Number(query.get('page_size'));
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_PAGE_SIZE;
+  const raw = query.get('page_size');
+  if (raw === null || raw === '') return DEFAULT_PAGE_SIZE;
+  if (!/^\d{1,7}$/.test(raw.trim())) {
+    throw errors.invalidField('page_size', 'type', 'Value did not match type(s): integer', { value: raw, target: 'integer' });
+  }
+  const n = Number(raw);
+  if (n < 1) throw errors.invalidField('page_size', 'minimum', 'Value must be at least 1', { value: n, target: 1 });
+  if (n > MAX_PAGE_SIZE) {
+    throw errors.invalidField('page_size', 'maximum', `Value must be at most ${MAX_PAGE_SIZE}`, { value: n, target: MAX_PAGE_SIZE });
+  }
+  return n;
 }
 
 /** Encodes an opaque paging key. */

@@ -9,9 +9,16 @@ import { corsHeaders } from './cors.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from './errors.js';
 import { requiresToken, type Reply, type Router } from './router.js';
+import type { HostGuard } from './host-guard.js';
 
 /** The largest request body accepted (bulk number jobs of 100,000 numbers fit). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The largest body read before the token is known to be valid: a client without a valid token
+ * cannot make the server buffer and parse 16 MiB. Logins and small writes fit well within it.
+ */
+export const MAX_UNAUTHENTICATED_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = 'application/json';
 
@@ -37,11 +44,11 @@ function tokenOf(req: IncomingMessage, query: URLSearchParams, envelope: Record<
 /** The client went away while sending its body: nothing to answer, nothing to log. */
 class ClientGone extends Error {}
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
-    if (declared > MAX_BODY_BYTES) {
-      reject(errors.tooLarge(MAX_BODY_BYTES));
+    if (declared > maxBytes) {
+      reject(errors.tooLarge(maxBytes));
       req.resume();
       return;
     }
@@ -49,8 +56,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(errors.tooLarge(MAX_BODY_BYTES));
+      if (size > maxBytes) {
+        reject(errors.tooLarge(maxBytes));
         req.removeAllListeners('data');
         req.resume();
         return;
@@ -82,7 +89,13 @@ function parseEnvelope(body: Buffer): Record<string, unknown> {
 }
 
 /** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
-export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(
+  core: Core,
+  router: Router,
+  req: IncomingMessage,
+  res: ServerResponse,
+  guard?: HostGuard,
+): Promise<void> {
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
   // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
@@ -97,11 +110,14 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   let authToken: string | undefined;
   let authenticated = false;
   try {
+    if (guard && !guard(req.headers.host)) {
+      throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
+    }
     if (method === 'OPTIONS') {
       send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
       return;
     }
-    const envelope = parseEnvelope(await readBody(req));
+    const envelope = parseEnvelope(await readBody(req, bodyLimit(core, req, query, requiresToken(match))));
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,
@@ -122,6 +138,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       ctx.auth = auth;
       authenticated = true;
       for (const check of authorizers) check(ctx, auth, core);
+      // A path that names an account names an existing one (404, as Kazoo), then one the token may act on.
+      if (path.accountId && !findAccount(core, path.accountId)) throw errors.badIdentifier(path.accountId);
       checkAccountAccess(ctx, auth, core);
     }
     // A super-duper-only path is refused before saying whether the method or sub-path exists.
@@ -130,9 +148,6 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     }
     if (!route) {
       throw allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound();
-    }
-    if (path.accountId && needsToken && !findAccount(core, path.accountId)) {
-      throw errors.badIdentifier(path.accountId);
     }
     const reply: Reply = await route.handler(ctx, core);
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
@@ -147,6 +162,23 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       'X-Request-ID': requestId,
       ...apiErr.headers,
     });
+  }
+}
+
+/**
+ * How many body bytes to read: the full maximum once a header or query token is known to be valid,
+ * else 64 KiB. Checked only when the body may be large (declared over 64 KiB, or chunked), so the
+ * order of checks of small requests (bad JSON 400 before 401) is unchanged and GETs pay nothing.
+ */
+function bodyLimit(core: Core, req: IncomingMessage, query: URLSearchParams, needsToken: boolean): number {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const mayBeLarge = declared > MAX_UNAUTHENTICATED_BODY_BYTES || req.headers['transfer-encoding'] !== undefined;
+  if (!mayBeLarge || !needsToken) return mayBeLarge ? MAX_UNAUTHENTICATED_BODY_BYTES : MAX_BODY_BYTES;
+  try {
+    authenticate(core, tokenOf(req, query, {}));
+    return MAX_BODY_BYTES;
+  } catch {
+    return MAX_UNAUTHENTICATED_BODY_BYTES;
   }
 }
 
@@ -178,9 +210,9 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
-export function createApiServer(core: Core, router: Router): Server {
+export function createApiServer(core: Core, router: Router, guard?: HostGuard): Server {
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    handleRequest(core, router, req, res).catch((err) => {
+    handleRequest(core, router, req, res, guard).catch((err) => {
       process.stderr.write(`tel: ${String(err)}\n`);
       if (!res.headersSent) res.writeHead(500).end();
     });

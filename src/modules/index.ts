@@ -3,7 +3,7 @@ import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { configRoutes } from './config/routes.js';
-import { DEFAULT_TOKEN_EXPIRY_SECONDS, sweepExpiredTokens } from './auth/service.js';
+import { DEFAULT_TOKEN_EXPIRY_SECONDS, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, sweepExpiredTokens } from './auth/service.js';
 import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
@@ -26,7 +26,9 @@ export const MODULES: TelModule[] = [
     name: 'auth',
     endpoints: ['user_auth', 'api_auth', 'token_auth'],
     routes: authRoutes,
-    configDefaults: { 'crossbar.auth': { token_expiry_s: DEFAULT_TOKEN_EXPIRY_SECONDS } },
+    configDefaults: {
+      'crossbar.auth': { token_expiry_s: DEFAULT_TOKEN_EXPIRY_SECONDS, token_max_lifetime_s: DEFAULT_TOKEN_MAX_LIFETIME_SECONDS },
+    },
     start(core) {
       const timer = setInterval(() => sweepExpiredTokens(core), 60_000);
       timer.unref();

@@ -80,7 +80,7 @@ describe('tel init, accounts, tokens and config on the database file', () => {
     const v = await runTel(['config', 'get', 'crossbar.auth', 'token_expiry_s', '--db', db]);
     expect(v.stdout.trim()).toBe('600');
     const doc = await runTel(['config', 'get', 'crossbar.auth', '--db', db]);
-    expect(JSON.parse(doc.stdout)).toEqual({ id: 'crossbar.auth', default: { token_expiry_s: 600 } });
+    expect(JSON.parse(doc.stdout)).toEqual({ id: 'crossbar.auth', default: { token_expiry_s: 600, token_max_lifetime_s: 86400 } });
   });
 });
 

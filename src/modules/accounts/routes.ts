@@ -4,12 +4,14 @@ import { ordered, paginate } from '../../http/paging.js';
 import {
   accountJson,
   accountSummary,
+  checkAccountWrite,
   createAccount,
   deleteAccount,
   getAccount,
   listChildren,
   listDescendants,
   readApiKey,
+  rotateApiKey,
   updateAccount,
 } from './service.js';
 
@@ -36,21 +38,28 @@ export const accountRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: 'accounts/:account_id',
-    handler: (ctx, core) => ({
-      data: accountJson(updateAccount(core, ctx.params.account_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
-    }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
+      return { data: accountJson(updateAccount(core, ctx.params.account_id, input, 'replace', ifMatchOf(ctx))) };
+    },
   },
   {
     method: 'PATCH',
     path: 'accounts/:account_id',
-    handler: (ctx, core) => ({
-      data: accountJson(updateAccount(core, ctx.params.account_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
-    }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
+      return { data: accountJson(updateAccount(core, ctx.params.account_id, input, 'merge', ifMatchOf(ctx))) };
+    },
   },
   {
     method: 'DELETE',
     path: 'accounts/:account_id',
-    handler: (ctx, core) => ({ data: { ...accountJson(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } }),
+    handler: (ctx, core) => {
+      checkAccountWrite(core, authOf(ctx), ctx.params.account_id, 'delete');
+      return { data: { ...accountJson(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } };
+    },
   },
   {
     method: 'GET',
@@ -77,5 +86,10 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: 'accounts/:account_id/api_key',
     handler: (ctx, core) => ({ data: { api_key: readApiKey(core, authOf(ctx), ctx.params.account_id) } }),
+  },
+  {
+    method: 'PUT',
+    path: 'accounts/:account_id/api_key',
+    handler: (ctx, core) => ({ data: { api_key: rotateApiKey(core, authOf(ctx), ctx.params.account_id).apiKey } }),
   },
 ];

@@ -9,6 +9,9 @@ import { unixMsToGregorian } from '../../util/time.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
 
+/** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
+const API_KEY_METHOD = 'cb_api_auth';
+
 /** An account as the service layer sees it. */
 export interface Account {
   id: string;
@@ -250,6 +253,8 @@ export function updateAccount(
       .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
     cache(core).clear(id);
+    // The tokens of a disabled account die with it (its logins are refused too).
+    if (doc.enabled === false && current.doc.enabled !== false) revokeAccountTokens(core, id);
     core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_edited', type: 'account' } });
     return getAccount(core, id);
   });
@@ -276,6 +281,26 @@ export function deleteAccount(core: Core, id: string): Account {
 }
 
 /**
+ * Deleting or disabling an account needs an admin of it or of an ancestor (a plain user must not
+ * lock everyone out of their own account). `input` is the document sent, or `delete`.
+ */
+export function checkAccountWrite(core: Core, actor: Actor, accountId: string, input: Record<string, unknown> | 'delete'): void {
+  if (isAccountAdmin(core, actor)) return;
+  if (input === 'delete') throw errors.forbidden('deleting an account needs an admin of it or of an ancestor');
+  const enabled = input.enabled;
+  if ((enabled === false || enabled === 'false') && findAccount(core, accountId)?.doc.enabled !== false) {
+    throw errors.forbidden('disabling an account needs an admin of it or of an ancestor');
+  }
+}
+
+/** Revokes tokens of an account: all of them, or only those of one login method. */
+export function revokeAccountTokens(core: Core, accountId: string, method?: string): void {
+  if (method) stmt(core.db, 'DELETE FROM tokens WHERE account_id = ? AND method = ?').run(accountId, method);
+  else stmt(core.db, 'DELETE FROM tokens WHERE account_id = ?').run(accountId);
+  rowCache(core.db, 'tokens').clear();
+}
+
+/**
  * An account's API key, for an admin only: an API-key login is unrestricted admin-level
  * access, so a plain user who could read the key would escape their token restrictions.
  */
@@ -285,9 +310,17 @@ export function readApiKey(core: Core, actor: Actor, accountId: string): string 
   return account.apiKey;
 }
 
-/** Gives an account a new API key. */
-export function rotateApiKey(core: Core, id: string): Account {
-  stmt(core.db, 'UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(newApiKey(), Date.now(), id);
-  cache(core).clear(id);
-  return getAccount(core, id);
+/**
+ * Gives an account a new API key (admins only, as reading it); the tokens obtained with the old
+ * key stop working at once, since they stood for a key that may have leaked.
+ */
+export function rotateApiKey(core: Core, actor: Actor | undefined, id: string): Account {
+  getAccount(core, id);
+  if (actor && !isAccountAdmin(core, actor)) throw errors.forbidden('creating an API key needs an admin of the account');
+  return transaction(core.db, () => {
+    stmt(core.db, 'UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(newApiKey(), Date.now(), id);
+    cache(core).clear(id);
+    revokeAccountTokens(core, id, API_KEY_METHOD);
+    return getAccount(core, id);
+  });
 }

@@ -24,6 +24,9 @@ export function tokenCache(core: Core): RowCache<TokenRow> {
 /** Default idle lifetime of a token (`crossbar.auth` `token_expiry_s`). */
 export const DEFAULT_TOKEN_EXPIRY_SECONDS = 3600;
 
+/** Default absolute lifetime of a token, however often it is used (`crossbar.auth` `token_max_lifetime_s`). */
+export const DEFAULT_TOKEN_MAX_LIFETIME_SECONDS = 86_400;
+
 /** Authentication method names, as Kazoo calls them. */
 export const METHOD_USER_AUTH = 'cb_user_auth';
 export const METHOD_API_AUTH = 'cb_api_auth';
@@ -64,6 +67,12 @@ export const tokenRestrictionHooks: {
 export function tokenExpirySeconds(core: Core): number {
   const v = Number(core.config.value('crossbar.auth', 'token_expiry_s', DEFAULT_TOKEN_EXPIRY_SECONDS));
   return Number.isFinite(v) && v > 0 ? v : DEFAULT_TOKEN_EXPIRY_SECONDS;
+}
+
+/** The absolute token lifetime currently configured, in seconds. */
+export function tokenMaxLifetimeSeconds(core: Core): number {
+  const v = Number(core.config.value('crossbar.auth', 'token_max_lifetime_s', DEFAULT_TOKEN_MAX_LIFETIME_SECONDS));
+  return Number.isFinite(v) && v > 0 ? v : DEFAULT_TOKEN_MAX_LIFETIME_SECONDS;
 }
 
 function signingSecret(core: Core): Buffer {
@@ -134,13 +143,14 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
   if (!row) throw errors.invalidCredentials();
   const now = Date.now();
   const expiryMs = tokenExpirySeconds(core) * 1000;
-  if (now - row.modified > expiryMs) {
+  if (now - row.modified > expiryMs || now - row.created > tokenMaxLifetimeSeconds(core) * 1000) {
     stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(token);
     tokens.clear(token);
     throw errors.invalidCredentials();
   }
   const account = findAccount(core, row.account_id);
-  if (!account) throw errors.invalidCredentials();
+  // A disabled account's tokens are revoked when it is disabled; this also covers any other way in.
+  if (!account || account.doc.enabled === false) throw errors.invalidCredentials();
   if (now - row.modified > expiryMs / 100) {
     stmt(core.db, 'UPDATE tokens SET modified = ? WHERE id = ?').run(now, token);
     row.modified = now;
@@ -165,9 +175,14 @@ export function revokeToken(core: Core, token: string): boolean {
 
 /** Removes every token idle longer than the expiry; answers how many. */
 export function sweepExpiredTokens(core: Core): number {
-  const cutoff = Date.now() - tokenExpirySeconds(core) * 1000;
+  const now = Date.now();
   tokenCache(core).clear();
-  return Number(stmt(core.db, 'DELETE FROM tokens WHERE modified < ?').run(cutoff).changes);
+  return Number(
+    stmt(core.db, 'DELETE FROM tokens WHERE modified < ? OR created < ?').run(
+      now - tokenExpirySeconds(core) * 1000,
+      now - tokenMaxLifetimeSeconds(core) * 1000,
+    ).changes,
+  );
 }
 
 /** A token as `tel tokens list` shows it. */

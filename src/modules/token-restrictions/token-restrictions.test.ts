@@ -135,16 +135,16 @@ describe('token restrictions over HTTP', () => {
       const own = `/v2/accounts/${a.id}/users/${plainUser}`;
       const raise = await srv.request('PATCH', own, { token: clerk, data: { priv_level: 'admin' } });
       expect(raise.status).toBe(403);
-      expect(raise.body.data.cause).toBe('only an admin may give a user the admin privilege level');
+      expect(raise.body.data.cause).toBe('changing priv_level needs an admin of the account');
       const whole = (await srv.request('GET', own, { token: clerk })).body.data;
       expect(whole.priv_level).toBe('user');
       expect((await srv.request('POST', own, { token: clerk, data: { ...whole, priv_level: 'admin' } })).status).toBe(403);
       const create = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: clerk, data: { username: 'sneaky', password: 'pw-123456', priv_level: 'admin' } });
       expect(create.status).toBe(403);
-      // A plain user may still edit their own document, and an admin's document posted back whole keeps its level.
+      // A plain user may still edit their own document (posted back whole), never an admin's.
       expect((await srv.request('POST', own, { token: clerk, data: { ...whole, first_name: 'Clerk' } })).status).toBe(200);
       const bossDoc = (await srv.request('GET', `/v2/accounts/${a.id}/users/${adminUser}`, { token: clerk })).body.data;
-      expect((await srv.request('POST', `/v2/accounts/${a.id}/users/${adminUser}`, { token: clerk, data: { ...bossDoc, last_name: 'Boss' } })).status).toBe(200);
+      expect((await srv.request('POST', `/v2/accounts/${a.id}/users/${adminUser}`, { token: clerk, data: { ...bossDoc, last_name: 'Boss' } })).status).toBe(403);
       expect((await srv.request('GET', own, { token: admin() })).body.data.priv_level).toBe('user');
       const boss = await srv.userLogin('Restricted Co', 'boss', 'pw-123456');
       const promoted = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: boss, data: { username: 'deputy', password: 'pw-123456', priv_level: 'admin' } });

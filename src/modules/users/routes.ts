@@ -3,12 +3,13 @@ import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core.js';
-import { checkPrivilegeGrant, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
 
-/** The request's user document, once the caller may set what it asks for. */
+/** The request's user document, once the caller may write what it asks for. */
 function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
   const input = dataObject(ctx);
-  checkPrivilegeGrant(core, authOf(ctx), ctx.params.account_id, ctx.params.user_id, input);
+  const userId = ctx.params.user_id;
+  checkUserWrite(core, authOf(ctx), ctx.params.account_id, userId ? { op: 'update', userId, input } : { op: 'create' });
   return input;
 }
 
@@ -61,8 +62,11 @@ export const userRoutes: RouteDef[] = [
   {
     method: 'DELETE',
     path: 'accounts/:account_id/users/:user_id',
-    handler: (ctx, core) => ({
-      data: { ...userJson(deleteUser(core, ctx.params.account_id, ctx.params.user_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
-    }),
+    handler: (ctx, core) => {
+      checkUserWrite(core, authOf(ctx), ctx.params.account_id, { op: 'delete', userId: ctx.params.user_id });
+      return {
+        data: { ...userJson(deleteUser(core, ctx.params.account_id, ctx.params.user_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+      };
+    },
   },
 ];

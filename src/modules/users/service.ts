@@ -93,7 +93,9 @@ export function updateUser(
     } else if (String(rest.username).toLowerCase() !== String(current.doc.username).toLowerCase()) {
       throw errors.invalidField('password', 'required', 'A new username needs the password too');
     }
-    return updateDoc(core, current, rest, pvt, ifMatch);
+    const updated = updateDoc(core, current, rest, pvt, ifMatch);
+    if (invalidatesTokens(current, updated.doc, updated.pvt)) revokeUserTokens(core, id);
+    return updated;
   });
 }
 
@@ -102,8 +104,7 @@ export function deleteUser(core: Core, accountId: string, id: string, ifMatch?: 
   return transaction(core.db, () => {
     const current = getUser(core, accountId, id);
     deleteDoc(core, current, ifMatch);
-    stmt(core.db, 'DELETE FROM tokens WHERE owner_id = ?').run(id);
-    rowCache(core.db, 'tokens').clear();
+    revokeUserTokens(core, id);
     return current;
   });
 }
@@ -121,16 +122,48 @@ export function isAccountAdmin(core: Core, actor: Actor): boolean {
   return findUser(core, actor.accountId, actor.ownerId)?.doc.priv_level === 'admin';
 }
 
+/** What a user-document write does, as the privilege check sees it. */
+export type UserWrite = { op: 'create' } | { op: 'delete'; userId: string } | { op: 'update'; userId: string; input: Record<string, unknown> };
+
 /**
- * Only an admin may make someone an admin: otherwise a plain user could raise their own
- * `priv_level` and, at the next login, escape the rules of their level and edit the templates.
- * Keeping an admin an admin (a whole document posted back) is no change.
+ * Who may write users (Kazoo's cb_simple_authz model, stricter where it is loose): an admin of the
+ * account — an admin user of it or of an ancestor, an API-key token, a super-duper admin — may do
+ * anything; any other user may change only their own document, and never its `priv_level` or
+ * `enabled` (else a plain user could make themselves admin, or take over an admin by changing
+ * the admin's password). A field sent back unchanged (a whole document posted back) is no change.
  */
-export function checkPrivilegeGrant(core: Core, actor: Actor, accountId: string, userId: string | undefined, input: Record<string, unknown>): void {
-  if (input.priv_level !== 'admin' || isAccountAdmin(core, actor)) return;
-  const current = userId ? findUser(core, accountId, userId) : undefined;
-  if (current?.doc.priv_level === 'admin') return;
-  throw errors.forbidden('only an admin may give a user the admin privilege level');
+export function checkUserWrite(core: Core, actor: Actor, accountId: string, write: UserWrite): void {
+  if (isAccountAdmin(core, actor)) return;
+  if (write.op === 'create') throw errors.forbidden('creating users needs an admin of the account');
+  if (write.op === 'delete') throw errors.forbidden('deleting users needs an admin of the account');
+  if (actor.accountId !== accountId || actor.ownerId !== write.userId) {
+    throw errors.forbidden("changing another user's document needs an admin of the account");
+  }
+  const current = findUser(core, accountId, write.userId);
+  for (const field of ['priv_level', 'enabled'] as const) {
+    const sent = write.input[field];
+    if (sent === undefined || sent === null) continue;
+    const now = current?.doc[field] ?? (field === 'enabled' ? true : 'user');
+    if (String(sent) !== String(now)) throw errors.forbidden(`changing ${field} needs an admin of the account`);
+  }
+}
+
+/**
+ * Whether a user's tokens must die with this change: they stood for a password, a privilege
+ * level and an enabled user, and a token outliving any of them would keep what was taken away.
+ */
+function invalidatesTokens(before: StoredDoc, afterDoc: Record<string, unknown>, afterPvt: Record<string, unknown>): boolean {
+  return (
+    before.pvt.pvt_md5_auth !== afterPvt.pvt_md5_auth ||
+    (afterDoc.enabled === false && before.doc.enabled !== false) ||
+    (before.doc.priv_level === 'admin' && afterDoc.priv_level !== 'admin')
+  );
+}
+
+/** Revokes every token issued to a user. */
+export function revokeUserTokens(core: Core, userId: string): void {
+  stmt(core.db, 'DELETE FROM tokens WHERE owner_id = ?').run(userId);
+  rowCache(core.db, 'tokens').clear();
 }
 
 /** Enabled users of an account whose stored hash equals `hash` for `method`. */

@@ -5,6 +5,8 @@ import { dataObject, ifMatchOf } from '../../http/request.js';
 import { paginate } from '../../http/paging.js';
 import { attemptsListing } from '../../delivery/listing.js';
 import type { Core } from '../../core.js';
+import { authOf } from '../../http/request.js';
+import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
 import { filteredSamples, SAMPLES } from './samples.js';
 import { WEBHOOK_KIND } from './match.js';
@@ -14,6 +16,7 @@ import {
   getWebhook,
   hookJson,
   hookSummary,
+  hookView,
   listWebhooks,
   reenableAutoDisabled,
   updateWebhook,
@@ -23,6 +26,11 @@ import { accountWebhookSettings, changeAccountWebhookSettings, resetAccountWebho
 const ACCOUNT = 'accounts/:account_id/webhooks';
 const ONE = `${ACCOUNT}/:webhook_id`;
 const CONFIG = 'accounts/:account_id/configs/webhooks';
+
+/** A hook's JSON for this caller (secrets masked for non-admins; see hookView). */
+function viewed(ctx: RequestContext, core: Core, json: Record<string, unknown>, sent?: Record<string, unknown>) {
+  return hookView(json, isAccountAdmin(core, authOf(ctx)), sent);
+}
 
 function samplesReply(ctx: RequestContext) {
   const list = filteredSamples(ctx.params.sample_id, ctx.query);
@@ -66,11 +74,18 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: ACCOUNT,
     handler: (ctx, core) => {
-      const { page, extras } = paginate(listWebhooks(core, ctx.params.account_id).map(hookSummary), ctx.query);
+      const { page, extras } = paginate(listWebhooks(core, ctx.params.account_id).map((h) => viewed(ctx, core, hookSummary(h))), ctx.query);
       return { data: page, extras };
     },
   },
-  { method: 'PUT', path: ACCOUNT, handler: (ctx, core) => ({ data: hookJson(createWebhook(core, ctx.params.account_id, dataObject(ctx))) }) },
+  {
+    method: 'PUT',
+    path: ACCOUNT,
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      return { data: viewed(ctx, core, hookJson(createWebhook(core, ctx.params.account_id, input)), input) };
+    },
+  },
   {
     method: 'PATCH',
     path: ACCOUNT,
@@ -103,28 +118,32 @@ export const webhookRoutes: RouteDef[] = [
     path: ONE,
     handler: (ctx, core) => {
       const h = getWebhook(core, ctx.params.account_id, ctx.params.webhook_id);
-      return { data: hookJson(h), extras: { revision: h.rev } };
+      return { data: viewed(ctx, core, hookJson(h)), extras: { revision: h.rev } };
     },
   },
   {
     method: 'POST',
     path: ONE,
-    handler: (ctx, core) => ({
-      data: hookJson(updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
-    }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, 'replace', ifMatchOf(ctx));
+      return { data: viewed(ctx, core, hookJson(hook), input) };
+    },
   },
   {
     method: 'PATCH',
     path: ONE,
-    handler: (ctx, core) => ({
-      data: hookJson(updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
-    }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, 'merge', ifMatchOf(ctx));
+      return { data: viewed(ctx, core, hookJson(hook), input) };
+    },
   },
   {
     method: 'DELETE',
     path: ONE,
     handler: (ctx, core) => ({
-      data: { ...hookJson(deleteWebhook(core, ctx.params.account_id, ctx.params.webhook_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+      data: { ...viewed(ctx, core, hookJson(deleteWebhook(core, ctx.params.account_id, ctx.params.webhook_id, ifMatchOf(ctx)))), _read_only: { deleted: true } },
     }),
   },
   { method: 'GET', path: CONFIG, handler: (ctx, core) => ({ data: accountWebhookSettings(core, ctx.params.account_id) }) },

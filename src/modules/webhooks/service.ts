@@ -16,6 +16,38 @@ function incomingDoc(input: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
+/** What a hook's secret and its uri's `user:password@` read as for callers who may not see them. */
+export const MASKED = '********';
+
+/** The uri with its `user:password@` masked; the uri itself when it has none. */
+export function maskedUri(uri: unknown): unknown {
+  if (typeof uri !== 'string') return uri;
+  return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${MASKED}@`);
+}
+
+/**
+ * A hook's JSON as a caller sees it: admins of the account see everything; others see the secret
+ * and the uri's credentials masked, except the fields their own request has just set.
+ */
+export function hookView(json: Record<string, unknown>, isAdmin: boolean, sent: Record<string, unknown> = {}): Record<string, unknown> {
+  if (isAdmin) return json;
+  const out = { ...json };
+  if (out.secret !== undefined && sent.secret !== out.secret) out.secret = MASKED;
+  if (out.uri !== undefined && sent.uri !== out.uri) out.uri = maskedUri(out.uri);
+  return out;
+}
+
+/**
+ * A document posted back whole after a masked read carries the masks: they mean "unchanged",
+ * never a new secret or credentials literally equal to the mask.
+ */
+function unmasked(incoming: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...incoming };
+  if (out.secret === MASKED && current.secret !== undefined) out.secret = current.secret;
+  if (typeof out.uri === 'string' && out.uri !== current.uri && out.uri === maskedUri(current.uri)) out.uri = current.uri;
+  return out;
+}
+
 /** A hook as GET answers it: the document, `id`, and `disable_reason` when the disabler turned it off. */
 export function hookJson(h: Hook): Record<string, unknown> {
   const out: Record<string, unknown> = { ...h.doc, id: h.id };
@@ -67,7 +99,7 @@ export function updateWebhook(
 ): Hook {
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
-    const incoming = incomingDoc(input);
+    const incoming = unmasked(incomingDoc(input), current.doc);
     const merged = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
     // A hook switched to get keeps no body format (format is for post and put only).
     if (merged.http_verb === 'get' && incoming.format === undefined) delete merged.format;
