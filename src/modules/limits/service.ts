@@ -1,4 +1,5 @@
 import type { Core } from '../../core.js';
+import { isAccountAdmin, type Actor } from '../users/service.js';
 import { errors } from '../../http/errors.js';
 import { transaction, stmt } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';
@@ -92,8 +93,10 @@ export function providerOf(core: Core, account: Account): Account | undefined {
  * Who may change an account's limits: its reseller, anyone acting on a direct customer of the
  * master account, or a super-duper admin. Everyone else gets the 403 with the reason kept.
  */
-export function checkLimitsWriter(core: Core, requester: { accountId: string; isSuperduper: boolean }, targetId: string): void {
+export function checkLimitsWriter(core: Core, requester: Actor, targetId: string): void {
   if (requester.isSuperduper) return;
+  // Limits bring charges: a plain user may read them, only an admin may change them.
+  if (!isAccountAdmin(core, requester)) throw errors.forbidden('changing limits needs an admin of the account');
   const provider = providerOf(core, getAccount(core, targetId));
   if (provider && (provider.id === requester.accountId || provider.id === masterAccount(core)?.id)) return;
   throw errors.forbidden(LIMITS_FORBIDDEN_REASON);
