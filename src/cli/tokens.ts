@@ -50,9 +50,9 @@ export function registerTokens(program: Command, io: CliIo): void {
     });
 
   withGlobals(tokens.command('list'))
-    .description('tokens, newest first')
+    .description('tokens, newest first, by id (the SHA-256 of the token: tokens themselves are not kept)')
     .option('--account <id>', 'only this account')
-    .addHelpText('after', '\nExamples:\n  $ tel tokens list\n  $ tel tokens list --account <id> --json')
+    .addHelpText('after', '\nExamples:\n  $ tel tokens list\n  $ tel tokens list --account <id> --json\n\nA token is shown once, when issued; the database keeps only its hash, the id listed here.')
     .action(async (opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const rows = listTokens(core, opts.account && existingAccount(core, opts.account)).map((t) => ({
@@ -61,17 +61,14 @@ export function registerTokens(program: Command, io: CliIo): void {
           modified: new Date(t.modified).toISOString(),
         }));
         emit(io, g, rows, () =>
-          table(
-            rows.map((r) => ({ ...r, token: `${r.token.slice(0, 12)}…${r.token.slice(-8)}` })),
-            ['token', 'account_id', 'method', 'restricted', 'modified'],
-          ),
+          table(rows, ['id', 'account_id', 'method', 'restricted', 'modified']),
         );
       }),
     );
 
   withGlobals(tokens.command('revoke <token>'))
-    .description('revoke a token for good')
-    .addHelpText('after', '\nExample:\n  $ tel tokens revoke <token>')
+    .description('revoke a token for good (the token, or its id from tokens list)')
+    .addHelpText('after', '\nExamples:\n  $ tel tokens revoke <token>\n  $ tel tokens revoke <id>       an id shown by tel tokens list')
     .action(async (token: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         if (!revokeToken(core, token)) throw new CliError('No such token.');

@@ -113,6 +113,8 @@ export interface RequestContext {
   params: Record<string, string>;
   /** set once the token is checked */
   auth?: import('../modules/auth/service.js').AuthInfo;
+  /** the client's address (the socket's peer) */
+  remoteAddress?: string;
   /** the raw token string sent, echoed in the envelope */
   authToken?: string;
 }

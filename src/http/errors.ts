@@ -63,6 +63,15 @@ export const errors = {
       body: { maxSize: { message: `Body must not be more than ${maxBytes} bytes`, target: maxBytes } },
     }),
 
+  /** 429: too many failed logins from this address or for this account; retry after `seconds`. */
+  tooManyLogins: (seconds: number) =>
+    new ApiError(
+      429,
+      'too_many_requests',
+      { cause: 'too many failed logins', message: 'too many requests', retry_after: seconds },
+      { 'Retry-After': String(seconds) },
+    ),
+
   /** 402: a change that incurs charges needs `accept_charges`. */
   acceptCharges: (charges: unknown) => new ApiError(402, 'accept charges', charges),
 

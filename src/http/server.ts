@@ -129,6 +129,7 @@ export async function handleRequest(
       data: envelope.data,
       requestId,
       params: match?.params ?? {},
+      remoteAddress: req.socket.remoteAddress,
       authToken,
     };
     const route = match?.route;
@@ -141,6 +142,15 @@ export async function handleRequest(
       // A path that names an account names an existing one (404, as Kazoo), then one the token may act on.
       if (path.accountId && !findAccount(core, path.accountId)) throw errors.badIdentifier(path.accountId);
       checkAccountAccess(ctx, auth, core);
+    } else if (authToken) {
+      // A token sent where none is needed is still checked: a valid one makes the answer an
+      // authenticated one (with `version`), as Kazoo checks any token present; a bad one is ignored.
+      try {
+        ctx.auth = authenticate(core, authToken);
+        authenticated = true;
+      } catch {
+        /* answered as to an anonymous caller */
+      }
     }
     // A super-duper-only path is refused before saying whether the method or sub-path exists.
     if (needsToken && (match?.superduper || route?.superduper) && !ctx.auth?.isSuperduper) {

@@ -266,4 +266,12 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX outbox_target_due ON outbox(target, due_at, id) WHERE status = 'pending';
     `,
   },
+  {
+    id: '0110-token-hashes',
+    sql: `
+      -- Tokens are now kept as their SHA-256 only; rows written before held usable tokens, so
+      -- they are dropped (their users log in again).
+      DELETE FROM tokens;
+    `,
+  },
 ];

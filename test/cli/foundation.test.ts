@@ -80,7 +80,7 @@ describe('tel init, accounts, tokens and config on the database file', () => {
     const v = await runTel(['config', 'get', 'crossbar.auth', 'token_expiry_s', '--db', db]);
     expect(v.stdout.trim()).toBe('600');
     const doc = await runTel(['config', 'get', 'crossbar.auth', '--db', db]);
-    expect(JSON.parse(doc.stdout)).toEqual({ id: 'crossbar.auth', default: { token_expiry_s: 600, token_max_lifetime_s: 86400 } });
+    expect(JSON.parse(doc.stdout)).toEqual({ id: 'crossbar.auth', default: { token_expiry_s: 600, token_max_lifetime_s: 86400, login_max_failures: 10, login_failure_window_s: 300 } });
   });
 });
 
@@ -99,7 +99,11 @@ describe('the CLI beside a running server on the same file', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data.method).toBe('cb_user_auth');
     const list = await runTel(['tokens', 'list', '--db', srv.dbFile, '--json']);
-    expect(JSON.parse(list.stdout).map((t: { token: string }) => t.token)).toContain(token);
+    // Listed by its SHA-256 only: the token itself is in neither the listing nor the file.
+    const { createHash } = await import('node:crypto');
+    const id = createHash('sha256').update(token).digest('hex');
+    expect(JSON.parse(list.stdout).map((t: { id: string }) => t.id)).toContain(id);
+    expect(list.stdout).not.toContain(token);
     expect((await runTel(['tokens', 'revoke', token, '--db', srv.dbFile])).code).toBe(0);
     expect((await srv.request('GET', '/v2/token_auth', { token })).status).toBe(401);
     expect((await runTel(['tokens', 'revoke', token, '--db', srv.dbFile])).code).toBe(1);

@@ -8,8 +8,8 @@ export const authRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'user_auth',
     auth: 'none',
-    handler: (ctx, core) => {
-      const { token, data } = userAuth(core, ctx.data);
+    handler: async (ctx, core) => {
+      const { token, data } = await userAuth(core, ctx.data, { address: ctx.remoteAddress ?? '' });
       ctx.authToken = token;
       return { status: 201, data };
     },
@@ -19,7 +19,7 @@ export const authRoutes: RouteDef[] = [
     path: 'api_auth',
     auth: 'none',
     handler: (ctx, core) => {
-      const { token, data } = apiAuth(core, ctx.data);
+      const { token, data } = apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '' });
       ctx.authToken = token;
       return { status: 201, data };
     },

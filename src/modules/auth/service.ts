@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '../../core.js';
 import { errors } from '../../http/errors.js';
 import { compileValidator } from '../../schema/validate.js';
@@ -14,7 +14,16 @@ import {
   masterAccount,
   type Account,
 } from '../accounts/service.js';
-import { findUser, usersByCredentials } from '../users/service.js';
+import { findUser, upgradeLegacyCredentials, usersByCredentials } from '../users/service.js';
+import { loginThrottle } from './throttle.js';
+
+/**
+ * The key a token is stored under: its SHA-256. The database never holds a token that works, so
+ * whoever reads the file cannot act as a logged-in user; the token itself is shown once, at issue.
+ */
+export function tokenKey(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
 
 /** Token rows read on every request (see RowCache); writes here clear what they change. */
 export function tokenCache(core: Core): RowCache<TokenRow> {
@@ -120,7 +129,7 @@ export function issueToken(core: Core, opts: IssueOptions): string {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      token,
+      tokenKey(token),
       opts.account.id,
       opts.ownerId ?? null,
       opts.method,
@@ -139,12 +148,13 @@ export function issueToken(core: Core, opts: IssueOptions): string {
 export function authenticate(core: Core, token: string | undefined): AuthInfo {
   if (!token) throw errors.invalidCredentials();
   const tokens = tokenCache(core);
-  const row = tokens.get(token, () => stmt(core.db, 'SELECT * FROM tokens WHERE id = ?').get(token) as TokenRow | undefined);
+  // Cached by the token sent, so the hash is computed once per token, not once per request.
+  const row = tokens.get(token, () => stmt(core.db, 'SELECT * FROM tokens WHERE id = ?').get(tokenKey(token)) as TokenRow | undefined);
   if (!row) throw errors.invalidCredentials();
   const now = Date.now();
   const expiryMs = tokenExpirySeconds(core) * 1000;
   if (now - row.modified > expiryMs || now - row.created > tokenMaxLifetimeSeconds(core) * 1000) {
-    stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(token);
+    stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(row.id);
     tokens.clear(token);
     throw errors.invalidCredentials();
   }
@@ -152,7 +162,7 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
   // A disabled account's tokens are revoked when it is disabled; this also covers any other way in.
   if (!account || account.doc.enabled === false) throw errors.invalidCredentials();
   if (now - row.modified > expiryMs / 100) {
-    stmt(core.db, 'UPDATE tokens SET modified = ? WHERE id = ?').run(now, token);
+    stmt(core.db, 'UPDATE tokens SET modified = ? WHERE id = ?').run(now, row.id);
     row.modified = now;
   }
   return {
@@ -167,10 +177,11 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
   };
 }
 
-/** Revokes a token for good. */
-export function revokeToken(core: Core, token: string): boolean {
-  tokenCache(core).clear(token);
-  return stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(token).changes > 0;
+/** Revokes a token for good: given itself, or the id `tel tokens list` shows (its SHA-256). */
+export function revokeToken(core: Core, tokenOrId: string): boolean {
+  const id = /^[0-9a-f]{64}$/.test(tokenOrId) ? tokenOrId : tokenKey(tokenOrId);
+  tokenCache(core).clear();
+  return stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(id).changes > 0;
 }
 
 /** Removes every token idle longer than the expiry; answers how many. */
@@ -185,9 +196,9 @@ export function sweepExpiredTokens(core: Core): number {
   );
 }
 
-/** A token as `tel tokens list` shows it. */
+/** A token as `tel tokens list` shows it: by id (its SHA-256), since the token itself is not kept. */
 export interface TokenSummary {
-  token: string;
+  id: string;
   account_id: string;
   owner_id?: string;
   method: string;
@@ -204,7 +215,7 @@ export function listTokens(core: Core, accountId?: string): TokenSummary[] {
       : stmt(core.db, 'SELECT * FROM tokens ORDER BY created DESC').all()
   ) as unknown as TokenRow[];
   return rows.map((r) => ({
-    token: r.id,
+    id: r.id,
     account_id: r.account_id,
     ...(r.owner_id ? { owner_id: r.owner_id } : {}),
     method: r.method,
@@ -276,33 +287,52 @@ function loginRestrictionsOf(data: Record<string, unknown>): LoginRestrictions |
   return loginRestrictionChecks.validate ? loginRestrictionChecks.validate(data.restrictions) : (data.restrictions as LoginRestrictions);
 }
 
+/** Where a login comes from, for the throttle; the CLI passes none and is never throttled. */
+export interface LoginSource {
+  address: string;
+}
+
 /** `PUT /v2/user_auth`: credentials (md5/sha1 of `username:password`) plus an account locator. */
-export function userAuth(core: Core, input: unknown): { token: string; data: Record<string, unknown> } {
+export async function userAuth(core: Core, input: unknown, from?: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
   const data = userAuthValidator(input ?? {});
   const realm = (data.account_realm ?? data.realm) as string | undefined;
+  const keys = from ? [`addr:${from.address}`, `name:${String(data.account_name ?? realm ?? '').toLowerCase()}`] : [];
+  const throttle = loginThrottle(core);
+  throttle.check(keys);
   const candidates: Account[] = [];
   if (realm) candidates.push(...findAccountsByRealm(core, realm));
   if (data.account_name) candidates.push(...findAccountsByName(core, String(data.account_name)));
   const method = data.method === 'sha' ? 'sha' : 'md5';
+  const form = String(data.credentials);
   for (const account of candidates) {
     if (account.doc.enabled === false) continue;
-    const users = usersByCredentials(core, account.id, String(data.credentials), method);
+    const users = await usersByCredentials(core, account.id, form, method);
     if (users.length === 1) {
       const login = loginRestrictionsOf(data);
+      throttle.succeeded(keys);
       return transaction(core.db, () => {
+        upgradeLegacyCredentials(core, users[0], form, method);
         const token = issueToken(core, { account, ownerId: users[0].id, method: METHOD_USER_AUTH, loginRestrictions: login });
         return { token, data: tokenRecord(core, { token, account, ownerId: users[0].id, method: METHOD_USER_AUTH }) };
       });
     }
   }
+  throttle.failed(keys);
   throw errors.invalidCredentials();
 }
 
 /** `PUT /v2/api_auth`: an account's API key. */
-export function apiAuth(core: Core, input: unknown): { token: string; data: Record<string, unknown> } {
+export function apiAuth(core: Core, input: unknown, from?: LoginSource): { token: string; data: Record<string, unknown> } {
   const data = apiAuthValidator(input ?? {});
+  const keys = from ? [`addr:${from.address}`] : [];
+  const throttle = loginThrottle(core);
+  throttle.check(keys);
   const account = findAccountByApiKey(core, String(data.api_key));
-  if (!account || account.doc.enabled === false) throw errors.invalidCredentials();
+  if (!account || account.doc.enabled === false) {
+    throttle.failed(keys);
+    throw errors.invalidCredentials();
+  }
+  throttle.succeeded(keys);
   const login = loginRestrictionsOf(data);
   return transaction(core.db, () => {
     const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });

@@ -223,7 +223,8 @@ describe('tel restrictions', () => {
       const token = await srv.apiLogin(a.apiKey);
       const { DatabaseSync } = await import('node:sqlite');
       const other = new DatabaseSync(srv.dbFile);
-      other.prepare('UPDATE tokens SET modified = ? WHERE id = ?').run(Date.now() - 2 * 3600_000, token);
+      const { tokenKey } = await import('../auth/service.js');
+      other.prepare('UPDATE tokens SET modified = ? WHERE id = ?').run(Date.now() - 2 * 3600_000, tokenKey(token));
       other.close();
       const dry = await tel('restrictions', 'test', '/v2/token_auth', 'GET', '--token', token);
       expect(dry.code).toBe(1);

@@ -18,6 +18,7 @@ import {
 import { transaction, stmt } from '../../store/db.js';
 import { findAccount, getAccount, updateAccount, type Account } from '../accounts/service.js';
 import { findUser } from '../users/service.js';
+import { tokenKey } from '../auth/service.js';
 
 /** The system template's configuration category (Kazoo's `crossbar.token_restrictions` is an alias). */
 export const SYSTEM_TEMPLATE_CATEGORY = 'api.token_restrictions';
@@ -222,7 +223,7 @@ export interface StoredTokenRules extends TokenRules {
 /** Reads what a stored token carries, or undefined for an unknown token. */
 export function storedTokenRules(core: Core, token: string): StoredTokenRules | undefined {
   const row = stmt(core.db, 'SELECT account_id, owner_id, method, restrictions, login_restrictions, modified FROM tokens WHERE id = ?')
-    .get(token) as
+    .get(tokenKey(token)) as
     | { account_id: string; owner_id: string | null; method: string; restrictions: string | null; login_restrictions: string | null; modified: number }
     | undefined;
   if (!row) return undefined;

@@ -272,7 +272,8 @@ describe('token restrictions over HTTP', () => {
       try {
         const token = await srv.apiLogin(srv.master.api_key);
         expect((await srv.request('GET', `/v2/accounts/${a.id}/devices`, { token })).status).toBe(200);
-        const row = srv.core.db.prepare('SELECT restrictions FROM tokens WHERE id = ?').get(token) as { restrictions: string | null };
+        const { tokenKey } = await import('../auth/service.js');
+        const row = srv.core.db.prepare('SELECT restrictions FROM tokens WHERE id = ?').get(tokenKey(token)) as { restrictions: string | null };
         expect(row.restrictions).toBeNull();
       } finally {
         await clearTemplate(srv.master.account_id);

@@ -1,7 +1,7 @@
 import type { Core } from '../../core.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../../store/documents.js';
-import { md5Hex, sha1Hex } from '../../util/ids.js';
+import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
 import { errors, type ValidationErrors } from '../../http/errors.js';
 import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
@@ -25,10 +25,9 @@ export const userSchema = {
 
 const validateUser = compileValidator(userSchema);
 
-/** The credential hashes Kazoo compares logins with: md5 and sha1 of `username:password`. */
-export function credentialHashes(username: string, password: string): { pvt_md5_auth: string; pvt_sha1_auth: string } {
-  const creds = `${username.toLowerCase()}:${password}`;
-  return { pvt_md5_auth: md5Hex(creds), pvt_sha1_auth: sha1Hex(creds) };
+/** The private fields that hold a password: its salted hashes (see credentials.ts). */
+export function credentialHashes(username: string, password: string): Record<string, unknown> {
+  return { [CREDENTIALS_FIELD]: hashCredentials(username, password) };
 }
 
 function usernameTaken(core: Core, accountId: string, username: string, selfId?: string): ValidationErrors | undefined {
@@ -89,7 +88,8 @@ export function updateUser(
     const { password, ...rest } = doc;
     let pvt = current.pvt;
     if (typeof password === 'string') {
-      pvt = { ...pvt, ...credentialHashes(String(rest.username), password) };
+      const { pvt_md5_auth: _md5, pvt_sha1_auth: _sha1, ...kept } = pvt;
+      pvt = { ...kept, ...credentialHashes(String(rest.username), password), pvt_password_changed: Date.now() };
     } else if (String(rest.username).toLowerCase() !== String(current.doc.username).toLowerCase()) {
       throw errors.invalidField('password', 'required', 'A new username needs the password too');
     }
@@ -154,7 +154,7 @@ export function checkUserWrite(core: Core, actor: Actor, accountId: string, writ
  */
 function invalidatesTokens(before: StoredDoc, afterDoc: Record<string, unknown>, afterPvt: Record<string, unknown>): boolean {
   return (
-    before.pvt.pvt_md5_auth !== afterPvt.pvt_md5_auth ||
+    before.pvt.pvt_password_changed !== afterPvt.pvt_password_changed ||
     (afterDoc.enabled === false && before.doc.enabled !== false) ||
     (before.doc.priv_level === 'admin' && afterDoc.priv_level !== 'admin')
   );
@@ -166,8 +166,32 @@ export function revokeUserTokens(core: Core, userId: string): void {
   rowCache(core.db, 'tokens').clear();
 }
 
-/** Enabled users of an account whose stored hash equals `hash` for `method`. */
-export function usersByCredentials(core: Core, accountId: string, hash: string, method: 'md5' | 'sha'): StoredDoc[] {
-  const key = method === 'sha' ? 'pvt_sha1_auth' : 'pvt_md5_auth';
-  return listUsers(core, accountId).filter((u) => u.pvt[key] === hash.toLowerCase() && u.doc.enabled !== false);
+/**
+ * Enabled users of an account whose password `form` is (the md5 or sha1 hex a client sends).
+ * Users stored before credentials were salted (Kazoo's plain md5/sha1) are compared in constant
+ * time and moved to salted hashes the first time they log in.
+ */
+export async function usersByCredentials(core: Core, accountId: string, form: string, method: 'md5' | 'sha'): Promise<StoredDoc[]> {
+  const found: StoredDoc[] = [];
+  for (const u of listUsers(core, accountId)) {
+    if (u.doc.enabled === false) continue;
+    const stored = u.pvt[CREDENTIALS_FIELD] as StoredCredentials | undefined;
+    if (stored) {
+      if (mayMatch(stored, form, method) && (await verifyCredentials(stored, form, method))) found.push(u);
+      continue;
+    }
+    const legacy = u.pvt[method === 'sha' ? 'pvt_sha1_auth' : 'pvt_md5_auth'];
+    if (typeof legacy === 'string' && sameSecret(legacy, form.toLowerCase())) found.push(u);
+  }
+  return found;
+}
+
+/** Replaces a legacy user's plain md5/sha1 with salted hashes, now that a login gave its password form. */
+export function upgradeLegacyCredentials(core: Core, user: StoredDoc, form: string, method: 'md5' | 'sha'): void {
+  if (user.pvt[CREDENTIALS_FIELD] || method !== 'md5') return;
+  // Only the md5 form was sent: the sha1 form cannot be derived, so a legacy user keeps logging in
+  // with md5 (what every Kazoo client sends) once upgraded; sha logins need a password change.
+  const { pvt_md5_auth: _md5, pvt_sha1_auth: _sha1, ...kept } = user.pvt;
+  const stored = hashCredentialsFromForm(form);
+  stmt(core.db, 'UPDATE docs SET pvt = ? WHERE id = ?').run(JSON.stringify({ ...kept, [CREDENTIALS_FIELD]: stored }), user.id);
 }
