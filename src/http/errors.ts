@@ -47,6 +47,12 @@ export const errors = {
   invalidJson: (reason: string) =>
     new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
 
+  /** 400: the request body nests objects and arrays deeper than tel reads. */
+  tooDeep: (maxDepth: number) =>
+    new ApiError(400, 'invalid json', {
+      json: { too_deep: { message: `JSON must not nest objects and arrays more than ${maxDepth} levels deep`, target: maxDepth } },
+    }),
+
   /** 400: schema or rule failures. */
   validation: (details: ValidationErrors) => new ApiError(400, 'validation error', details),
 

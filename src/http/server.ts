@@ -8,6 +8,7 @@ import { parsePath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from './errors.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type Router } from './router.js';
 
 /** The largest request body accepted (bulk number jobs of 100,000 numbers fit). */
@@ -63,6 +64,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function parseEnvelope(body: Buffer): Record<string, unknown> {
+  if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
   const text = body.toString('utf8').trim();
   if (text === '') return {};
   let parsed: unknown;
