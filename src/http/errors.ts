@@ -72,6 +72,19 @@ export const errors = {
   /** 402: a change that incurs charges needs `accept_charges`. */
   acceptCharges: (charges: unknown) => new ApiError(402, 'accept charges', charges),
 
+  /** 400: the request is not one HTTP can read (request line, header, method). */
+  badRequest: (cause: string) => new ApiError(400, 'bad_request', { cause, message: 'bad request' }),
+
+  /** 408: the request did not arrive in time. */
+  requestTimeout: () => new ApiError(408, 'request_timeout', { message: 'request timeout' }),
+
+  /** 417: an `Expect:` header tel cannot meet (only 100-continue is). */
+  expectationFailed: () => new ApiError(417, 'expectation_failed', { message: 'expectation failed' }),
+
+  /** 431: the request's headers are larger than node:http reads. */
+  headersTooLarge: () =>
+    new ApiError(431, 'request_header_fields_too_large', { message: 'request header fields too large' }),
+
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { Core } from '../core.js';
 import { authenticate } from '../modules/auth/service.js';
@@ -87,18 +88,19 @@ function parseEnvelope(body: Buffer): Record<string, unknown> {
 export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
-  // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
-  const requested = (req.method ?? 'GET').toUpperCase();
-  const method = requested === 'HEAD' ? 'GET' : requested;
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
-  const path = parsePath(url);
-  const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
-  const allowed = match?.allowed ?? [];
+  let allowed: string[] = [];
   let authToken: string | undefined;
   let authenticated = false;
   try {
+    // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
+    const requested = (req.method ?? 'GET').toUpperCase();
+    const method = requested === 'HEAD' ? 'GET' : requested;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
+    const path = parsePath(url);
+    const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
+    allowed = match?.allowed ?? [];
     if (method === 'OPTIONS') {
       send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
       return;
@@ -143,13 +145,22 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     send(res, status, body, { ...corsHeaders(allowed), 'X-Request-ID': requestId, ...(reply.headers ?? {}) });
   } catch (err) {
     if (err instanceof ClientGone) return;
-    const apiErr = err instanceof ApiError ? err : internal(err, requestId);
-    send(res, apiErr.status, errorEnvelope(apiErr, requestId, authToken, authenticated), {
-      ...corsHeaders(allowed),
-      'X-Request-ID': requestId,
-      ...apiErr.headers,
-    });
+    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
   }
+}
+
+/** Answers an error as the envelope; nothing when an answer has already begun. */
+function sendError(
+  res: ServerResponse,
+  err: ApiError,
+  requestId: string,
+  seen: { authToken?: string; authenticated?: boolean; allowed?: string[] } = {},
+): void {
+  send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
+    ...corsHeaders(seen.allowed ?? []),
+    'X-Request-ID': requestId,
+    ...err.headers,
+  });
 }
 
 const PREFLIGHT_METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
@@ -179,13 +190,55 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
+/**
+ * What node:http refuses before there is a request to hand over (a malformed request line or
+ * header, an unknown method, headers over the size limit, a request too slow to arrive): the
+ * envelope still, written on the socket, which is then closed as the parser cannot go on.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const apiErr =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? errors.headersTooLarge()
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errors.requestTimeout()
+        : errors.badRequest(err.code === 'HPE_INVALID_METHOD' ? 'the request method is not one HTTP knows' : 'the request is not valid HTTP');
+  const requestId = nextRequestId();
+  const body = JSON.stringify(errorEnvelope(apiErr, requestId, undefined, false));
+  const headers: Record<string, string | number> = {
+    ...corsHeaders([]),
+    'X-Request-ID': requestId,
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${apiErr.status} ${STATUS_CODES[apiErr.status]}\r\n${head}\r\n${body}`);
+}
+
 /** Creates the HTTP server over a core and a router (not yet listening). */
 export function createApiServer(core: Core, router: Router): Server {
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  // A request without `Host` is answered like any other (node would send a bare 400).
+  const server = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, (req, res) => {
     handleRequest(core, router, req, res).catch((err) => {
-      process.stderr.write(`tel: ${String(err)}\n`);
-      if (!res.headersSent) res.writeHead(500).end();
+      // handleRequest answers its own errors; this is the net under it
+      const requestId = nextRequestId();
+      sendError(res, internal(err, requestId), requestId);
     });
+  });
+  server.on('clientError', answerClientError);
+  // `Expect:` other than 100-continue: node would answer a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    sendError(res, errors.expectationFailed(), nextRequestId());
+  });
+  // CONNECT asks for a tunnel, which tel does not make; without this node drops the connection silently.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    answerClientError(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }), socket);
   });
   return server;
 }
