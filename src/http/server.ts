@@ -217,7 +217,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     Connection: 'close',
   };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${apiErr.status} ${STATUS_CODES[apiErr.status]}\r\n${head}\r\n${body}`);
+  // destroyed once written: a socket handed over by CONNECT is paused and would never read the client's end
+  socket.end(`HTTP/1.1 ${apiErr.status} ${STATUS_CODES[apiErr.status]}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
