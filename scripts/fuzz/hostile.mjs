@@ -152,7 +152,11 @@ export function sendRaw(port, bytes, timeoutMs = 10_000) {
     const socket = connect(port, '127.0.0.1');
     const chunks = [];
     let size = 0;
-    const timer = setTimeout(() => socket.destroy(), timeoutMs);
+    let why = 'closed';
+    const timer = setTimeout(() => {
+      why = 'timed out';
+      socket.destroy();
+    }, timeoutMs);
     socket.on('data', (d) => {
       // the head is all that is looked at; do not keep megabytes of answers
       if (size < 65_536) chunks.push(d);
@@ -164,10 +168,10 @@ export function sendRaw(port, bytes, timeoutMs = 10_000) {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
       const type = /\r\ncontent-type: ([^\r]*)/i.exec(text.slice(0, text.indexOf('\r\n\r\n') + 2))?.[1];
       const hasBody = /\r\ncontent-length: (?!0\r)/i.test(text);
-      resolve({ status, type, hasBody });
+      resolve({ status, type, hasBody, why });
     };
     socket.on('close', done);
-    socket.on('error', () => {});
+    socket.on('error', (err) => (why = err.code ?? err.message));
     socket.end(bytes);
   });
 }
@@ -188,7 +192,7 @@ export async function fuzz(port, { seed = 1, count = 1000, concurrency = 8, toke
       const res = await sendRaw(port, req.bytes);
       byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
       if (res.status >= 500) problems.push(`${res.status} ${req.label}`);
-      else if (res.status === 0 && !req.truncated) problems.push(`no answer: ${req.label}`);
+      else if (res.status === 0 && !req.truncated) problems.push(`no answer (${res.why}): ${req.label}`);
       else if (res.hasBody && res.type !== 'application/json') problems.push(`${res.status} ${res.type}: ${req.label}`);
     }
   }

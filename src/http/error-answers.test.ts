@@ -67,7 +67,7 @@ describe('every error answer is the JSON envelope, parse errors included', () =>
     ['a Content-Length that is not a number', 'PUT /v2/api_auth HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
     ['Content-Length and chunked together', 'PUT /v2/api_auth HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
     ['a malformed chunk', 'PUT /v2/api_auth HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
-    ['an Expect other than 100-continue', 'PUT /v2/api_auth HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}', 417],
+    ['an Expect other than 100-continue (ignored)', 'PUT /v2/api_auth HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}', 400],
     ['bad percent-encoding in the path', 'GET /v2/accounts/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 401],
     ['a method tel has no route for', 'PROPFIND /v2/webhooks HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 405],
     ['a body that is not JSON', 'PUT /v2/api_auth HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{"a":', 400],

@@ -78,9 +78,6 @@ export const errors = {
   /** 408: the request did not arrive in time. */
   requestTimeout: () => new ApiError(408, 'request_timeout', { message: 'request timeout' }),
 
-  /** 417: an `Expect:` header tel cannot meet (only 100-continue is). */
-  expectationFailed: () => new ApiError(417, 'expectation_failed', { message: 'expectation failed' }),
-
   /** 431: the request's headers are larger than node:http reads. */
   headersTooLarge: () =>
     new ApiError(431, 'request_header_fields_too_large', { message: 'request header fields too large' }),

@@ -17,6 +17,10 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json';
 
+/** How long a connection refused as malformed is drained before it is dropped. */
+const CLIENT_ERROR_LINGER_MS = 5_000;
+const answeredSockets = new WeakSet<Duplex>();
+
 // Request ids: a random per-process prefix and a counter — unique, and cheaper than 16 random bytes a request.
 const ID_PREFIX = randomBytes(10).toString('hex');
 let idCounter = 0;
@@ -196,6 +200,8 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
  * envelope still, written on the socket, which is then closed as the parser cannot go on.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // the parser reports every later chunk of a connection it gave up on: answered once, drained
+  if (answeredSockets.has(socket)) return;
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
@@ -217,26 +223,31 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     Connection: 'close',
   };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  // destroyed once written: a socket handed over by CONNECT is paused and would never read the client's end
-  socket.end(`HTTP/1.1 ${apiErr.status} ${STATUS_CODES[apiErr.status]}\r\n${head}\r\n${body}`, () => socket.destroy());
+  answeredSockets.add(socket);
+  socket.end(`HTTP/1.1 ${apiErr.status} ${STATUS_CODES[apiErr.status]}\r\n${head}\r\n${body}`);
+  // Read and drop what the client is still sending until it closes: closing on unread bytes
+  // would reset the connection and could lose the answer. Bounded, and a socket handed over by
+  // CONNECT (paused) is read the same way.
+  socket.on('data', () => {});
+  socket.on('end', () => socket.destroy());
+  socket.resume();
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
 export function createApiServer(core: Core, router: Router): Server {
-  // A request without `Host` is answered like any other (node would send a bare 400).
-  const server = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     handleRequest(core, router, req, res).catch((err) => {
       // handleRequest answers its own errors; this is the net under it
       const requestId = nextRequestId();
       sendError(res, internal(err, requestId), requestId);
     });
-  });
+  };
+  // A request without `Host` is answered like any other (node would send a bare 400).
+  const server = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, serve);
   server.on('clientError', answerClientError);
-  // `Expect:` other than 100-continue: node would answer a bare 417.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    sendError(res, errors.expectationFailed(), nextRequestId());
-  });
+  // An `Expect:` other than 100-continue is ignored, as Kazoo does (node would answer a bare 417).
+  server.on('checkExpectation', serve);
   // CONNECT asks for a tunnel, which tel does not make; without this node drops the connection silently.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     answerClientError(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }), socket);
