@@ -124,7 +124,7 @@ an invalid one is reported and the others are kept. Exit 1 when any item failed.
     )
     .action(async (file: string, opts: { account?: string; update?: boolean }, cmd: Command) => {
       const text = await readSource(io, file);
-      const items = parseJsonText(text, `${file} is not valid JSON.`, file);
+      const items = parseJsonText(text, `${file} is not valid JSON.`, file === '-' ? 'The JSON on stdin' : file);
       await withCore(cmd, (core, g) => {
         const scope = scopeOf(core, opts.account);
         const result = opts.update ? updateCollection(core, scope, items) : createCollection(core, scope, items);

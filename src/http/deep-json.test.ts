@@ -118,3 +118,29 @@ describe('the depth scan', () => {
     expect(inner).toEqual({ kept: 1 });
   });
 });
+
+describe('JSON given to the CLI', () => {
+  it('is held to the same depth: exit 2, one sentence, nothing stored', async () => {
+    const { runTel } = await import('../../test/helpers/cli.js');
+    const { tempDir } = await import('../../test/helpers/server.js');
+    const tmp = tempDir();
+    try {
+      const db = `${tmp.dir}/tel.db`;
+      const init = await runTel(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 'pw']);
+      const account = JSON.parse(init.stdout).account_id as string;
+      const deep = `{"x":${deepArray(DEEP)}}`;
+      const runs = [
+        await runTel(['webhooks', 'create', '--db', db, '--account', account, '--name', 'h', '--uri', 'http://127.0.0.1:9/x', '--hook', 'channel_create', '--data', deep]),
+        await runTel(['config', 'set', 'webhooks', 'x', deep, '--db', db]),
+        await runTel(['resources', 'import', '-', '--db', db], { stdin: `[${deep}]` }),
+      ];
+      for (const r of runs) {
+        expect(r.code).toBe(2);
+        expect(r.stderr.trim()).toMatch(new RegExp(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep\\.$`));
+      }
+      expect(JSON.parse((await runTel(['webhooks', 'list', '--db', db, '--account', account, '--json'])).stdout)).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
