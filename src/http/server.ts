@@ -68,6 +68,16 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** Reads a request's body to its end without keeping it. */
+function drain(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded) return resolve();
+    req.on('end', resolve);
+    req.on('error', () => resolve());
+    req.resume();
+  });
+}
+
 function parseEnvelope(body: Buffer): Record<string, unknown> {
   if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
   const text = body.toString('utf8').trim();
@@ -106,6 +116,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
     allowed = match?.allowed ?? [];
     if (method === 'OPTIONS') {
+      // read (and drop) any body first: closing on unread bytes would reset the connection
+      await drain(req);
       send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
       return;
     }
