@@ -3,7 +3,7 @@
 // methods and headers). Prints RSS before, after and at peak, and fails when RSS after the run
 // is more than 150 MB above RSS before, or when any request was answered 5xx or not as JSON.
 //
-//   npx node scripts/fuzz/memory.mjs [--requests 20000] [--seed 1] [--concurrency 16]
+//   npx node scripts/fuzz/memory.mjs [--requests 20000] [--seed 1] [--concurrency 16] [--max-string-kib 4096]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,13 +21,15 @@ const { values: opts } = parseArgs({
     requests: { type: 'string', default: '20000' },
     seed: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '16' },
+    'max-string-kib': { type: 'string', default: '4096' },
   },
 });
 const requests = Number(opts.requests);
 const seed = Number(opts.seed);
 const concurrency = Number(opts.concurrency);
-if (!(Number.isInteger(requests) && requests > 0) || !Number.isInteger(seed) || !(Number.isInteger(concurrency) && concurrency > 0 && concurrency <= 256)) {
-  console.error('--requests must be a positive whole number, --seed a whole number and --concurrency 1..256.');
+const maxStringKib = Number(opts['max-string-kib']);
+if (!(Number.isInteger(requests) && requests > 0) || !Number.isInteger(seed) || !(Number.isInteger(concurrency) && concurrency > 0 && concurrency <= 256) || !(maxStringKib >= 1 && maxStringKib <= 12_288)) {
+  console.error('--requests must be a positive whole number, --seed a whole number, --concurrency 1..256 and --max-string-kib 1..12288.');
   process.exit(2);
 }
 
@@ -48,7 +50,7 @@ async function main() {
     const port = Number(new URL(url).port);
     const login = await fetch(`${url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: init.api_key } }) });
     const token = (await login.json()).auth_token;
-    const target = { token, accountId: init.account_id, maxString: 4 * 1024 * 1024 };
+    const target = { token, accountId: init.account_id, maxString: maxStringKib * 1024 };
     // warm up on a few hundred requests of another seed, so start-up allocations are not counted
     await fuzz(port, { ...target, seed: seed + 1_000_000, count: 500, concurrency });
     await sleep(1000);
