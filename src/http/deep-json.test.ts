@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { mergePatch } from '../modules/resources/service.js';
 import { dropNulls } from '../schema/validate.js';
 import { MAX_JSON_DEPTH, jsonTooDeep } from '../util/json.js';
 import { apiRouter } from './app.js';
@@ -108,6 +109,24 @@ describe('the depth scan', () => {
     expect(jsonTooDeep(`{"a":"\\"${'['.repeat(100)}"}`, 3)).toBe(false);
     expect(jsonTooDeep(Buffer.from(`{"é":"\\\\",${'['.repeat(5)}`), 3)).toBe(true);
     expect(jsonTooDeep('[[],[],[],[]]', 2)).toBe(false);
+  });
+
+  it('a merge patch walks any depth without recursion, and leaves the target as it was', () => {
+    const target = { a: { b: { c: 1, d: 2 }, keep: true }, gone: 1 };
+    expect(mergePatch(target, { a: { b: { c: null, e: 3 } }, gone: null, list: [1] })).toEqual({
+      a: { b: { d: 2, e: 3 }, keep: true },
+      list: [1],
+    });
+    expect(target).toEqual({ a: { b: { c: 1, d: 2 }, keep: true }, gone: 1 });
+    let deepTarget: Record<string, unknown> = { x: 1 };
+    let deepPatch: Record<string, unknown> = { y: 2 };
+    for (let i = 0; i < 100_000; i++) {
+      deepTarget = { n: deepTarget };
+      deepPatch = { n: deepPatch };
+    }
+    let merged = mergePatch(deepTarget, deepPatch);
+    for (let i = 0; i < 100_000; i++) merged = merged.n as Record<string, unknown>;
+    expect(merged).toEqual({ x: 1, y: 2 });
   });
 
   it('dropping nulls walks any depth without recursion', () => {
