@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { canonicalCategory } from '../modules/config/service.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { CliError, emit, withCore, withGlobals, type CliIo } from './io.js';
 
 function parseValue(raw: string): unknown {
+  if (jsonTooDeep(raw)) throw new CliError(`The value nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 2);
   try {
     return JSON.parse(raw);
   } catch {

@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
 import { ApiError } from '../http/errors.js';
 import { findAccount } from '../modules/accounts/service.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 
 /** Where a command writes; tests capture these. */
 export interface CliIo {
@@ -132,10 +133,16 @@ export async function jsonArg(value: string, what: string): Promise<unknown> {
       throw new CliError(`Cannot read ${what} from ${value.slice(1)}.`, 2);
     }
   }
+  return parseJsonText(text, `${what} is not valid JSON.`, what);
+}
+
+/** Parses JSON given on the command line or in a file; `invalid` is the message for text that is not JSON. */
+export function parseJsonText(text: string, invalid: string, what: string): unknown {
+  if (jsonTooDeep(text)) throw new CliError(`${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 2);
   try {
     return JSON.parse(text);
   } catch {
-    throw new CliError(`${what} is not valid JSON.`, 2);
+    throw new CliError(invalid, 2);
   }
 }
 

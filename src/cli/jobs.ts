@@ -5,18 +5,13 @@ import { createAccountJob } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
 import { findJobById, isFinished, jobDetail, jobSummary, queryJobs, type JobRow, type JobStatus } from '../jobs/store.js';
-import { CliError, emit, existingAccount, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
+import { CliError, emit, existingAccount, parseJsonText, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
 export function parseNumbers(text: string, source = 'The numbers file'): string[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      throw new CliError(`${source} is not a valid JSON array.`, 2);
-    }
+    const parsed = parseJsonText(trimmed, `${source} is not a valid JSON array.`, source);
     if (!Array.isArray(parsed)) throw new CliError(`${source} is not a JSON array.`, 2);
     return parsed.map(String);
   }

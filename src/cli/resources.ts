@@ -11,7 +11,7 @@ import {
   type Scope,
 } from '../modules/resources/service.js';
 import type { Core } from '../core.js';
-import { CliError, emit, jsonArg, readSource, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, parseJsonText, readSource, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -124,12 +124,7 @@ an invalid one is reported and the others are kept. Exit 1 when any item failed.
     )
     .action(async (file: string, opts: { account?: string; update?: boolean }, cmd: Command) => {
       const text = await readSource(io, file);
-      let items: unknown;
-      try {
-        items = JSON.parse(text);
-      } catch {
-        throw new CliError(`${file} is not valid JSON.`, 2);
-      }
+      const items = parseJsonText(text, `${file} is not valid JSON.`, file === '-' ? 'The JSON on stdin' : file);
       await withCore(cmd, (core, g) => {
         const scope = scopeOf(core, opts.account);
         const result = opts.update ? updateCollection(core, scope, items) : createCollection(core, scope, items);

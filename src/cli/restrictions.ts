@@ -18,7 +18,7 @@ import {
 } from '../modules/token-restrictions/service.js';
 import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
 import { getUser } from '../modules/users/service.js';
-import { CliError, emit, jsonArg, readSource, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, parseJsonText, readSource, withCore, withGlobals, type CliIo } from './io.js';
 import { tokenRestrictionOption } from './tokens.js';
 
 const METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
@@ -144,13 +144,7 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
 }
 
 async function readTemplateArg(io: CliIo, value: string): Promise<unknown> {
-  if (value === '-') {
-    try {
-      return JSON.parse(await readSource(io, '-'));
-    } catch {
-      throw new CliError('The template on stdin is not valid JSON.', 2);
-    }
-  }
+  if (value === '-') return parseJsonText(await readSource(io, '-'), 'The template on stdin is not valid JSON.', 'The template on stdin');
   return jsonArg(value, 'the template');
 }
 

@@ -47,6 +47,12 @@ export const errors = {
   invalidJson: (reason: string) =>
     new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
 
+  /** 400: the request body nests objects and arrays deeper than tel reads. */
+  tooDeep: (maxDepth: number) =>
+    new ApiError(400, 'invalid json', {
+      json: { too_deep: { message: `JSON must not nest objects and arrays more than ${maxDepth} levels deep`, target: maxDepth } },
+    }),
+
   /** 400: schema or rule failures. */
   validation: (details: ValidationErrors) => new ApiError(400, 'validation error', details),
 
@@ -74,6 +80,16 @@ export const errors = {
 
   /** 402: a change that incurs charges needs `accept_charges`. */
   acceptCharges: (charges: unknown) => new ApiError(402, 'accept charges', charges),
+
+  /** 400: the request is not one HTTP can read (request line, header, method). */
+  badRequest: (cause: string) => new ApiError(400, 'bad_request', { cause, message: 'bad request' }),
+
+  /** 408: the request did not arrive in time. */
+  requestTimeout: () => new ApiError(408, 'request_timeout', { message: 'request timeout' }),
+
+  /** 431: the request's headers are larger than node:http reads. */
+  headersTooLarge: () =>
+    new ApiError(431, 'request_header_fields_too_large', { message: 'request header fields too large' }),
 
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),

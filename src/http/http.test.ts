@@ -203,7 +203,7 @@ describe('the HTTP envelope, errors and order of checks', () => {
       const port = Number(new URL(srv.url).port);
       await new Promise<void>((resolve) => {
         const s = net.connect(port, '127.0.0.1', () => {
-          s.write(`PUT /v2/accounts/${srv.master.account_id} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"data":`);
+          s.write(`PUT /v2/accounts/${srv.master.account_id} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"data":`);
           setTimeout(() => s.destroy(), 100);
         });
         s.on('close', () => resolve());

@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../util/json.js';
 import { errors } from './errors.js';
 import type { EnvelopeExtras } from './envelope.js';
 
@@ -35,10 +36,12 @@ export function encodeStartKey(key: unknown): string {
 export function decodeStartKey(raw: string | null): unknown {
   if (raw === null || raw === '') return undefined;
   try {
-    return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    const text = Buffer.from(raw, 'base64url').toString('utf8');
+    if (!jsonTooDeep(text)) return JSON.parse(text);
   } catch {
-    throw errors.invalidField('start_key', 'invalid', 'start_key is not valid', { value: raw });
+    // refused below
   }
+  throw errors.invalidField('start_key', 'invalid', 'start_key is not valid', { value: raw });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { Core } from '../core.js';
 import { authenticate } from '../modules/auth/service.js';
@@ -8,6 +9,7 @@ import { parsePath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from './errors.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type Router } from './router.js';
 import type { HostGuard } from './host-guard.js';
 
@@ -21,6 +23,10 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_UNAUTHENTICATED_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = 'application/json';
+
+/** How long a connection refused as malformed is drained before it is dropped. */
+const CLIENT_ERROR_LINGER_MS = 5_000;
+const answeredSockets = new WeakSet<Duplex>();
 
 // Request ids: a random per-process prefix and a counter — unique, and cheaper than 16 random bytes a request.
 const ID_PREFIX = randomBytes(10).toString('hex');
@@ -69,7 +75,18 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
+/** Reads a request's body to its end without keeping it. */
+function drain(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded) return resolve();
+    req.on('end', resolve);
+    req.on('error', () => resolve());
+    req.resume();
+  });
+}
+
 function parseEnvelope(body: Buffer): Record<string, unknown> {
+  if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
   const text = body.toString('utf8').trim();
   if (text === '') return {};
   let parsed: unknown;
@@ -98,22 +115,25 @@ export async function handleRequest(
 ): Promise<void> {
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
-  // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
-  const requested = (req.method ?? 'GET').toUpperCase();
-  const method = requested === 'HEAD' ? 'GET' : requested;
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
-  const path = parsePath(url);
-  const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
-  const allowed = match?.allowed ?? [];
+  let allowed: string[] = [];
   let authToken: string | undefined;
   let authenticated = false;
   try {
     if (guard && !guard(req.headers.host)) {
       throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
     }
+    // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
+    const requested = (req.method ?? 'GET').toUpperCase();
+    const method = requested === 'HEAD' ? 'GET' : requested;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
+    const path = parsePath(url);
+    const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
+    allowed = match?.allowed ?? [];
     if (method === 'OPTIONS') {
+      // read (and drop) any body first: closing on unread bytes would reset the connection
+      await drain(req);
       send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
       return;
     }
@@ -166,12 +186,7 @@ export async function handleRequest(
     send(res, status, body, { ...corsHeaders(allowed), 'X-Request-ID': requestId, ...(reply.headers ?? {}) });
   } catch (err) {
     if (err instanceof ClientGone) return;
-    const apiErr = err instanceof ApiError ? err : internal(err, requestId);
-    send(res, apiErr.status, errorEnvelope(apiErr, requestId, authToken, authenticated), {
-      ...corsHeaders(allowed),
-      'X-Request-ID': requestId,
-      ...apiErr.headers,
-    });
+    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
   }
 }
 
@@ -190,6 +205,20 @@ function bodyLimit(core: Core, req: IncomingMessage, query: URLSearchParams, nee
   } catch {
     return MAX_UNAUTHENTICATED_BODY_BYTES;
   }
+}
+
+/** Answers an error as the envelope; nothing when an answer has already begun. */
+function sendError(
+  res: ServerResponse,
+  err: ApiError,
+  requestId: string,
+  seen: { authToken?: string; authenticated?: boolean; allowed?: string[] } = {},
+): void {
+  send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
+    ...corsHeaders(seen.allowed ?? []),
+    'X-Request-ID': requestId,
+    ...err.headers,
+  });
 }
 
 const PREFLIGHT_METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
@@ -219,13 +248,63 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
+/**
+ * What node:http refuses before there is a request to hand over (a malformed request line or
+ * header, an unknown method, headers over the size limit, a request too slow to arrive): the
+ * envelope still, written on the socket, which is then closed as the parser cannot go on.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // the parser reports every later chunk of a connection it gave up on: answered once, drained
+  if (answeredSockets.has(socket)) return;
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const apiErr =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? errors.headersTooLarge()
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errors.requestTimeout()
+        : errors.badRequest(err.code === 'HPE_INVALID_METHOD' ? 'the request method is not one HTTP knows' : 'the request is not valid HTTP');
+  const requestId = nextRequestId();
+  const body = JSON.stringify(errorEnvelope(apiErr, requestId, undefined, false));
+  const headers: Record<string, string | number> = {
+    ...corsHeaders([]),
+    'X-Request-ID': requestId,
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  answeredSockets.add(socket);
+  socket.end(`HTTP/1.1 ${apiErr.status} ${STATUS_CODES[apiErr.status]}\r\n${head}\r\n${body}`);
+  // Read and drop what the client is still sending until it closes: closing on unread bytes
+  // would reset the connection and could lose the answer. Bounded, and a socket handed over by
+  // CONNECT (paused) is read the same way.
+  socket.on('data', () => {});
+  socket.on('end', () => socket.destroy());
+  socket.resume();
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+}
+
 /** Creates the HTTP server over a core and a router (not yet listening). */
 export function createApiServer(core: Core, router: Router, guard?: HostGuard): Server {
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     handleRequest(core, router, req, res, guard).catch((err) => {
-      process.stderr.write(`tel: ${String(err)}\n`);
-      if (!res.headersSent) res.writeHead(500).end();
+      // handleRequest answers its own errors; this is the net under it
+      const requestId = nextRequestId();
+      sendError(res, internal(err, requestId), requestId);
     });
+  };
+  // A request without `Host` is answered like any other (node would send a bare 400).
+  const server = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, serve);
+  server.on('clientError', answerClientError);
+  // An `Expect:` other than 100-continue is ignored, as Kazoo does (node would answer a bare 417).
+  server.on('checkExpectation', serve);
+  // CONNECT asks for a tunnel, which tel does not make; without this node drops the connection silently.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    answerClientError(Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD' }), socket);
   });
   return server;
 }

@@ -70,13 +70,19 @@ export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema
  * the default applies), where type coercion would turn it into `false`, `0` or `""`.
  */
 export function dropNulls(value: unknown): void {
-  if (Array.isArray(value)) {
-    for (const item of value) dropNulls(item);
-  } else if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    for (const key of Object.keys(obj)) {
-      if (obj[key] === null) delete obj[key];
-      else dropNulls(obj[key]);
+  // A loop, not recursion: how deep a document nests is the client's choice.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (Array.isArray(v)) {
+      for (const item of v) if (item !== null && typeof item === 'object') pending.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const member = obj[key];
+        if (member === null) delete obj[key];
+        else if (typeof member === 'object') pending.push(member);
+      }
     }
   }
 }

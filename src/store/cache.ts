@@ -15,12 +15,18 @@ function dataVersion(db: Db, state: { version: number; fresh: boolean }): number
   return state.version;
 }
 
+/** The longest key a row cache keeps (ids are 32 characters, tokens a few hundred). */
+export const MAX_CACHED_KEY_CHARS = 1024;
+/** The characters of keys one row cache holds before it starts over. */
+const MAX_CACHE_KEY_CHARS = 2_000_000;
+
 /**
  * A read-through cache of rows, emptied when another process changes the file and when this
  * process calls `clear()` after its own writes. For hot reads on every request (tokens, accounts).
  */
 export class RowCache<V> {
   private rows = new Map<string, V | null>();
+  private keyChars = 0;
   private seen = -1;
   private readonly state = { version: -1, fresh: false };
 
@@ -29,25 +35,33 @@ export class RowCache<V> {
     private readonly maxEntries = 10_000,
   ) {}
 
-  /** The cached row for `key`, or what `load` reads (a miss is cached too). */
+  /**
+   * The cached row for `key`, or what `load` reads (a miss is cached too). Keys come from
+   * clients (tokens, ids in paths): a key longer than any real one is never kept, and the
+   * cache empties at its entry or key-size budget, so refused guesses cannot grow it.
+   */
   get(key: string, load: () => V | undefined): V | undefined {
     const v = dataVersion(this.db, this.state);
     if (v !== this.seen) {
-      this.rows.clear();
+      this.clear();
       this.seen = v;
     }
     const hit = this.rows.get(key);
     if (hit !== undefined) return hit ?? undefined;
     const row = load();
-    if (this.rows.size >= this.maxEntries) this.rows.clear();
+    if (key.length > MAX_CACHED_KEY_CHARS) return row;
+    if (this.rows.size >= this.maxEntries || this.keyChars + key.length > MAX_CACHE_KEY_CHARS) this.clear();
     this.rows.set(key, row ?? null);
+    this.keyChars += key.length;
     return row;
   }
 
   /** Forgets one row, or every row. */
   clear(key?: string): void {
-    if (key === undefined) this.rows.clear();
-    else this.rows.delete(key);
+    if (key === undefined) {
+      this.rows.clear();
+      this.keyChars = 0;
+    } else if (this.rows.delete(key)) this.keyChars -= key.length;
   }
 }
 

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.js';
 
@@ -6,14 +7,48 @@ export type Db = DatabaseSync;
 /** Milliseconds a writer waits for another process holding the lock (CLI beside a server). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-/** Opens (creating if needed) a tel database: WAL, busy timeout, migrations applied. */
+/** The database holds API keys, tokens and signing secrets: only its owner may read it. */
+export const DB_FILE_MODE = 0o600;
+
+/** The files SQLite keeps beside a database (write-ahead log, shared memory, rollback journal). */
+const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'];
+
+/** Opens (creating if needed) a tel database, owner-only: WAL, busy timeout, migrations applied. */
 export function openDb(file: string): Db {
+  const onDisk = file !== '' && file !== ':memory:' && !file.startsWith('file:');
+  if (onDisk) ownerOnly(file);
   const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
   db.exec('PRAGMA journal_mode = WAL');
+  if (onDisk) for (const suffix of COMPANION_SUFFIXES) ownerOnly(file + suffix, false);
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
   return db;
+}
+
+/**
+ * Makes `file` readable and writable by its owner only, creating it empty first when `create`
+ * (SQLite reads an empty file as a new database). Creating it here, rather than letting SQLite,
+ * means it never exists with a looser mode whatever the umask; SQLite gives the files it makes
+ * beside it the same mode. A looser file made by an older tel is tightened; one we may not
+ * change (another owner's) is left as it is.
+ */
+function ownerOnly(file: string, create = true): void {
+  // By path, never by opening the file: closing any descriptor of a file drops the locks
+  // SQLite holds on it in this process.
+  try {
+    chmodSync(file, DB_FILE_MODE);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !create) return;
+  }
+  try {
+    // exclusive: a file nobody had, so no connection of this process holds locks on it
+    closeSync(openSync(file, 'wx', DB_FILE_MODE));
+    chmodSync(file, DB_FILE_MODE);
+  } catch {
+    // a missing directory or a file created meanwhile: SQLite opens it or says why it cannot
+  }
 }
 
 /** Applies the migrations this database has not seen yet, each in its own transaction. */

@@ -85,13 +85,21 @@ export function incoming(input: Record<string, unknown>): Record<string, unknown
 
 /** RFC 7386 merge: objects merge recursively, `null` removes a key, anything else replaces. */
 export function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...target };
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else if (isObject(v) && isObject(out[k])) out[k] = mergePatch(out[k] as Record<string, unknown>, v);
-    else out[k] = v;
+  const root: Record<string, unknown> = { ...target };
+  // A loop over (copy, patch) pairs, not recursion: how deep a patch nests is the client's choice.
+  const pending: [Record<string, unknown>, Record<string, unknown>][] = [[root, patch]];
+  while (pending.length > 0) {
+    const [out, p] = pending.pop()!;
+    for (const [k, v] of Object.entries(p)) {
+      if (v === null) delete out[k];
+      else if (isObject(v) && isObject(out[k])) {
+        const copy = { ...(out[k] as Record<string, unknown>) };
+        out[k] = copy;
+        pending.push([copy, v]);
+      } else out[k] = v;
+    }
   }
-  return out;
+  return root;
 }
 
 /** True for a JSON object (not an array, not null). */

@@ -1,0 +1,56 @@
+/**
+ * The deepest nesting of objects and arrays tel accepts in JSON it is sent (a request body,
+ * its envelope included, or a CLI option). Real documents stay under ten levels; the limit keeps
+ * every recursive walk over input (validation, merges, encoders) far from the stack's end.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * True when a JSON text opens more than `max` objects or arrays inside one another. It scans
+ * without parsing, so a hostile body is refused after `max` bytes of brackets, before anything
+ * is built from it. The bytes of a UTF-8 body can be scanned as they are: the characters that
+ * matter are ASCII and never occur inside a multi-byte sequence. Malformed JSON is left for the
+ * parser to refuse.
+ */
+export function jsonTooDeep(text: string | Uint8Array, max: number = MAX_JSON_DEPTH): boolean {
+  return typeof text === 'string' ? stringTooDeep(text, max) : bytesTooDeep(text, max);
+}
+
+function bytesTooDeep(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+function stringTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
