@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { attemptJson, listAttempts } from '../delivery/attempts.js';
+import { breakerOf } from '../delivery/breakers.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
 import { WEBHOOK_KIND } from '../modules/webhooks/match.js';
 import {
@@ -53,6 +54,13 @@ async function createDoc(opts: CreateOptions): Promise<Record<string, unknown>> 
   return out;
 }
 
+/** A hook's breaker in one word for listings: `closed`, `open (7 failures)` or `-` before any try. */
+function breakerText(core: Parameters<typeof breakerOf>[0], hookId: string): string {
+  const b = breakerOf(core, hookId);
+  if (!b) return '-';
+  return b.state === 'open' ? `open (${b.failures} failures)` : 'closed';
+}
+
 function gregorianOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -71,22 +79,30 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     );
 
   withGlobals(webhooks.command('list'))
-    .description("an account's webhooks, with the reason of any automatic disable")
+    .description("an account's webhooks, with the reason of any automatic disable and the state of their circuit breaker")
     .requiredOption('--account <id>', 'account id')
-    .addHelpText('after', '\nExamples:\n  $ tel webhooks list --account <id>\n  $ tel webhooks list --account <id> --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel webhooks list --account <id>\n  $ tel webhooks list --account <id> --json\n\nbreaker: closed (deliveries flow), open (the endpoint kept failing: probed one try at a time\nuntil it answers; its other deliveries wait with their retry schedule), - (nothing sent yet).',
+    )
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = listWebhooks(core, existingAccount(core, opts.account)).map(hookSummary);
-        emit(io, g, rows, () => table(rows, ['id', 'name', 'hook', 'uri', 'enabled', 'disable_reason']));
+        const rows = listWebhooks(core, existingAccount(core, opts.account)).map((h) => ({ ...hookSummary(h), breaker: breakerText(core, h.id) }));
+        emit(io, g, rows, () => table(rows, ['id', 'name', 'hook', 'uri', 'enabled', 'breaker', 'disable_reason']));
       }),
     );
 
   withGlobals(webhooks.command('show <hook_id>'))
-    .description('one webhook, whole')
+    .description('one webhook, whole, with the state of its circuit breaker')
     .requiredOption('--account <id>', 'account id')
     .addHelpText('after', '\nExample:\n  $ tel webhooks show <hook_id> --account <id>')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
-      withCore(cmd, (core, g) => emit(io, { ...g, json: true }, hookJson(getWebhook(core, existingAccount(core, opts.account), id)))),
+      withCore(cmd, (core, g) => {
+        const hook = getWebhook(core, existingAccount(core, opts.account), id);
+        const b = breakerOf(core, hook.id);
+        const breaker = b ? { state: b.state, consecutive_failures: b.failures, since: new Date(b.changed).toISOString() } : { state: 'closed' };
+        emit(io, { ...g, json: true }, { ...hookJson(hook), breaker });
+      }),
     );
 
   withGlobals(webhooks.command('create'))

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Core } from '../core.js';
 import { stmt, transaction } from '../store/db.js';
+import { isGone, processIdentity } from '../util/process-identity.js';
 
 const liveOwners = new Set<string>();
 
-/** A new sender identity (`host/pid/random`), written on the rows it is sending. */
+/**
+ * A new sender identity, written on the rows it is sending: the process's identity (host, pid
+ * and start time, see util/process-identity.ts) and a random part for each sender of a process.
+ */
 export function newOwner(): string {
-  const owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  const owner = `${processIdentity()}/${randomBytes(4).toString('hex')}`;
   liveOwners.add(owner);
   return owner;
 }
@@ -26,32 +29,29 @@ export function renewLease(core: Core, owner: string, leaseMs: number): void {
 }
 
 /**
- * Makes rows pending again whose sender died (a killed process on this host, found at once)
- * or stopped renewing its lease (any host); `self`'s rows are left alone.
+ * Makes rows pending again whose sender is gone: a process of this host that no longer runs
+ * (found at once, zombies and reused pids included), or any sender that stopped renewing its
+ * lease (another host, or a process that hangs). `self`'s rows are left alone.
  */
-export function recoverOrphans(core: Core, self: string): void {
+export function recoverOrphans(core: Core, self: string): number {
   const now = Date.now();
   const owners = stmt(core.db, "SELECT DISTINCT owner FROM outbox WHERE status = 'sending'").all() as { owner: string | null }[];
   const dead = owners.map((o) => o.owner).filter((o): o is string => o !== null && o !== self && isDeadOwner(o));
-  transaction(core.db, () => {
-    stmt(
-      core.db,
-      `UPDATE outbox SET status = 'pending', owner = NULL, lease_until = NULL, modified = ?
-       WHERE status = 'sending' AND owner != ? AND (lease_until < ? OR owner IN (SELECT value FROM json_each(?)))`,
-    ).run(now, self, now, JSON.stringify(dead));
-  });
+  return transaction(core.db, () =>
+    Number(
+      stmt(
+        core.db,
+        `UPDATE outbox SET status = 'pending', owner = NULL, lease_until = NULL, modified = ?
+         WHERE status = 'sending' AND owner != ? AND (lease_until < ? OR owner IN (SELECT value FROM json_each(?)))`,
+      ).run(now, self, now, JSON.stringify(dead)).changes,
+    ),
+  );
 }
 
 /** True when an owner names a sender that cannot be running any more. */
 function isDeadOwner(other: string): boolean {
-  const [host, pidText] = other.split('/');
-  if (host !== hostname()) return false;
-  const pid = Number(pidText);
-  if (pid === process.pid) return !liveOwners.has(other);
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  const identity = other.slice(0, other.lastIndexOf('/'));
+  // a sender of this very process that stopped (tests run several in one process)
+  if (identity === processIdentity()) return !liveOwners.has(other);
+  return isGone(identity);
 }

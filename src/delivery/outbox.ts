@@ -85,9 +85,15 @@ function wakeSenders(core: Core): void {
   });
 }
 
-/** The origin of a URL: deliveries share concurrency per origin. */
-export function targetOf(url: string): string {
-  return new URL(url).origin;
+/**
+ * The target a delivery queues behind: its endpoint (the URL without query or fragment) and the
+ * hook (or queue) it belongs to. Concurrency, queueing and the circuit breaker are per target, so
+ * an endpoint that hangs holds only its own deliveries, even beside live ones on the same host and
+ * port; connections are still pooled per origin.
+ */
+export function targetOf(url: string, hookId?: string | null): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}${hookId ? ` ${hookId}` : ''}`;
 }
 
 /**
@@ -122,7 +128,7 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
         input.hookName ?? null,
         input.eventName,
         input.url,
-        targetOf(input.url),
+        targetOf(input.url, input.hookId),
         input.method,
         format,
         JSON.stringify(input.payload),

@@ -5,6 +5,7 @@ import { pruneAttempts, recordAttempt } from './attempts.js';
 import { pruneFailures } from './disabler.js';
 import { DELIVERY_KINDS, dropUnsendable } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
+import { breakerFailures } from './breakers.js';
 import { onEnqueue, type DeliveryRow } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
 import { deliverySettings, retryAfterMs, retryDelayMs, type DeliverySettings } from './settings.js';
@@ -34,6 +35,19 @@ interface Target {
   queue: HeldRow[];
   /** when a try to it last ended (unix ms) */
   lastDoneAt: number;
+  /** consecutive failed tries; at the breaker threshold the target is probed one try at a time */
+  failures: number;
+  /** the hook (or queue) the target belongs to, for the breaker's record */
+  hookId: string | null;
+}
+
+/** A breaker that changed state, recorded with the next flush. */
+interface BreakerChange {
+  target: string;
+  hookId: string | null;
+  state: 'open' | 'closed';
+  failures: number;
+  at: number;
 }
 
 interface Finished {
@@ -53,6 +67,10 @@ const CHECKPOINT_INTERVAL_MS = 1000;
 const RECHECK_AFTER_MS = 250;
 /** Rows held in memory for a target that answers, in multiples of its concurrency. */
 const FAST_WINDOW_FACTOR = 32;
+/** Connections to one origin at most: far more than one target's concurrency, so one endpoint cannot take them all. */
+const CONNECTIONS_PER_ORIGIN = 256;
+/** How often rows of senders that are gone are looked for (a cheap read of the rows being sent). */
+const RECOVERY_INTERVAL_MS = 1000;
 
 /**
  * Starts the outbox sender of `tel serve`: claims due rows (its own enqueues at once, other
@@ -63,14 +81,19 @@ const FAST_WINDOW_FACTOR = 32;
 export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   const owner = newOwner();
   const pollMs = opts.pollIntervalMs ?? 250;
-  const leaseMs = opts.leaseMs ?? 60_000;
+  const leaseMs = opts.leaseMs ?? 30_000;
   const maxInMemory = opts.maxInMemory ?? 10_000;
   // Connecting gets the system request timeout too (an Agent has one connect timeout for all).
-  const agent = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } });
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: CONNECTIONS_PER_ORIGIN,
+    connect: { timeout: deliverySettings(core).requestTimeoutMs },
+  });
   const targets = new Map<string, Target>();
   let held = 0;
   let inFlight = 0;
   let finished: Finished[] = [];
+  let breakerChanges: BreakerChange[] = [];
   let stopping = false;
   let claimQueued = false;
   let starved = false;
@@ -108,9 +131,22 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
    * waits for the next claim), a couple of rounds of its concurrency while it answers nothing.
    */
   function windowOf(key: string): number {
-    const conc = settingsOf().perTargetConcurrency;
     const t = targets.get(key);
-    return t && t.lastDoneAt > Date.now() - 1000 ? conc * FAST_WINDOW_FACTOR : conc * 2;
+    const conc = concurrencyOf(t);
+    return t && t.lastDoneAt > Date.now() - 1000 && t.failures === 0 ? conc * FAST_WINDOW_FACTOR : conc * 2;
+  }
+
+  function breakerOpen(t: Target | undefined): boolean {
+    return t !== undefined && t.failures >= settingsOf().breakerFailureThreshold;
+  }
+
+  /**
+   * Tries in flight to a target at most: the configured concurrency, or one while its breaker is
+   * open — an endpoint that keeps failing is probed one try at a time until it answers again,
+   * its other rows waiting (with their retry schedule) and taking no more of the shared capacity.
+   */
+  function concurrencyOf(t: Target | undefined): number {
+    return breakerOpen(t) ? 1 : settingsOf().perTargetConcurrency;
   }
 
   function load(key: string): number {
@@ -189,7 +225,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     const now = Date.now();
     for (const row of rows) {
       let t = targets.get(row.target);
-      if (!t) targets.set(row.target, (t = { active: 0, queue: [], lastDoneAt: 0 }));
+      if (!t) targets.set(row.target, (t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, row.target), hookId: row.hook_id }));
       t.queue.push(Object.assign(row, { heldAt: now }));
       held++;
     }
@@ -203,7 +239,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   function pump(key: string): void {
     const t = targets.get(key);
     if (!t) return;
-    const conc = settingsOf().perTargetConcurrency;
+    const conc = concurrencyOf(t);
     while (!stopping && t.active < conc && t.queue.length > 0) {
       const row = t.queue.shift()!;
       // A row that waited behind a slow target is checked again (its hook may be gone by now).
@@ -238,6 +274,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     t.active--;
     t.lastDoneAt = Date.now();
     inFlight--;
+    noteOutcome(t, key, outcome.ok);
     finished.push({ row, outcome, at: Date.now(), settings });
     if (finished.length >= FLUSH_BATCH) flush();
     else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
@@ -247,6 +284,14 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     if (load(key) < windowOf(key) / 2) toRefill.add(key);
   }
 
+  /** Counts a try's outcome into its target's breaker; a change of state is recorded at the next flush. */
+  function noteOutcome(t: Target, key: string, ok: boolean): void {
+    const wasOpen = breakerOpen(t);
+    t.failures = ok ? 0 : t.failures + 1;
+    const open = breakerOpen(t);
+    if (open !== wasOpen) breakerChanges.push({ target: key, hookId: t.hookId, state: open ? 'open' : 'closed', failures: t.failures, at: Date.now() });
+  }
+
   function flush(): void {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
@@ -254,6 +299,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     if (finished.length === 0) return;
     const batch = finished;
     finished = [];
+    const changes = breakerChanges;
+    breakerChanges = [];
     const keys = [...toRefill];
     toRefill.clear();
     let claimed: DeliveryRow[] = [];
@@ -267,11 +314,19 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
           core.db,
           "UPDATE outbox SET status = 'delivered', tries = tries + 1, owner = NULL, lease_until = NULL, modified = ? WHERE id IN (SELECT value FROM json_each(?))",
         ).run(Date.now(), JSON.stringify(delivered));
+        for (const c of changes) {
+          stmt(
+            core.db,
+            `INSERT INTO delivery_breakers (target, hook_id, state, failures, changed) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT(target) DO UPDATE SET hook_id = excluded.hook_id, state = excluded.state, failures = excluded.failures, changed = excluded.changed`,
+          ).run(c.target, c.hookId, c.state, c.failures, c.at);
+        }
         for (const k of keys) claimed = claimed.concat(claimFor(k, batch.length));
       });
     } catch (err) {
       log('recording failed, will retry', err);
       finished = batch.concat(finished);
+      breakerChanges = changes.concat(breakerChanges);
       flushTimer = setTimeout(flush, 200);
       return;
     }
@@ -359,6 +414,14 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     }
   }, opts.watchIntervalMs ?? 20);
   const beatTimer = setInterval(heartbeat, Math.max(50, Math.floor(leaseMs / 3)));
+  // Another server on the file that dies is noticed within a second (see lease.ts), not a lease.
+  const recoveryTimer = setInterval(() => {
+    try {
+      if (recoverOrphans(core, owner) > 0) scheduleClaim();
+    } catch (err) {
+      log('recovery failed', err);
+    }
+  }, RECOVERY_INTERVAL_MS);
   const pruneTimer = setInterval(prune, opts.pruneIntervalMs ?? 60_000);
   scheduleClaim();
 
@@ -370,6 +433,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       clearInterval(watchTimer);
       clearInterval(checkpointTimer);
       clearInterval(beatTimer);
+      clearInterval(recoveryTimer);
       clearInterval(pruneTimer);
       if (dueTimer) clearTimeout(dueTimer);
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));

@@ -15,8 +15,10 @@ export interface DeliverySettings {
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
   attemptsRetentionSeconds: number;
-  /** requests in flight to one origin at most */
+  /** requests in flight to one target (a hook's endpoint) at most */
   perTargetConcurrency: number;
+  /** consecutive failed tries after which a target's circuit breaker opens (one try at a time) */
+  breakerFailureThreshold: number;
 }
 
 /** The defaults, with the configuration key each one is read from. */
@@ -28,6 +30,7 @@ export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: 
   retryMaxDelayMs: { key: 'retry_max_delay_ms', default: 60_000, min: 0 },
   attemptsRetentionSeconds: { key: 'attempts_retention_s', default: 604_800, min: 1 },
   perTargetConcurrency: { key: 'per_target_concurrency', default: 16, min: 1 },
+  breakerFailureThreshold: { key: 'breaker_failure_threshold', default: 5, min: 1 },
 };
 
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */

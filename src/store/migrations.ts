@@ -274,4 +274,18 @@ export const MIGRATIONS: Migration[] = [
       DELETE FROM tokens;
     `,
   },
+  {
+    id: '0202-delivery-breakers',
+    sql: `
+      -- The circuit breaker of each delivery target (a hook's endpoint), as the sender last set it.
+      CREATE TABLE delivery_breakers (
+        target TEXT PRIMARY KEY,
+        hook_id TEXT,
+        state TEXT NOT NULL,             -- 'open': probed one try at a time; 'closed': full concurrency
+        failures INTEGER NOT NULL,       -- consecutive failed tries when it changed
+        changed INTEGER NOT NULL         -- unix ms
+      );
+      CREATE INDEX delivery_breakers_hook ON delivery_breakers(hook_id);
+    `,
+  },
 ];

@@ -1,0 +1,29 @@
+import type { Core } from '../core.js';
+import { stmt } from '../store/db.js';
+
+/** A delivery target's circuit breaker as the sender last recorded it. */
+export interface BreakerState {
+  /** `open`: the endpoint kept failing and is probed one try at a time; `closed`: full concurrency */
+  state: 'open' | 'closed';
+  /** consecutive failed tries when it changed */
+  failures: number;
+  /** unix ms of the change */
+  changed: number;
+}
+
+/** The consecutive failures a target's breaker was left with (0 when closed or never recorded). */
+export function breakerFailures(core: Core, target: string): number {
+  const r = stmt(core.db, 'SELECT state, failures FROM delivery_breakers WHERE target = ?').get(target) as
+    | { state: string; failures: number }
+    | undefined;
+  return r?.state === 'open' ? r.failures : 0;
+}
+
+/** The breaker of a hook (or queue): open when any of its targets is, else its latest record; undefined when none. */
+export function breakerOf(core: Core, hookId: string): BreakerState | undefined {
+  const r = stmt(
+    core.db,
+    "SELECT state, failures, changed FROM delivery_breakers WHERE hook_id = ? ORDER BY state = 'open' DESC, changed DESC LIMIT 1",
+  ).get(hookId) as BreakerState | undefined;
+  return r ? { state: r.state, failures: r.failures, changed: r.changed } : undefined;
+}

@@ -1,0 +1,254 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runTel, TEL_BIN } from '../../test/helpers/cli.js';
+import { httpRequest, startTestServer, tempDir, type TestServer } from '../../test/helpers/server.js';
+import { startSink, type Sink } from '../../test/helpers/sink.js';
+import { breakerOf } from './breakers.js';
+import { isGone, processIdentity } from '../util/process-identity.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function setWebhookConfig(srv: TestServer, values: Record<string, number>): Promise<void> {
+  const r = await srv.request('POST', '/v2/system_configs/webhooks', { token: srv.adminToken, data: { default: values } });
+  expect(r.status, r.text).toBe(200);
+}
+
+async function createHook(srv: TestServer, account: string, name: string, uri: string, retries = 0): Promise<string> {
+  const r = await srv.request('PUT', `/v2/accounts/${account}/webhooks`, {
+    token: srv.adminToken,
+    data: { name, uri, hook: 'channel_create', format: 'json', retries },
+  });
+  expect(r.status, r.text).toBe(201);
+  return r.body.data.id;
+}
+
+async function fire(base: string, token: string, account: string): Promise<string> {
+  const r = await httpRequest(base, 'PUT', `/v2/accounts/${account}/simulations`, { token, data: { kind: 'call', answer: false } });
+  expect(r.status, r.text).toBe(201);
+  return r.body.data.events[0].call_id as string;
+}
+
+describe('one endpoint never starves the others', () => {
+  let srv: TestServer;
+  let sink: Sink;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+  });
+  afterAll(async () => {
+    sink.releaseHung();
+    await srv?.close();
+    await sink?.close();
+  });
+
+  it('a path that never answers, on the same host and port as three live hooks, holds only its own deliveries', async () => {
+    // Few slots per target and a long timeout: if targets were shared per origin, the dead path
+    // would hold all of them and nothing else would arrive while it hangs.
+    await setWebhookConfig(srv, { per_target_concurrency: 2, request_timeout_ms: 30_000 });
+    sink.respond((r) => (r.path === '/dead' ? 'hang' : { status: 200 }));
+    const account = srv.master.account_id;
+    await createHook(srv, account, 'Dead', `${sink.url}/dead`);
+    for (const name of ['A', 'B', 'C']) await createHook(srv, account, name, `${sink.url}/live/${name}`);
+    const calls = 20;
+    for (let i = 0; i < calls; i++) await fire(srv.url, srv.adminToken, account);
+    const live = await sink.waitFor(calls * 3, { filter: (r) => r.path.startsWith('/live/'), timeoutMs: 10_000 });
+    expect(live).toHaveLength(calls * 3);
+    expect(sink.requests.filter((r) => r.path === '/dead').length).toBe(2);
+  });
+});
+
+describe('the circuit breaker of a failing endpoint', () => {
+  let srv: TestServer;
+  let sink: Sink;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await sink?.close();
+  });
+
+  it('opens after the threshold (one try at a time), keeps every delivery, and closes when the endpoint answers', async () => {
+    await setWebhookConfig(srv, { breaker_failure_threshold: 3, per_target_concurrency: 8, retry_base_delay_ms: 50, retry_max_delay_ms: 200 });
+    let failing = true;
+    let active = 0;
+    let maxActiveWhileOpen = 0;
+    const answered = new Set<string>();
+    sink.respond(async (r) => {
+      active++;
+      if (failing) {
+        await sleep(20);
+        active--;
+        return { status: 503 };
+      }
+      active--;
+      answered.add(JSON.parse(r.body).call_id);
+      return { status: 200 };
+    });
+    const account = srv.master.account_id;
+    const hookId = await createHook(srv, account, 'Flaky', `${sink.url}/flaky`, 5);
+    const calls = 30;
+    const ids = new Set<string>();
+    for (let i = 0; i < calls; i++) ids.add(await fire(srv.url, srv.adminToken, account));
+    const deadline = Date.now() + 5000;
+    while (breakerOf(srv.core, hookId)?.state !== 'open' && Date.now() < deadline) await sleep(20);
+    expect(breakerOf(srv.core, hookId)?.state).toBe('open');
+    // while open, the endpoint sees one try at a time
+    const watchUntil = Date.now() + 500;
+    while (Date.now() < watchUntil) {
+      maxActiveWhileOpen = Math.max(maxActiveWhileOpen, active);
+      await sleep(2);
+    }
+    expect(maxActiveWhileOpen).toBeLessThanOrEqual(1);
+    const shown = await runTel(['webhooks', 'list', '--db', srv.dbFile, '--account', account]);
+    expect(shown.stdout).toMatch(/open \(\d+ failures\)/);
+    failing = false;
+    // nothing is dropped: every call's channel_create gets its 200 once the endpoint answers
+    const until = Date.now() + 15_000;
+    while ((answered.size < ids.size || breakerOf(srv.core, hookId)?.state !== 'closed') && Date.now() < until) await sleep(20);
+    expect([...ids].filter((id) => !answered.has(id))).toEqual([]);
+    expect(breakerOf(srv.core, hookId)?.state).toBe('closed');
+  });
+});
+
+describe('proof of life of a sender', () => {
+  it('a zombie, a reused pid and a pid that is gone are gone; this process is not', async () => {
+    expect(isGone(processIdentity())).toBe(false);
+    // `sleep 0` exits at once and stays a zombie: its parent (exec'd into `sleep 5`) never reaps it
+    const maker = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5']);
+    const zombie = await new Promise<number>((resolve) => maker.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+    try {
+      await sleep(200);
+      expect(isGone(`${hostname()}/${zombie}/0`)).toBe(true);
+      expect(isGone(`${hostname()}/${maker.pid}/0`)).toBe(false);
+      const [host, pid] = processIdentity().split('/');
+      expect(isGone(`${host}/${pid}/1`)).toBe(true); // same pid, another start time: a reused pid
+      expect(isGone(`${hostname()}/999999999/0`)).toBe(true);
+      expect(isGone(`another-host/${process.pid}/0`)).toBe(false); // cannot tell: the lease decides
+    } finally {
+      maker.kill('SIGKILL');
+    }
+  });
+});
+
+/** `tel serve` as its own process group; resolves with its URL once it listens. */
+function serveGroup(db: string): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TEL_BIN, 'serve', '--db', db, '--port', '0'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`tel serve did not start: ${out}`)), 15_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /tel listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
+    });
+    child.stderr!.on('data', (d) => (out += d));
+  });
+}
+
+describe('a killed server: every acknowledged event arrives within 5 s of an immediate restart', () => {
+  const tmp = tempDir();
+  const db = join(tmp.dir, 'crash.db');
+  let sink: Sink;
+  const groups: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    sink = await startSink();
+  });
+  afterEach(() => {
+    for (const c of groups.splice(0)) {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  });
+  afterAll(async () => {
+    await sink.close();
+    tmp.cleanup();
+  });
+
+  it('SIGKILL of the whole process group with deliveries queued, restarted at once on the same file', async () => {
+    const init = await runTel(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 'secret-pass']);
+    expect(init.code, init.stderr).toBe(0);
+    const { account_id: account, api_key: apiKey } = JSON.parse(init.stdout);
+    const hook = await runTel(['webhooks', 'create', '--db', db, '--account', account, '--name', 'Slow', '--uri', `${sink.url}/slow`, '--hook', 'channel_create', '--format', 'json']);
+    expect(hook.code, hook.stderr).toBe(0);
+    sink.respond(async () => {
+      await sleep(50);
+      return { status: 200 };
+    });
+    const first = await serveGroup(db);
+    groups.push(first.child);
+    const login = await httpRequest(first.url, 'PUT', '/v2/api_auth', { data: { api_key: apiKey } });
+    const token = login.body.auth_token;
+    const acknowledged: string[] = [];
+    const firing = Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < 40; i++) acknowledged.push(await fire(first.url, token, account));
+    });
+    await Promise.all(firing);
+    // all 320 acknowledged; at 16 in flight and 50 ms each, most are still queued
+    process.kill(-first.child.pid!, 'SIGKILL');
+    const killedAt = Date.now();
+    const seenBeforeKill = new Set(sink.requests.filter((r) => r.at <= killedAt).map((r) => JSON.parse(r.body).call_id));
+    const second = await serveGroup(db);
+    groups.push(second.child);
+    const restartedAt = Date.now();
+    const missing = () => acknowledged.filter((id) => !sink.requests.some((r) => JSON.parse(r.body).call_id === id));
+    while (missing().length > 0 && Date.now() - restartedAt < 5000) await sleep(50);
+    expect(missing(), `undelivered ${Date.now() - restartedAt} ms after the restart`).toEqual([]);
+    // none twice unless it was already sent before the kill
+    const counts = new Map<string, number>();
+    for (const r of sink.requests) {
+      const id = JSON.parse(r.body).call_id as string;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    for (const [id, n] of counts) if (n > 1) expect(seenBeforeKill.has(id), id).toBe(true);
+    expect(acknowledged.length).toBe(320);
+  });
+});
+
+describe('two servers on one file', () => {
+  it('while both are alive, no delivery is sent by both', async () => {
+    const srv = await startTestServer();
+    const sink = await startSink();
+    const { openCore, closeCore } = await import('../core.js');
+    const { startApi } = await import('../http/app.js');
+    const core2 = openCore(srv.dbFile);
+    const api2 = await startApi(core2, '127.0.0.1', 0);
+    try {
+      sink.respond(async () => {
+        await sleep(5);
+        return { status: 200 };
+      });
+      await createHook(srv, srv.master.account_id, 'Both', `${sink.url}/both`);
+      const ids: string[] = [];
+      // fired at both servers: each one's sender races for every row
+      await Promise.all(
+        [srv.url, api2.url].map(async (base) => {
+          for (let i = 0; i < 100; i++) ids.push(await fire(base, srv.adminToken, srv.master.account_id));
+        }),
+      );
+      await sink.waitFor(200, { timeoutMs: 10_000 });
+      await sleep(300);
+      const seen = sink.requests.map((r) => JSON.parse(r.body).call_id as string);
+      expect(seen).toHaveLength(200);
+      expect(new Set(seen).size).toBe(200);
+      expect(new Set(ids)).toEqual(new Set(seen));
+    } finally {
+      await api2.close();
+      closeCore(core2);
+      await srv.close();
+      await sink.close();
+    }
+  });
+});
