@@ -7,6 +7,21 @@ import { signatureHeaders } from './sign.js';
 /** Bodies kept in attempt records are cut at this many characters. */
 export const STORED_BODY_CHARS = 16 * 1024;
 
+/**
+ * A receiver's answer is read this far at most: past it the try ends with what was read (the
+ * status decides) and the connection is dropped, so a huge or endless answer costs neither
+ * memory nor a socket held until the timeout.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** A header name or value, or a URL, that could split the request it goes into. */
+const UNSAFE = /[\r\n\0]/;
+
+/** A delivery whose configuration cannot make a safe request: reported as the try's failure. */
+class UnsafeRequest extends Error {
+  readonly code = 'TEL_UNSAFE_REQUEST';
+}
+
 /** What one HTTP try of a delivery gave. */
 export interface TryOutcome {
   ok: boolean;
@@ -56,6 +71,11 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
     headers['content-type'] = 'application/json';
   }
   if (row.secret) Object.assign(headers, signatureHeaders(row.secret, row.event_id, body, nowMs));
+  // Headers and URLs come from hook and queue configuration: none may carry CR, LF or NUL into the request.
+  if (UNSAFE.test(url)) throw new UnsafeRequest('the URL holds a line break or NUL');
+  for (const [k, v] of Object.entries(headers)) {
+    if (UNSAFE.test(k) || UNSAFE.test(v)) throw new UnsafeRequest(`header ${JSON.stringify(k)} holds a line break or NUL`);
+  }
   return { url, headers, body };
 }
 
@@ -74,7 +94,13 @@ function recordedHeaders(headers: Record<string, string>): Record<string, string
   return headers.authorization === undefined ? headers : { ...headers, authorization: '(hidden)' };
 }
 
-/** Origin and path of a URL; the common case (the stored origin is its prefix) without parsing it. */
+/** The origin a target starts with (`http://host:port`, see targetOf). */
+function originOfTarget(target: string): string {
+  const slash = target.indexOf('/', target.indexOf('//') + 2);
+  return slash < 0 ? target : target.slice(0, slash);
+}
+
+/** Origin and path of a URL; the common case (the target's origin is its prefix) without parsing it. */
 function splitUrl(url: string, knownOrigin: string): { origin: string; path: string } {
   if (url.startsWith(`${knownOrigin}/`)) return { origin: knownOrigin, path: url.slice(knownOrigin.length) };
   const u = new URL(url);
@@ -126,12 +152,17 @@ function exchange(agent: Dispatcher, opts: Dispatcher.DispatchOptions, timeoutMs
         status = statusCode;
         headers = h;
       },
-      onResponseData(_c, chunk) {
-        // the whole body is drained (the connection goes back to the pool); only its start is kept
-        if (kept < STORED_BODY_CHARS) {
+      onResponseData(c, chunk) {
+        // a usual answer is drained (the connection goes back to the pool); only its start is kept
+        if (kept < MAX_RESPONSE_BYTES) {
           chunks.push(chunk);
           kept += chunk.length;
+          return;
         }
+        // an answer larger than that ends the try with what was read; the connection is dropped
+        // (answered first: aborting reports an error synchronously, which must not win)
+        end(null, { status, headers, body: clip(Buffer.concat(chunks).toString('utf8')) });
+        c.abort(new ResponseTimeout('answer too large'));
       },
       onResponseEnd() {
         end(null, { status, headers, body: clip(Buffer.concat(chunks).toString('utf8')) });
@@ -145,8 +176,14 @@ function exchange(agent: Dispatcher, opts: Dispatcher.DispatchOptions, timeoutMs
 
 /** Sends one try through `agent`; never throws (a transport error is an outcome). */
 export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: number): Promise<TryOutcome> {
-  const req = buildRequest(row);
-  const { origin, path } = splitUrl(req.url, row.target);
+  let req: ReturnType<typeof buildRequest>;
+  try {
+    req = buildRequest(row);
+  } catch (err) {
+    if (!(err instanceof UnsafeRequest)) throw err;
+    return { ok: false, url: row.url.replace(/[\r\n\0]/g, ''), reason: 'invalid request', clientError: err.message, latencyMs: 0, reqHeaders: {}, reqBody: '' };
+  }
+  const { origin, path } = splitUrl(req.url, originOfTarget(row.target));
   const started = performance.now();
   const base = { url: req.url, reqHeaders: recordedHeaders(req.headers), reqBody: clip(req.body) };
   try {
