@@ -37,6 +37,8 @@ interface Target {
   lastDoneAt: number;
   /** consecutive failed tries; at the breaker threshold the target is probed one try at a time */
   failures: number;
+  /** moving average of its tries' duration (ms) */
+  latencyMs: number;
   /** the hook (or queue) the target belongs to, for the breaker's record */
   hookId: string | null;
 }
@@ -65,10 +67,10 @@ const FLUSH_DELAY_MS = 25;
 const CHECKPOINT_INTERVAL_MS = 1000;
 /** A row waiting in memory longer than this is checked again before it is sent. */
 const RECHECK_AFTER_MS = 250;
-/** Rows held in memory for a target that answers, in multiples of its concurrency. */
+/** Rows held in memory for a target that answers quickly, in multiples of its concurrency. */
 const FAST_WINDOW_FACTOR = 32;
-/** Connections to one origin at most: far more than one target's concurrency, so one endpoint cannot take them all. */
-const CONNECTIONS_PER_ORIGIN = 256;
+/** A target answering within this (on average) is a quick one. */
+const FAST_LATENCY_MS = 100;
 /** How often rows of senders that are gone are looked for (a cheap read of the rows being sent). */
 const RECOVERY_INTERVAL_MS = 1000;
 
@@ -84,11 +86,10 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   const leaseMs = opts.leaseMs ?? 30_000;
   const maxInMemory = opts.maxInMemory ?? 10_000;
   // Connecting gets the system request timeout too (an Agent has one connect timeout for all).
-  const agent = new Agent({
-    keepAliveTimeout: 30_000,
-    connections: CONNECTIONS_PER_ORIGIN,
-    connect: { timeout: deliverySettings(core).requestTimeoutMs },
-  });
+  // Connections per origin are not capped here: each target's concurrency caps its own, so a
+  // request never waits inside undici (where its timeout would run) and an endpoint that hangs
+  // holds only its target's connections, never the ones of its neighbours on the same origin.
+  const agent = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } });
   const targets = new Map<string, Target>();
   let held = 0;
   let inFlight = 0;
@@ -133,7 +134,9 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   function windowOf(key: string): number {
     const t = targets.get(key);
     const conc = concurrencyOf(t);
-    return t && t.lastDoneAt > Date.now() - 1000 && t.failures === 0 ? conc * FAST_WINDOW_FACTOR : conc * 2;
+    // A target that answers quickly drains its window between claims; a slow one needs little
+    // more than its concurrency in memory (the rest of its backlog waits on disk).
+    return t && t.lastDoneAt > Date.now() - 1000 && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS ? conc * FAST_WINDOW_FACTOR : conc * 2;
   }
 
   function breakerOpen(t: Target | undefined): boolean {
@@ -225,7 +228,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     const now = Date.now();
     for (const row of rows) {
       let t = targets.get(row.target);
-      if (!t) targets.set(row.target, (t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, row.target), hookId: row.hook_id }));
+      if (!t) targets.set(row.target, (t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, row.target), latencyMs: 0, hookId: row.hook_id }));
       t.queue.push(Object.assign(row, { heldAt: now }));
       held++;
     }
@@ -272,6 +275,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       outcome = { ok: false, url: row.url, reason: 'connection error', clientError: String(err), latencyMs: 0, reqHeaders: {}, reqBody: '' };
     }
     t.active--;
+    // the first try's duration starts the average (a slow target is known as slow at once)
+    t.latencyMs = t.lastDoneAt === 0 ? outcome.latencyMs : t.latencyMs * 0.8 + outcome.latencyMs * 0.2;
     t.lastDoneAt = Date.now();
     inFlight--;
     noteOutcome(t, key, outcome.ok);
