@@ -20,4 +20,15 @@ if (!existsSync(bundleUrl)) {
   process.exit(2);
 }
 
+// V8's compiled code of the bundle is kept between runs in the user's cache directory (Node
+// checks it against the source).
+try {
+  const { enableCompileCache } = await import('node:module');
+  const { homedir } = await import('node:os');
+  const { join } = await import('node:path');
+  enableCompileCache(join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'tel', 'compile-cache'));
+} catch {
+  /* no cache directory: the bundle is compiled each time */
+}
+
 await import(bundleUrl.href);

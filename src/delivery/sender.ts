@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import type { Core } from '../core.js';
 import type { Worker } from '../modules/types.js';
 import { pruneAttempts, recordAttempt } from './attempts.js';
@@ -89,7 +89,12 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   // Connections per origin are not capped here: each target's concurrency caps its own, so a
   // request never waits inside undici (where its timeout would run) and an endpoint that hangs
   // holds only its target's connections, never the ones of its neighbours on the same origin.
-  const agent = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } });
+  // undici is loaded with the first delivery: commands that never send do not pay for it.
+  let agent: Promise<Agent> | undefined;
+  const agentOf = (): Promise<Agent> =>
+    (agent ??= import('undici').then(
+      ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } }),
+    ));
   const targets = new Map<string, Target>();
   let held = 0;
   let inFlight = 0;
@@ -269,7 +274,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     let outcome: TryOutcome;
     try {
       settings = settingsOf(row.account_id);
-      outcome = await sendTry(agent, row, settings.requestTimeoutMs);
+      outcome = await sendTry(await agentOf(), row, settings.requestTimeoutMs);
     } catch (err) {
       settings = settingsOf();
       outcome = { ok: false, url: row.url, reason: 'connection error', clientError: String(err), latencyMs: 0, reqHeaders: {}, reqBody: '' };
@@ -448,7 +453,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
         core.db.exec('PRAGMA wal_autocheckpoint = 1000');
         core.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
       }
-      await agent.close();
+      if (agent) await (await agent).close();
     },
   };
 }

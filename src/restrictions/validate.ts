@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { noteCompilation } from '../schema/compilations.js';
 
 /** Kazoo-shaped validation details: `{ "<dotted.path>": { "<rule>": { message, target?, value? } } }`. */
 export type RestrictionErrors = Record<string, Record<string, Record<string, unknown>>>;
@@ -69,34 +70,46 @@ export const loginSchema = {
   additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } },
 };
 
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-const checkTemplate = ajv.compile(templateSchema);
-const checkEndpointRules = ajv.compile(endpointRulesSchema);
-const checkDocument = ajv.compile(documentSchema);
-const checkLogin = ajv.compile(loginSchema);
+type Checks = Record<'template' | 'endpointRules' | 'document' | 'login', ValidateFunction>;
+let checks: Checks | undefined;
 
-function run(fn: ValidateFunction, value: unknown, base: string): RestrictionErrors | undefined {
+/** The four checks, compiled when a restriction is first validated (never at start-up). */
+function compiled(): Checks {
+  if (checks) return checks;
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+  checks = {
+    template: ajv.compile(templateSchema),
+    endpointRules: ajv.compile(endpointRulesSchema),
+    document: ajv.compile(documentSchema),
+    login: ajv.compile(loginSchema),
+  };
+  noteCompilation(4);
+  return checks;
+}
+
+function run(which: keyof Checks, value: unknown, base: string): RestrictionErrors | undefined {
+  const fn = compiled()[which];
   return fn(value) ? undefined : toKazooErrors(fn.errors ?? [], base);
 }
 
 /** Validates a restriction template; errors are keyed under `base` (default `restrictions`). */
 export function validateTemplate(template: unknown, base = 'restrictions'): RestrictionErrors | undefined {
-  return run(checkTemplate, template, base);
+  return run('template', template, base);
 }
 
 /** Validates endpoint rules given for one token; errors are keyed under `base`. */
 export function validateEndpointRules(rules: unknown, base = 'restrictions'): RestrictionErrors | undefined {
-  return run(checkEndpointRules, rules, base);
+  return run('endpointRules', rules, base);
 }
 
 /** Validates the `data` of a token_restrictions write: `{restrictions: template}`. */
 export function validateRestrictionsDocument(data: unknown): RestrictionErrors | undefined {
-  return run(checkDocument, data, '');
+  return run('document', data, '');
 }
 
 /** Validates second-form restrictions of a login payload; errors keyed under `base`. */
 export function validateLoginRestrictions(login: unknown, base = 'restrictions'): RestrictionErrors | undefined {
-  return run(checkLogin, login, base);
+  return run('login', login, base);
 }
 
 function escapeKey(key: string): string {

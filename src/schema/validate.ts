@@ -1,44 +1,54 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ApiError, errors, type ValidationErrors } from '../http/errors.js';
+import { noteCompilation } from './compilations.js';
 
 /** A JSON Schema (draft-07 as ajv takes it). */
 export type JsonSchema = Record<string, unknown>;
 
-const ajv = new Ajv({
-  allErrors: true,
-  // Errors carry the offending value, as Kazoo's do.
-  verbose: true,
-  useDefaults: true,
-  // Kazoo clients send "2" for 2 and "true" for true; coerce as Kazoo does.
-  coerceTypes: true,
-  strict: false,
-});
+let shared: Ajv | undefined;
 
-/** Custom formats tel's schemas use. */
-ajv.addFormat('regex', {
-  type: 'string',
-  validate: (s: string) => {
-    try {
-      new RegExp(s);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-});
-ajv.addFormat('http-uri', {
-  type: 'string',
-  validate: (s: string) => {
-    // The URL parser would read `http:///b` as host `b`; a client meant something else.
-    if (!/^https?:\/\/[^/?#\s]/i.test(s)) return false;
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  },
-});
+/**
+ * The one Ajv instance, made on first use: building it and compiling schemas is most of what a
+ * short command would otherwise spend starting up, for schemas it never uses.
+ */
+function ajvInstance(): Ajv {
+  if (shared) return shared;
+  const ajv = new Ajv({
+    allErrors: true,
+    // Errors carry the offending value, as Kazoo's do.
+    verbose: true,
+    useDefaults: true,
+    // Kazoo clients send "2" for 2 and "true" for true; coerce as Kazoo does.
+    coerceTypes: true,
+    strict: false,
+  });
+  ajv.addFormat('regex', {
+    type: 'string',
+    validate: (s: string) => {
+      try {
+        new RegExp(s);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+  ajv.addFormat('http-uri', {
+    type: 'string',
+    validate: (s: string) => {
+      // The URL parser would read `http:///b` as host `b`; a client meant something else.
+      if (!/^https?:\/\/[^/?#\s]/i.test(s)) return false;
+      try {
+        const u = new URL(s);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+  });
+  shared = ajv;
+  return ajv;
+}
 
 /** A compiled validator: fills defaults and coerces in place, or throws a Kazoo-shaped 400. */
 export interface Validator<T = Record<string, unknown>> {
@@ -50,8 +60,13 @@ export interface Validator<T = Record<string, unknown>> {
 
 /** Compiles a schema once into a validator. */
 export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema): Validator<T> {
-  const fn: ValidateFunction = ajv.compile(schema);
+  // compiled at the first document checked, not when the module is loaded
+  let fn: ValidateFunction | undefined;
   const check = (doc: unknown): ValidationErrors | undefined => {
+    if (!fn) {
+      fn = ajvInstance().compile(schema);
+      noteCompilation();
+    }
     dropNulls(doc);
     return fn(doc) ? undefined : toKazooErrors(fn.errors ?? []);
   };
