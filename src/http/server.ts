@@ -143,7 +143,9 @@ export async function handleRequest(
       send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
       return;
     }
-    const envelope = parseEnvelope(await readBody(req, bodyLimit(core, req, query, requiresToken(match))));
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112): nothing to wait for.
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    const envelope = bodiless ? {} : parseEnvelope(await readBody(req, bodyLimit(core, req, query, requiresToken(match))));
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,
@@ -189,7 +191,10 @@ export async function handleRequest(
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
     const body = successEnvelope(reply.data, requestId, authToken, reply.extras, authenticated);
-    send(res, status, body, { ...corsHeaders(allowed), 'X-Request-ID': requestId, ...(reply.headers ?? {}) });
+    const headers: Record<string, string> = Object.assign({}, corsHeaders(allowed));
+    headers['X-Request-ID'] = requestId;
+    if (reply.headers) Object.assign(headers, reply.headers);
+    send(res, status, body, headers);
   } catch (err) {
     if (err instanceof ClientGone) return;
     sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
@@ -246,11 +251,10 @@ function internal(err: unknown, requestId: string): ApiError {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   if (res.headersSent) return;
   const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    ...(body === undefined ? {} : { 'Content-Type': JSON_TYPE }),
-    'Content-Length': Buffer.byteLength(text),
-  });
+  const all: Record<string, string | number> = headers;
+  if (body !== undefined) all['Content-Type'] = JSON_TYPE;
+  all['Content-Length'] = Buffer.byteLength(text);
+  res.writeHead(status, all);
   res.end(text);
 }
 

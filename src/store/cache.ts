@@ -1,16 +1,27 @@
 import type { Db } from './db.js';
 import { onRollback, stmt } from './db.js';
 
+interface VersionState {
+  version: number;
+  fresh: boolean;
+}
+
+/** One change counter per connection, shared by its row caches. */
+const versions = new WeakMap<Db, VersionState>();
+
 /**
  * The database's change counter as this connection sees it: it moves when another connection
- * (the offline CLI, another server) commits. Read at most once per macrotask, since one
- * synchronous run of code sees one state of the file anyway.
+ * (the offline CLI, another server) commits. Read at most once per macrotask for all the caches
+ * of a connection, since one synchronous run of code sees one state of the file anyway.
  */
-function dataVersion(db: Db, state: { version: number; fresh: boolean }): number {
+function dataVersion(db: Db): number {
+  let state = versions.get(db);
+  if (!state) versions.set(db, (state = { version: -1, fresh: false }));
   if (!state.fresh) {
     state.version = (stmt(db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
     state.fresh = true;
-    setImmediate(() => (state.fresh = false));
+    const s = state;
+    setImmediate(() => (s.fresh = false));
   }
   return state.version;
 }
@@ -28,7 +39,6 @@ export class RowCache<V> {
   private rows = new Map<string, V | null>();
   private keyChars = 0;
   private seen = -1;
-  private readonly state = { version: -1, fresh: false };
 
   constructor(
     private readonly db: Db,
@@ -41,7 +51,7 @@ export class RowCache<V> {
    * cache empties at its entry or key-size budget, so refused guesses cannot grow it.
    */
   get(key: string, load: () => V | undefined): V | undefined {
-    const v = dataVersion(this.db, this.state);
+    const v = dataVersion(this.db);
     if (v !== this.seen) {
       this.clear();
       this.seen = v;

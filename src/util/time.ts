@@ -16,7 +16,16 @@ export function unixMsToGregorian(unixMs: number): number {
   return Math.floor(unixMs / 1000) + GREGORIAN_OFFSET_SECONDS;
 }
 
+let isoSecond = -1;
+let isoText = '';
+
 /** ISO 8601 UTC date-time with seconds resolution, as the envelope's `timestamp`. */
 export function isoSeconds(nowMs: number = Date.now()): string {
-  return new Date(nowMs).toISOString().slice(0, 19);
+  // every answer of a second carries the same text: formatted once a second, not per request
+  const second = Math.floor(nowMs / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoText = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  return isoText;
 }

@@ -151,8 +151,19 @@ function clientFields(input: Record<string, unknown>): Record<string, unknown> {
   return doc;
 }
 
-/** The public JSON of an account, as the API answers it. */
-export function accountJson(a: Account): Record<string, unknown> {
+const jsonOf = new WeakMap<Account, Readonly<Record<string, unknown>>>();
+
+/**
+ * The public JSON of an account, as the API answers it. Built once per cached account row (the
+ * row cache hands out the same frozen object until the account changes), and frozen too.
+ */
+export function accountJson(a: Account): Readonly<Record<string, unknown>> {
+  let json = jsonOf.get(a);
+  if (!json) jsonOf.set(a, (json = Object.freeze(buildAccountJson(a))));
+  return json;
+}
+
+function buildAccountJson(a: Account): Record<string, unknown> {
   const out: Record<string, unknown> = { ...clientFields(a.doc), id: a.id, name: a.name, realm: a.realm };
   if (a.superduper) out.superduper_admin = true;
   if (a.reseller) out.is_reseller = true;
