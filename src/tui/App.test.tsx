@@ -118,6 +118,8 @@ describe('Attempts pane', () => {
     await w.press(KEY.enter);
     await w.until('auto-disabled');
     expect(w.frame()).toContain('press r to re-enable');
+    // its endpoint kept failing: the sender's circuit breaker opened
+    expect(w.frame()).toMatch(/Breaker {5}open since \d\d:\d\d:\d\d after \d+ failed tries in a row/);
     await w.press('r');
     await w.until('Re-enabled hook "Billing"');
     await w.until('Hook state  enabled');

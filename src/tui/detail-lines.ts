@@ -34,6 +34,19 @@ export function isAutoDisabled(hook: HookState | undefined): boolean {
 
 function hookLine(hook: HookState | undefined): DetailLine[] {
   if (!hook) return [{ text: 'Hook state  deleted', tone: 'dim' }];
+  return [...stateLine(hook), ...breakerLine(hook)];
+}
+
+/** The delivery circuit breaker: open means the endpoint is probed one try at a time. */
+function breakerLine(hook: HookState): DetailLine[] {
+  const b = hook.breaker;
+  if (!b) return [];
+  if (b.state === 'closed') return [{ text: 'Breaker     closed', tone: 'good' }];
+  const since = new Date(b.changed).toISOString().slice(11, 19);
+  return [{ text: `Breaker     open since ${since} after ${b.failures} failed tries in a row: one try at a time`, tone: 'bad' }];
+}
+
+function stateLine(hook: HookState): DetailLine[] {
   if (hook.enabled) return [{ text: 'Hook state  enabled', tone: 'good' }];
   if (!hook.disableReason) return [{ text: 'Hook state  disabled by hand', tone: 'dim' }];
   return [

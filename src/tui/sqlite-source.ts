@@ -4,6 +4,7 @@ import { findJobById, jobDetail } from '../jobs/store.js';
 import { reenableHook } from '../modules/webhooks/service.js';
 import { stmt } from '../store/db.js';
 import { describeError } from '../cli/io.js';
+import { breakerOf } from '../delivery/breakers.js';
 import type { AttemptDetail, AttemptRow, HookState, JobDetail, JobError, JobRow, ReenableOutcome, WatchSource } from './types.js';
 
 /** Which accounts the watch shows: all, one, or one and its descendants. */
@@ -151,7 +152,9 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
     const h = q(`SELECT id, account_id, enabled, disable_reason, json_extract(doc, '$.name') AS name FROM webhooks WHERE id = ?`).get(hookId) as
       | { id: string; account_id: string; enabled: number; disable_reason: string | null; name: string | null }
       | undefined;
-    return h ? { id: h.id, accountId: h.account_id, name: h.name ?? '', enabled: h.enabled === 1, disableReason: h.disable_reason } : undefined;
+    if (!h) return undefined;
+    const breaker = breakerOf(core, h.id);
+    return { id: h.id, accountId: h.account_id, name: h.name ?? '', enabled: h.enabled === 1, disableReason: h.disable_reason, ...(breaker ? { breaker } : {}) };
   };
 
   return {

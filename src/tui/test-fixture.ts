@@ -67,7 +67,7 @@ export async function startWatchFixture(): Promise<WatchFixture> {
     return r.body;
   };
   await must(
-    srv.request('POST', '/v2/system_configs/webhooks', { token: t, data: { default: { attempt_failure_count: 1, retry_base_delay_ms: 0 } } }),
+    srv.request('POST', '/v2/system_configs/webhooks', { token: t, data: { default: { attempt_failure_count: 1, retry_base_delay_ms: 0, breaker_failure_threshold: 1 } } }),
     'webhooks config',
   );
   const acme = (await createSubAccount(srv, srv.master.account_id, 'Acme')).id;

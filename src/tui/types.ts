@@ -29,6 +29,8 @@ export interface AttemptDetail extends AttemptRow {
   hook: HookState | undefined;
 }
 
+import type { BreakerState } from '../delivery/breakers.js';
+
 /** A webhook's current state, for the detail view and the `r` key. */
 export interface HookState {
   id: string;
@@ -37,6 +39,8 @@ export interface HookState {
   enabled: boolean;
   /** set when the hook was disabled automatically (too many failures) */
   disableReason: string | null;
+  /** its delivery circuit breaker, once the sender recorded one */
+  breaker?: BreakerState;
 }
 
 /** A bulk number job, as the watch lists it (the columns of the Jobs pane). */
