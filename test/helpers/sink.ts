@@ -11,6 +11,8 @@ export interface SinkRequest {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** the sender's port: which connection (so which sending process) it came over */
+  remotePort: number;
 }
 
 /** How the sink answers: a status (with headers/body), or `hang` to never answer. */
@@ -49,6 +51,7 @@ export async function startSink(): Promise<Sink> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
+        remotePort: req.socket.remotePort ?? 0,
       };
       requests.push(r);
       for (const w of waiters) w();
