@@ -11,9 +11,9 @@ import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { loadEngine as loadEngineFrom } from './lib/engine.mjs';
 import { Agent } from 'undici';
 
 const TARGET_PER_SECOND = 3_000;
@@ -41,33 +41,17 @@ process.on('exit', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The engine, bundled from the sources, to write events into a database file from this process. */
-async function loadEngine() {
-  const out = await build({
-    stdin: {
-      contents: `
+/** The engine, bundled from the sources, to write events into the database file from this process. */
+const loadEngine = () =>
+  loadEngineFrom(
+    dir,
+    `
         export { openCore, closeCore } from './src/core.ts';
         export { initDatabase } from './src/modules/accounts/bootstrap.ts';
         export { createWebhook } from './src/modules/webhooks/service.ts';
         export { simulate } from './src/modules/simulations/module.ts';
         export { transaction } from './src/store/db.ts';`,
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node24',
-    logLevel: 'silent',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    alias: { 'react-devtools-core': join(root, 'scripts/stubs/react-devtools-core.mjs') },
-    external: ['node:*'],
-  });
-  const file = join(dir, 'engine.mjs');
-  writeFileSync(file, out.outputFiles[0].text);
-  return import(pathToFileURL(file).href);
-}
+  );
 
 /** The sink, in its own process: `live` answers 200; `other` answers 200 or never (mode). */
 const sinkSource = `

@@ -20,7 +20,8 @@ const CLOSE_OBJECT = 0x7d;
  * parser to refuse.
  */
 export function jsonTooDeep(text: string | Uint8Array, max: number = MAX_JSON_DEPTH): boolean {
-  return typeof text === 'string' ? stringTooDeep(text, max) : bytesTooDeep(text, max);
+  // strings (CLI options, paging keys) are short: scanned as their UTF-8 bytes, by the one scanner
+  return bytesTooDeep(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, max);
 }
 
 function bytesTooDeep(bytes: Uint8Array, max: number): boolean {
@@ -28,22 +29,6 @@ function bytesTooDeep(bytes: Uint8Array, max: number): boolean {
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
-  }
-  return false;
-}
-
-function stringTooDeep(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
     if (inString) {
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;
