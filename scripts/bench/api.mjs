@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadGet, memoryMb, runMain, startProcess, stopAll } from './lib/http.mjs';
+import { TEL_NODE_FLAGS, loadGet, memoryMb, runMain, startProcess, stopAll } from './lib/http.mjs';
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
@@ -56,7 +56,7 @@ async function main() {
         encoding: 'utf8',
       }),
     );
-    const tel = await startProcess(['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
+    const tel = await startProcess([...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
 
     const auth = await fetch(`${tel.url}/v2/api_auth`, {
       method: 'PUT',

@@ -56,27 +56,46 @@ function tokenOf(req: IncomingMessage, query: URLSearchParams, envelope: Record<
 /** The client went away while sending its body: nothing to answer, nothing to log. */
 class ClientGone extends Error {}
 
+/**
+ * Reads a body of at most `maxBytes`. A larger one is refused with 413, answered once the client
+ * has sent it (read and dropped, never kept) so that the client can read the answer rather than
+ * see its connection closed under it; a body beyond MAX_BODY_BYTES is answered at once.
+ */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      const err = errors.tooLarge(maxBytes);
+      if (declared > MAX_BODY_BYTES || size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(err);
+      } else drain(req).then(() => reject(err));
+    };
     const declared = Number(req.headers['content-length']);
+    let size = 0;
     if (declared > maxBytes) {
-      reject(errors.tooLarge(maxBytes));
-      req.resume();
+      tooLarge();
       return;
     }
     const chunks: Buffer[] = [];
-    let size = 0;
+    let refused = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
+      if (refused) {
+        if (size > MAX_BODY_BYTES) tooLarge();
+        return;
+      }
       if (size > maxBytes) {
-        reject(errors.tooLarge(maxBytes));
-        req.removeAllListeners('data');
-        req.resume();
+        refused = true;
+        chunks.length = 0;
+        tooLarge();
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on('end', () => {
+      if (!refused) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
     req.on('error', () => reject(new ClientGone('client closed the request')));
   });
 }

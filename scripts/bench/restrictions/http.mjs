@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadGet, runMain, startProcess, stopAll } from '../lib/http.mjs';
+import { TEL_NODE_FLAGS, loadGet, runMain, startProcess, stopAll } from '../lib/http.mjs';
 
 const TARGET_RATIO = 0.9;
 const WARMUP_MS = 1_000;
@@ -73,7 +73,7 @@ async function main() {
     const init = JSON.parse(
       execFileSync(process.execPath, ['bin/tel.js', 'init', '--db', db, '--account', 'Bench', '--username', 'admin', '--password', 'bench-pass'], { cwd: root, encoding: 'utf8' }),
     );
-    const { url: base } = await startProcess(['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
+    const { url: base } = await startProcess([...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
     const admin = (await api(base, 'PUT', '/v2/api_auth', undefined, { api_key: init.api_key })).body.auth_token;
     const sub = (await api(base, 'PUT', `/v2/accounts/${init.account_id}`, admin, { name: 'Bench Customer' })).body.data;
     const apiKey = (await api(base, 'GET', `/v2/accounts/${sub.id}/api_key`, admin)).body.data.api_key;
