@@ -1,6 +1,6 @@
 import type { Core } from '../core.js';
 import type { Db } from '../store/db.js';
-import { stmt, transaction } from '../store/db.js';
+import { onSettle, stmt, transaction } from '../store/db.js';
 import { newId } from '../util/ids.js';
 
 /** HTTP verbs a delivery may use. */
@@ -68,7 +68,7 @@ export interface DeliveryRow {
 
 const wakers = new WeakMap<Db, Set<() => void>>();
 
-/** Lets a sender in this process hear about new deliveries at once (others poll). */
+/** Lets a sender in this process hear about new pending deliveries at once (others poll). */
 export function onEnqueue(core: Core, wake: () => void): () => void {
   let set = wakers.get(core.db);
   if (!set) wakers.set(core.db, (set = new Set()));
@@ -79,10 +79,36 @@ export function onEnqueue(core: Core, wake: () => void): () => void {
 function wakeSenders(core: Core): void {
   const set = wakers.get(core.db);
   if (!set || set.size === 0) return;
-  // After the surrounding (synchronous) transaction has committed.
-  queueMicrotask(() => {
-    for (const w of set) w();
-  });
+  for (const w of set) w();
+}
+
+/** A row's claim, given when it is written: it is then inserted as being sent by `owner`. */
+export interface InlineClaim {
+  owner: string;
+  leaseUntil: number;
+}
+
+/**
+ * A sender in this process that takes deliveries as they are enqueued, already claimed, instead
+ * of finding them again with a claim query: `reserve` says whether it has room for one more row of
+ * a target now (else the row waits on disk, pending, and is claimed later in its turn).
+ */
+export interface InlineClaimer {
+  reserve(target: string): InlineClaim | undefined;
+  /** the reserved row was committed: it is the claimer's to send */
+  accept(row: DeliveryRow): void;
+  /** the reserved row was rolled back */
+  release(target: string): void;
+}
+
+const claimers = new WeakMap<Db, InlineClaimer>();
+
+/** Makes `claimer` take this process's new deliveries on `core`'s file; answers the detach. */
+export function attachClaimer(core: Core, claimer: InlineClaimer): () => void {
+  claimers.set(core.db, claimer);
+  return () => {
+    if (claimers.get(core.db) === claimer) claimers.delete(core.db);
+  };
 }
 
 /**
@@ -113,35 +139,68 @@ export function targetOf(url: string, hookId?: string | null): string {
  */
 export function enqueueDelivery(core: Core, input: DeliveryInput): number {
   const now = Date.now();
-  const format: DeliveryFormat = input.format ?? 'json';
-  const row = transaction(core.db, () =>
-    stmt(
-        core.db,
-        `INSERT INTO outbox (event_id, kind, account_id, hook_id, hook_name, event_name, url, target, method, format,
-           payload, headers, secret, retries, status, due_at, created, modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
-      ).run(
-        input.eventId ?? newId(),
-        input.kind,
-        input.accountId,
-        input.hookId ?? null,
-        input.hookName ?? null,
-        input.eventName,
-        input.url,
-        targetOf(input.url, input.hookId),
-        input.method,
-        format,
-        JSON.stringify(input.payload),
-        JSON.stringify(input.headers ?? {}),
-        input.secret ?? null,
-        Math.max(0, Math.floor(input.retries ?? 0)),
-        input.dueAt ?? now,
-        now,
-        now,
-      ),
-  );
-  wakeSenders(core);
-  return Number(row.lastInsertRowid);
+  const dueAt = input.dueAt ?? now;
+  const target = targetOf(input.url, input.hookId);
+  const claimer = dueAt <= now ? claimers.get(core.db) : undefined;
+  return transaction(core.db, () => {
+    const claim = claimer?.reserve(target);
+    const row: DeliveryRow = {
+      id: 0,
+      event_id: input.eventId ?? newId(),
+      kind: input.kind,
+      account_id: input.accountId,
+      hook_id: input.hookId ?? null,
+      hook_name: input.hookName ?? null,
+      event_name: input.eventName,
+      url: input.url,
+      target,
+      method: input.method,
+      format: input.format ?? 'json',
+      payload: JSON.stringify(input.payload),
+      headers: JSON.stringify(input.headers ?? {}),
+      secret: input.secret ?? null,
+      retries: Math.max(0, Math.floor(input.retries ?? 0)),
+      tries: 0,
+      status: claim ? 'sending' : 'pending',
+      due_at: dueAt,
+      owner: claim?.owner ?? null,
+      lease_until: claim?.leaseUntil ?? null,
+      created: now,
+      modified: now,
+    };
+    const res = stmt(
+      core.db,
+      `INSERT INTO outbox (event_id, kind, account_id, hook_id, hook_name, event_name, url, target, method, format,
+         payload, headers, secret, retries, status, due_at, owner, lease_until, created, modified)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      row.event_id,
+      row.kind,
+      row.account_id,
+      row.hook_id,
+      row.hook_name,
+      row.event_name,
+      row.url,
+      row.target,
+      row.method,
+      row.format,
+      row.payload,
+      row.headers,
+      row.secret,
+      row.retries,
+      row.status,
+      row.due_at,
+      row.owner,
+      row.lease_until,
+      row.created,
+      row.modified,
+    );
+    row.id = Number(res.lastInsertRowid);
+    if (claim) onSettle(core.db, { commit: () => claimer!.accept(row), rollback: () => claimer!.release(target) });
+    // a claimer that had no room knows the row waits (it claims it in turn); others are woken
+    else if (!claimer) onSettle(core.db, { commit: () => wakeSenders(core) });
+    return row.id;
+  });
 }
 
 /** One delivery by id, or undefined. */

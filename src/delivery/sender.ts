@@ -6,7 +6,7 @@ import { pruneFailures } from './disabler.js';
 import { DELIVERY_KINDS, dropUnsendable } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { breakerFailures } from './breakers.js';
-import { onEnqueue, type DeliveryRow } from './outbox.js';
+import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaim } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
 import { deliverySettings, retryAfterMs, retryDelayMs, type DeliverySettings } from './settings.js';
 import { stmt, transaction } from '../store/db.js';
@@ -41,6 +41,10 @@ interface Target {
   latencyMs: number;
   /** the hook (or queue) the target belongs to, for the breaker's record */
   hookId: string | null;
+  /** rows of this process's transactions reserved for it, not yet committed */
+  reserved: number;
+  /** rows of it wait on disk (its window was full): new ones queue behind them there */
+  spilled: boolean;
 }
 
 /** A breaker that changed state, recorded with the next flush. */
@@ -68,7 +72,7 @@ const CHECKPOINT_INTERVAL_MS = 1000;
 /** A row waiting in memory longer than this is checked again before it is sent. */
 const RECHECK_AFTER_MS = 250;
 /** Rows held in memory for a target that answers quickly, in multiples of its concurrency. */
-const FAST_WINDOW_FACTOR = 32;
+const FAST_WINDOW_FACTOR = 256;
 /** A target answering within this (on average) is a quick one. */
 const FAST_LATENCY_MS = 100;
 /** How often rows of senders that are gone are looked for (a cheap read of the rows being sent). */
@@ -97,6 +101,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     ));
   const targets = new Map<string, Target>();
   let held = 0;
+  /** rows reserved by enqueues of this process whose transaction has not ended */
+  let reserved = 0;
   let inFlight = 0;
   let finished: Finished[] = [];
   let breakerChanges: BreakerChange[] = [];
@@ -210,6 +216,11 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
          WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND target = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?)
          RETURNING *`,
       ).all(owner, now + leaseMs, now, key, now, want) as unknown as DeliveryRow[];
+      // fewer than asked for: nothing of it is left waiting on disk (new rows may come inline again)
+      if (claimed.length < want) {
+        const t = targets.get(key);
+        if (t) t.spilled = false;
+      }
       return claimed.length > 0 ? dropUnsendable(core, claimed, now) : claimed;
     });
   }
@@ -232,13 +243,59 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     rows.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
     const now = Date.now();
     for (const row of rows) {
-      let t = targets.get(row.target);
-      if (!t) targets.set(row.target, (t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, row.target), latencyMs: 0, hookId: row.hook_id }));
-      t.queue.push(Object.assign(row, { heldAt: now }));
+      targetOf(row.target, row.hook_id).queue.push(Object.assign(row, { heldAt: now }));
       held++;
     }
     for (const key of new Set(rows.map((r) => r.target))) pump(key);
   }
+
+  function targetOf(key: string, hookId: string | null): Target {
+    let t = targets.get(key);
+    if (!t) {
+      t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, key), latencyMs: 0, hookId, reserved: 0, spilled: false };
+      targets.set(key, t);
+    }
+    return t;
+  }
+
+  /**
+   * Rows enqueued in this process come here already claimed, in the transaction that writes them,
+   * while their target has room in its window (and no older rows of it wait on disk): no claim
+   * query, no second transaction. A row it has no room for is written pending and claimed in turn.
+   */
+  const inline = {
+    reserve(key: string): InlineClaim | undefined {
+      if (stopping) return undefined;
+      if (held + reserved >= maxInMemory) {
+        // claimed from disk once memory frees up (see flush)
+        starved = true;
+        return undefined;
+      }
+      const t = targetOf(key, null);
+      if (t.spilled) return undefined;
+      if (t.active + t.queue.length + t.reserved >= windowOf(key)) {
+        t.spilled = true;
+        return undefined;
+      }
+      t.reserved++;
+      reserved++;
+      return { owner, leaseUntil: Date.now() + leaseMs };
+    },
+    accept(row: DeliveryRow): void {
+      const t = targetOf(row.target, row.hook_id);
+      t.hookId ??= row.hook_id;
+      t.reserved--;
+      reserved--;
+      t.queue.push(Object.assign(row, { heldAt: Date.now() }));
+      held++;
+      pump(row.target);
+    },
+    release(key: string): void {
+      const t = targets.get(key);
+      if (t) t.reserved--;
+      reserved--;
+    },
+  };
 
   function take(ids: number[]): void {
     hold(claimIds(ids));
@@ -290,8 +347,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
     if (inFlight === 0) drained?.();
     pump(key);
-    // Topped up in the transaction that records these results.
-    if (load(key) < windowOf(key) / 2) toRefill.add(key);
+    // Topped up from disk in the transaction that records these results.
+    if (t.spilled && load(key) < windowOf(key) / 2) toRefill.add(key);
   }
 
   /** Counts a try's outcome into its target's breaker; a change of state is recorded at the next flush. */
@@ -414,6 +471,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   recoverOrphans(core, owner);
   prune();
   const unsubscribe = onEnqueue(core, scheduleClaim);
+  const detach = attachClaimer(core, inline);
   const pollTimer = setInterval(scheduleClaim, pollMs);
   let seenVersion = -1;
   const watchTimer = setInterval(() => {
@@ -439,6 +497,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     async stop() {
       stopping = true;
       unsubscribe();
+      detach();
       clearInterval(pollTimer);
       clearInterval(watchTimer);
       clearInterval(checkpointTimer);

@@ -15,27 +15,40 @@ export interface EnvelopeExtras {
   [key: string]: unknown;
 }
 
-/** Builds the success envelope around `data`. */
+/**
+ * The success envelope around `data`, as JSON text. `data` is serialised once: the same text goes
+ * into the body and, when the handler gives no revision, into the revision's hash. The text is
+ * what `JSON.stringify` of the envelope object would give, key for key.
+ */
 export function successEnvelope(
   data: unknown,
   requestId: string,
   authToken: string | undefined,
   extras: EnvelopeExtras = {},
   authenticated = true,
-): Record<string, unknown> {
+): string {
   const { revision, ...rest } = extras;
-  const env: Record<string, unknown> = {};
-  if (authToken) env.auth_token = authToken;
-  if (data !== undefined) env.data = data;
-  Object.assign(env, rest);
-  env.node = NODE_NAME;
-  env.request_id = requestId;
-  env.revision = revision ?? listRevision(data);
-  env.status = 'success';
-  env.timestamp = isoSeconds();
+  const dataJson = data === undefined ? undefined : JSON.stringify(data);
+  // values already in JSON; the keys are assigned as the envelope object's would be (same order)
+  const env: Record<string, string | undefined> = {};
+  if (authToken) env.auth_token = JSON.stringify(authToken);
+  if (dataJson !== undefined) env.data = dataJson;
+  for (const key of Object.keys(rest)) env[key] = JSON.stringify(rest[key]);
+  env.node = NODE_JSON;
+  env.request_id = JSON.stringify(requestId);
+  env.revision = JSON.stringify(revision ?? md5Hex(dataJson ?? 'null'));
+  env.status = '"success"';
+  env.timestamp = JSON.stringify(isoSeconds());
   // Kazoo tells its version only to a caller whose token it checked.
-  if (authenticated) env.version = VERSION;
-  return env;
+  if (authenticated) env.version = VERSION_JSON;
+  let text = '{';
+  for (const key in env) {
+    const value = env[key];
+    if (value === undefined) continue;
+    if (text.length > 1) text += ',';
+    text += `${JSON.stringify(key)}:${value}`;
+  }
+  return `${text}}`;
 }
 
 /** Builds the error envelope for an ApiError. */
@@ -58,6 +71,9 @@ export function errorEnvelope(
   return env;
 }
 
-function listRevision(data: unknown): string {
-  return createHash('md5').update(JSON.stringify(data ?? null)).digest('hex');
+const NODE_JSON = JSON.stringify(NODE_NAME);
+const VERSION_JSON = JSON.stringify(VERSION);
+
+function md5Hex(text: string): string {
+  return createHash('md5').update(text).digest('hex');
 }

@@ -267,9 +267,10 @@ function internal(err: unknown, requestId: string): ApiError {
   return errors.internal();
 }
 
+/** Answers `body` (JSON text, or an object to serialise; undefined: no body). */
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   if (res.headersSent) return;
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   const all: Record<string, string | number> = headers;
   if (body !== undefined) all['Content-Type'] = JSON_TYPE;
   all['Content-Length'] = Buffer.byteLength(text);

@@ -87,42 +87,104 @@ export function stmt(db: Db, sql: string): StatementSync {
 
 const rollbackHooks = new WeakMap<Db, (() => void)[]>();
 
-/** Runs `fn` whenever a transaction on `db` rolls back (caches drop what they read inside it). */
+/** Runs `fn` whenever a transaction on `db` (or a savepoint in it) rolls back: caches drop what they read inside it. */
 export function onRollback(db: Db, fn: () => void): void {
   const list = rollbackHooks.get(db) ?? [];
   list.push(fn);
   rollbackHooks.set(db, list);
 }
 
-let depth = new WeakMap<Db, number>();
+/** What to do once the work that registered it is known to be kept or undone. */
+export interface SettleHook {
+  /** after the transaction committed */
+  commit?: () => void;
+  /** after the transaction, or the savepoint the hook was registered in, rolled back */
+  rollback?: () => void;
+}
+
+interface TxState {
+  depth: number;
+  hooks: SettleHook[];
+}
+
+const txStates = new WeakMap<Db, TxState>();
+
+function txState(db: Db): TxState {
+  let state = txStates.get(db);
+  if (!state) txStates.set(db, (state = { depth: 0, hooks: [] }));
+  return state;
+}
+
+/**
+ * Registers work that must wait for the surrounding transaction's outcome (hand a committed row to
+ * the sender, give back a reservation); outside a transaction the write is already committed.
+ */
+export function onSettle(db: Db, hook: SettleHook): void {
+  const state = txState(db);
+  if (state.depth > 0) state.hooks.push(hook);
+  else hook.commit?.();
+}
+
+function rolledBack(db: Db, hooks: SettleHook[]): void {
+  for (let i = hooks.length - 1; i >= 0; i--) hooks[i].rollback?.();
+  for (const hook of rollbackHooks.get(db) ?? []) hook();
+}
 
 /** Runs `fn` in one IMMEDIATE transaction (nested calls join the outer one). */
 export function transaction<T>(db: Db, fn: () => T): T {
-  const level = depth.get(db) ?? 0;
-  if (level > 0) {
-    depth.set(db, level + 1);
+  const state = txState(db);
+  if (state.depth > 0) {
+    state.depth++;
     try {
       return fn();
     } finally {
-      depth.set(db, level);
+      state.depth--;
     }
   }
   db.exec('BEGIN IMMEDIATE');
-  depth.set(db, 1);
+  state.depth = 1;
+  let result: T;
   try {
-    const result = fn();
+    result = fn();
     db.exec('COMMIT');
-    return result;
   } catch (err) {
     if (db.isTransaction) db.exec('ROLLBACK');
-    for (const hook of rollbackHooks.get(db) ?? []) hook();
+    state.depth = 0;
+    rolledBack(db, state.hooks.splice(0));
     throw err;
-  } finally {
-    depth.set(db, 0);
   }
+  state.depth = 0;
+  for (const hook of state.hooks.splice(0)) {
+    try {
+      hook.commit?.();
+    } catch (err) {
+      // committed is committed: a hook that fails must not make the caller think otherwise
+      process.stderr.write(`tel: after commit: ${(err as Error)?.stack ?? err}\n`);
+    }
+  }
+  return result;
 }
 
-/** For tests that reopen databases: forget nesting state. */
-export function resetTransactionState(): void {
-  depth = new WeakMap();
+/**
+ * Runs `fn` inside the current transaction as a unit of its own: when it throws, what it wrote
+ * (and the settle hooks it registered) is undone and the transaction goes on without it.
+ */
+export function savepoint<T>(db: Db, fn: () => T): T {
+  const state = txState(db);
+  if (state.depth === 0) throw new Error('savepoint() outside a transaction');
+  const mark = state.hooks.length;
+  db.exec('SAVEPOINT unit');
+  state.depth++;
+  try {
+    const result = fn();
+    db.exec('RELEASE unit');
+    return result;
+  } catch (err) {
+    db.exec('ROLLBACK TO unit');
+    db.exec('RELEASE unit');
+    rolledBack(db, state.hooks.splice(mark));
+    throw err;
+  } finally {
+    state.depth--;
+  }
 }

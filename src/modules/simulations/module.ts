@@ -3,6 +3,7 @@ import { errors } from '../../http/errors.js';
 import { dataObject } from '../../http/request.js';
 import type { TelModule } from '../types.js';
 import { transaction } from '../../store/db.js';
+import { groupCommit } from '../../store/group-commit.js';
 import { SIMULATIONS, type EmittedEvent } from './registry.js';
 
 const CONTRACT_ORDER = ['call', 'queue_call', 'parking', 'voicemail'];
@@ -35,7 +36,11 @@ export const simulationsModule: TelModule = {
     {
       method: 'PUT',
       path: 'accounts/:account_id/simulations',
-      handler: (ctx, core) => ({ data: { events: simulate(core, ctx.params.account_id, dataObject(ctx)) } }),
+      // Calls fired by many clients at once share one commit; each is answered once it is durable.
+      handler: async (ctx, core) => {
+        const data = dataObject(ctx);
+        return { data: { events: await groupCommit(core.db, () => simulate(core, ctx.params.account_id, data)) } };
+      },
     },
   ],
 };

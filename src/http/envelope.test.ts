@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { NODE_NAME, successEnvelope, type EnvelopeExtras } from './envelope.js';
+import { VERSION } from '../version.js';
+
+/** The envelope as an object, serialised whole: what the text must equal byte for byte. */
+function reference(data: unknown, requestId: string, token: string | undefined, extras: EnvelopeExtras, authenticated: boolean, timestamp: string): string {
+  const { revision, ...rest } = extras;
+  const env: Record<string, unknown> = {};
+  if (token) env.auth_token = token;
+  if (data !== undefined) env.data = data;
+  Object.assign(env, rest);
+  env.node = NODE_NAME;
+  env.request_id = requestId;
+  env.revision = revision ?? createHash('md5').update(JSON.stringify(data ?? null)).digest('hex');
+  env.status = 'success';
+  env.timestamp = timestamp;
+  if (authenticated) env.version = VERSION;
+  return JSON.stringify(env);
+}
+
+describe('the success envelope', () => {
+  const cases: [string, unknown, string | undefined, EnvelopeExtras, boolean][] = [
+    ['a document with its revision', { id: 'a', name: 'Acme "Lab"', nested: { list: [1, null, 'é'] } }, 'tok', { revision: '3-abc' }, true],
+    ['a listing with paging keys', [{ id: 1 }, { id: 2 }], 'tok', { page_size: 2, start_key: 'x', next_start_key: undefined }, true],
+    ['no data, no token, anonymous', undefined, undefined, {}, false],
+    ['null data', null, 'tok', {}, true],
+    ['a string and unicode', 'hooks updated \u2028', 'tok', {}, true],
+    ['extras naming envelope keys', { a: 1 }, 'tok', { status: 'x', node: 'y', custom: [1] }, true],
+  ];
+  it.each(cases)('%s is the JSON of the envelope object, byte for byte', (_name, data, token, extras, authenticated) => {
+    const text = successEnvelope(data, 'req-1', token, extras, authenticated);
+    const timestamp = (JSON.parse(text) as { timestamp: string }).timestamp;
+    expect(text).toBe(reference(data, 'req-1', token, extras, authenticated, timestamp));
+  });
+});
