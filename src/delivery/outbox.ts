@@ -118,9 +118,19 @@ export function attachClaimer(core: Core, claimer: InlineClaimer): () => void {
  * port; connections are still pooled per origin.
  */
 export function targetOf(url: string, hookId?: string | null): string {
-  const u = new URL(url);
-  return `${u.origin}${u.pathname}${hookId ? ` ${hookId}` : ''}`;
+  const key = hookId ? `${url} ${hookId}` : url;
+  let target = targets.get(key);
+  if (target === undefined) {
+    const u = new URL(url);
+    target = `${u.origin}${u.pathname}${hookId ? ` ${hookId}` : ''}`;
+    if (targets.size >= 10_000) targets.clear();
+    targets.set(key, target);
+  }
+  return target;
 }
+
+/** Targets by URL and hook: a hook's deliveries all have the same (parsing a URL costs more than a lookup). */
+const targets = new Map<string, string>();
 
 /**
  * Queues one outgoing HTTP delivery in the durable outbox and answers its id.

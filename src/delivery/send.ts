@@ -41,13 +41,26 @@ export interface TryOutcome {
   retryAfter?: string;
 }
 
+const parsedHeaders = new Map<string, Readonly<Record<string, string>>>();
+
+/** A row's configured headers (its JSON text), parsed once per distinct text: a hook's rows share it. */
+function configuredHeaders(text: string): Readonly<Record<string, string>> {
+  let h = parsedHeaders.get(text);
+  if (!h) {
+    h = Object.freeze(JSON.parse(text) as Record<string, string>);
+    if (parsedHeaders.size >= 1000) parsedHeaders.clear();
+    parsedHeaders.set(text, h);
+  }
+  return h;
+}
+
 /** The request of one try: URL, headers and body, signed when the delivery has a secret. */
 export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { url: string; headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = {
     'user-agent': `tel-webhooks/${VERSION}`,
     'x-event-id': row.event_id,
   };
-  for (const [k, v] of Object.entries(JSON.parse(row.headers) as Record<string, string>)) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(configuredHeaders(row.headers))) headers[k.toLowerCase()] = v;
   // a fragment names a place in the receiver's document: it is not part of the request
   const hash = row.url.indexOf('#');
   let url = hash >= 0 ? row.url.slice(0, hash) : row.url;

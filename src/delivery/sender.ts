@@ -10,6 +10,7 @@ import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaim } from './
 import { sendTry, type TryOutcome } from './send.js';
 import { deliverySettings, retryAfterMs, retryDelayMs, type DeliverySettings } from './settings.js';
 import { stmt, transaction } from '../store/db.js';
+import { groupCommit } from '../store/group-commit.js';
 
 /** Tunables of the sender; the defaults suit a server, tests shrink them. */
 export interface SenderOptions {
@@ -66,9 +67,7 @@ interface Finished {
 const CLAIM_BATCH = 500;
 const FLUSH_BATCH = 500;
 /** Results are recorded (and busy targets topped up) in one transaction at most this often. */
-const FLUSH_DELAY_MS = 25;
-/** How often the server checkpoints the WAL into the database file. */
-const CHECKPOINT_INTERVAL_MS = 1000;
+const FLUSH_DELAY_MS = 100;
 /** A row waiting in memory longer than this is checked again before it is sent. */
 const RECHECK_AFTER_MS = 250;
 /** Rows held in memory for a target that answers quickly, in multiples of its concurrency. */
@@ -111,6 +110,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   let starved = false;
   const toRefill = new Set<string>();
   let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | undefined;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
   let drained: (() => void) | undefined;
@@ -343,7 +343,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     inFlight--;
     noteOutcome(t, key, outcome.ok);
     finished.push({ row, outcome, at: Date.now(), settings });
-    if (finished.length >= FLUSH_BATCH) flush();
+    if (finished.length >= FLUSH_BATCH) void flush();
     else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
     if (inFlight === 0) drained?.();
     pump(key);
@@ -359,48 +359,62 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     if (open !== wasOpen) breakerChanges.push({ target: key, hookId: t.hookId, state: open ? 'open' : 'closed', failures: t.failures, at: Date.now() });
   }
 
-  function flush(): void {
+  /**
+   * Records finished tries (and tops up busy targets) in the group commit of the next turn, the
+   * one the API's writes of that turn share. One flush at a time; what finishes meanwhile waits
+   * for the next. Resolves once the results are recorded (or given back to try again).
+   */
+  function flush(): Promise<void> {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
+    if (flushing) return flushing;
+    if (finished.length === 0) return Promise.resolve();
     settingsCache.clear();
-    if (finished.length === 0) return;
     const batch = finished;
     finished = [];
     const changes = breakerChanges;
     breakerChanges = [];
     const keys = [...toRefill];
     toRefill.clear();
-    let claimed: DeliveryRow[] = [];
-    try {
-      // One transaction records the results and tops up the busy targets.
-      transaction(core.db, () => {
-        const delivered: number[] = [];
-        for (const f of batch) if (settle(f)) delivered.push(f.row.id);
-        // every success ends the same way: one statement for all of them
+    const recorded = groupCommit(core.db, () => {
+      let claimed: DeliveryRow[] = [];
+      const delivered: number[] = [];
+      for (const f of batch) if (settle(f)) delivered.push(f.row.id);
+      // every success ends the same way: one statement for all of them
+      stmt(
+        core.db,
+        "UPDATE outbox SET status = 'delivered', tries = tries + 1, owner = NULL, lease_until = NULL, modified = ? WHERE id IN (SELECT value FROM json_each(?))",
+      ).run(Date.now(), JSON.stringify(delivered));
+      for (const c of changes) {
         stmt(
           core.db,
-          "UPDATE outbox SET status = 'delivered', tries = tries + 1, owner = NULL, lease_until = NULL, modified = ? WHERE id IN (SELECT value FROM json_each(?))",
-        ).run(Date.now(), JSON.stringify(delivered));
-        for (const c of changes) {
-          stmt(
-            core.db,
-            `INSERT INTO delivery_breakers (target, hook_id, state, failures, changed) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT(target) DO UPDATE SET hook_id = excluded.hook_id, state = excluded.state, failures = excluded.failures, changed = excluded.changed`,
-          ).run(c.target, c.hookId, c.state, c.failures, c.at);
-        }
-        for (const k of keys) claimed = claimed.concat(claimFor(k, batch.length));
-      });
-    } catch (err) {
-      log('recording failed, will retry', err);
-      finished = batch.concat(finished);
-      breakerChanges = changes.concat(breakerChanges);
-      flushTimer = setTimeout(flush, 200);
-      return;
-    }
-    held -= batch.length;
-    hold(claimed);
-    if (starved) scheduleClaim();
-    scheduleNextDue();
+          `INSERT INTO delivery_breakers (target, hook_id, state, failures, changed) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(target) DO UPDATE SET hook_id = excluded.hook_id, state = excluded.state, failures = excluded.failures, changed = excluded.changed`,
+        ).run(c.target, c.hookId, c.state, c.failures, c.at);
+      }
+      for (const k of keys) claimed = claimed.concat(claimFor(k, batch.length));
+      return claimed;
+    });
+    flushing = recorded.then(
+      (claimed) => {
+        held -= batch.length;
+        hold(claimed);
+        if (starved) scheduleClaim();
+        scheduleNextDue();
+      },
+      (err: unknown) => {
+        log('recording failed, will retry', err);
+        finished = batch.concat(finished);
+        breakerChanges = changes.concat(breakerChanges);
+        if (!stopping) flushTimer ??= setTimeout(flush, 200);
+      },
+    ).finally(() => {
+      flushing = undefined;
+      if (stopping || finished.length === 0) return;
+      if (finished.length >= FLUSH_BATCH) void flush();
+      else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
+    });
+    return flushing;
   }
 
   /** Records one try and schedules what follows; answers true for a success (the caller marks those). */
@@ -458,16 +472,6 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     }
   }
 
-  // The WAL is checkpointed on a timer rather than by whichever commit crosses the threshold,
-  // so the sync that a checkpoint costs happens about once a second, not every few flushes.
-  core.db.exec('PRAGMA wal_autocheckpoint = 0');
-  const checkpointTimer = setInterval(() => {
-    try {
-      core.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    } catch (err) {
-      log('checkpoint failed', err);
-    }
-  }, CHECKPOINT_INTERVAL_MS);
   recoverOrphans(core, owner);
   prune();
   const unsubscribe = onEnqueue(core, scheduleClaim);
@@ -500,18 +504,14 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       detach();
       clearInterval(pollTimer);
       clearInterval(watchTimer);
-      clearInterval(checkpointTimer);
       clearInterval(beatTimer);
       clearInterval(recoveryTimer);
       clearInterval(pruneTimer);
       if (dueTimer) clearTimeout(dueTimer);
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-      flush();
+      // what is still unrecorded is recorded now (a few tries if the file is busy)
+      for (let i = 0; i < 5 && (flushing || finished.length > 0); i++) await flush();
       releaseOwner(core, owner);
-      if (core.db.isOpen) {
-        core.db.exec('PRAGMA wal_autocheckpoint = 1000');
-        core.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-      }
       if (agent) await (await agent).close();
     },
   };

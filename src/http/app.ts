@@ -5,6 +5,7 @@ import type { Worker } from '../modules/types.js';
 import { buildRouter, type Router } from './router.js';
 import { createApiServer } from './server.js';
 import { hostGuard } from './host-guard.js';
+import { startCheckpointer } from '../store/checkpointer.js';
 
 let router: Router | undefined;
 
@@ -39,6 +40,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     });
   });
   core.serving = true;
+  const checkpointer = startCheckpointer(core.db, core.file);
   const workers: Worker[] = [];
   for (const m of MODULES) {
     const w = m.start?.(core);
@@ -59,6 +61,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
+      await checkpointer.stop();
       core.serving = false;
     },
   };

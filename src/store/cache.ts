@@ -93,3 +93,8 @@ export function rowCache<V>(db: Db, name: string): RowCache<V> {
   }
   return c as RowCache<V>;
 }
+
+/** Empties every row cache of a connection (after a write that touches many tables at once). */
+export function clearRowCaches(db: Db): void {
+  for (const c of caches.get(db)?.values() ?? []) c.clear();
+}

@@ -1,6 +1,6 @@
 import type { Core } from '../../core.js';
 import { stmt, transaction } from '../../store/db.js';
-import { rowCache } from '../../store/cache.js';
+import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { stripServerFields } from '../../store/documents.js';
 import { errors, type ValidationErrors } from '../../http/errors.js';
@@ -285,8 +285,8 @@ export function deleteAccount(core: Core, id: string): Account {
     core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
     for (const table of core.accountTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
     stmt(core.db, 'DELETE FROM accounts WHERE id = ?').run(id);
-    cache(core).clear(id);
-    rowCache(core.db, 'tokens').clear();
+    // its rows went from every account table: no cache may still hold them
+    clearRowCaches(core.db);
     return account;
   });
 }

@@ -2,9 +2,10 @@ import type { Core } from '../../core.js';
 import type { PlatformEvent } from '../../delivery/bus.js';
 import { enqueueDelivery, type DeliveryFormat, type DeliveryMethod } from '../../delivery/outbox.js';
 import { stmt } from '../../store/db.js';
+import { rowCache } from '../../store/cache.js';
 import { findAccount } from '../accounts/service.js';
 import { ACTION_ALIASES, CHANNEL_HOOKS } from './hook-types.js';
-import type { HookRow } from './store.js';
+import { HOOKS_BY_EVENT_CACHE, type HookRow } from './store.js';
 
 /** The delivery kind webhooks enqueue under. */
 export const WEBHOOK_KIND = 'webhook';
@@ -87,18 +88,29 @@ export function hookPayload(doc: Record<string, unknown>, event: PlatformEvent):
   return out;
 }
 
+type HookHead = Pick<HookRow, 'id' | 'account_id' | 'rev' | 'doc'>;
+
+/**
+ * The enabled hooks of an event type that an account's events reach: its own, and its ancestors'
+ * with `include_subaccounts`. Read through a row cache (every simulated call asks twice or more).
+ */
+function hooksFor(core: Core, type: string, accountId: string): HookHead[] {
+  return rowCache<HookHead[]>(core.db, HOOKS_BY_EVENT_CACHE).get(`${type} ${accountId}`, () =>
+    stmt(
+      core.db,
+      `SELECT id, account_id, rev, doc FROM webhooks WHERE hook = ? AND enabled = 1
+         AND (account_id = ? OR (include_subaccounts = 1 AND account_id IN (SELECT value FROM json_each(?))))`,
+    ).all(type, accountId, JSON.stringify(ancestorsOf(core, accountId))) as unknown as HookHead[],
+  )!;
+}
+
 /**
  * The bus subscriber: finds the enabled hooks of the event's account (and of its ancestors
  * with `include_subaccounts`) that want the event and writes one outbox delivery for each,
  * inside the publisher's transaction.
  */
 export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
-  const ancestors = ancestorsOf(core, event.accountId);
-  const rows = stmt(
-    core.db,
-    `SELECT id, account_id, rev, doc FROM webhooks WHERE hook = ? AND enabled = 1
-       AND (account_id = ? OR (include_subaccounts = 1 AND account_id IN (SELECT value FROM json_each(?))))`,
-  ).all(event.type, event.accountId, JSON.stringify(ancestors)) as unknown as Pick<HookRow, 'id' | 'account_id' | 'rev' | 'doc'>[];
+  const rows = hooksFor(core, event.type, event.accountId);
   let n = 0;
   for (const r of rows) {
     const doc = docOf(r);

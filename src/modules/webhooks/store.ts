@@ -1,6 +1,7 @@
 import type { Core } from '../../core.js';
 import { errors } from '../../http/errors.js';
 import { stmt } from '../../store/db.js';
+import { rowCache } from '../../store/cache.js';
 import { newId, nextRevision } from '../../util/ids.js';
 
 /** A stored webhook. */
@@ -41,6 +42,13 @@ export function hookFromRow(r: HookRow): Hook {
   };
 }
 
+/** The row cache of enabled hooks by event type and account (match.ts); every write of a hook clears it. */
+export const HOOKS_BY_EVENT_CACHE = 'hooks-by-event';
+
+function forgetMatching(core: Core): void {
+  rowCache(core.db, HOOKS_BY_EVENT_CACHE).clear();
+}
+
 /** One hook of an account, or undefined. */
 export function findHook(core: Core, accountId: string, id: string): Hook | undefined {
   const r = stmt(core.db, 'SELECT * FROM webhooks WHERE id = ? AND account_id = ?').get(id, accountId) as HookRow | undefined;
@@ -70,6 +78,7 @@ export function insertHook(core: Core, accountId: string, doc: Record<string, un
        VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
     )
     .run(id, accountId, String(doc.hook), doc.enabled === false ? 0 : 1, doc.include_subaccounts === true ? 1 : 0, body, rev, now, now);
+  forgetMatching(core);
   return { id, accountId, doc, disableReason: null, rev, created: now, modified: now };
 }
 
@@ -93,6 +102,7 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
       ifMatch ?? current.rev,
     );
   if (res.changes === 0) throw errors.conflict();
+  forgetMatching(core);
   return { ...current, doc, disableReason, rev, modified: now };
 }
 
@@ -100,6 +110,7 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
 export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
   const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
   if (res.changes === 0) throw errors.conflict();
+  forgetMatching(core);
 }
 
 /** Turns a hook off on behalf of the disabler, recording why. */
