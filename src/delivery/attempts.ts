@@ -30,6 +30,16 @@ export interface AttemptRow {
   created: number;
 }
 
+/**
+ * An attempt's columns as readers see them: `req_body` is NULL in the row when the request's body
+ * was the delivery's payload itself, which its outbox row holds (it outlives its attempts: both
+ * are pruned by age, the outbox row by its last change).
+ */
+const ATTEMPT_SELECT = `SELECT a.id, a.delivery_id, a.event_id, a.kind, a.account_id, a.hook_id, a.hook_name, a.event_name, a.uri,
+    a.method, a.result, a.reason, a.client_error, a.http_status, a.latency_ms, a.try, a.retries_left, a.req_headers,
+    COALESCE(a.req_body, o.payload) AS req_body, a.resp_headers, a.resp_body, a.created
+  FROM delivery_attempts a LEFT JOIN outbox o ON o.id = a.delivery_id`;
+
 /** Writes the attempt record of one try (inside the caller's transaction); answers its id. */
 export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome, tryNo: number, retriesLeft: number, at: number): number {
   const res = stmt(
@@ -55,7 +65,8 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
     tryNo,
     retriesLeft,
     JSON.stringify(outcome.reqHeaders),
-    outcome.reqBody,
+    // a body that is the delivery's payload as stored (JSON posts) is not written twice: read back from the outbox
+    outcome.reqBody === row.payload ? null : outcome.reqBody,
     outcome.respHeaders ? JSON.stringify(outcome.respHeaders) : null,
     outcome.respBody ?? null,
     at,
@@ -107,15 +118,15 @@ export interface AttemptQuery {
 
 /** Attempts newest first, one page; `nextId` is where the next page starts. */
 export function listAttempts(core: Core, q: AttemptQuery): { rows: AttemptRow[]; nextId?: number } {
-  const where = ['kind = ?', 'account_id = ?'];
+  const where = ['a.kind = ?', 'a.account_id = ?'];
   const args: (string | number)[] = [q.kind, q.accountId];
-  if (q.hookId) (where.push('hook_id = ?'), args.push(q.hookId));
-  if (q.startId !== undefined) (where.push('id <= ?'), args.push(q.startId));
-  if (q.fromMs !== undefined) (where.push('created >= ?'), args.push(q.fromMs));
-  if (q.toMs !== undefined) (where.push('created <= ?'), args.push(q.toMs));
+  if (q.hookId) (where.push('a.hook_id = ?'), args.push(q.hookId));
+  if (q.startId !== undefined) (where.push('a.id <= ?'), args.push(q.startId));
+  if (q.fromMs !== undefined) (where.push('a.created >= ?'), args.push(q.fromMs));
+  if (q.toMs !== undefined) (where.push('a.created <= ?'), args.push(q.toMs));
   const limit = q.pageSize === undefined ? -1 : q.pageSize + 1;
   const rows = core.db
-    .prepare(`SELECT * FROM delivery_attempts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`)
+    .prepare(`${ATTEMPT_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT ?`)
     .all(...args, limit) as unknown as AttemptRow[];
   if (q.pageSize !== undefined && rows.length > q.pageSize) {
     const next = rows.pop()!;
@@ -126,7 +137,7 @@ export function listAttempts(core: Core, q: AttemptQuery): { rows: AttemptRow[];
 
 /** One attempt by id, or undefined. */
 export function findAttempt(core: Core, id: number): AttemptRow | undefined {
-  return stmt(core.db, 'SELECT * FROM delivery_attempts WHERE id = ?').get(id) as AttemptRow | undefined;
+  return stmt(core.db, `${ATTEMPT_SELECT} WHERE a.id = ?`).get(id) as AttemptRow | undefined;
 }
 
 /** Deletes attempts, finished deliveries and counted failures older than the retention; answers the attempts removed. */

@@ -10,6 +10,9 @@ export const BUSY_TIMEOUT_MS = 10_000;
 /** The database holds API keys, tokens and signing secrets: only its owner may read it. */
 export const DB_FILE_MODE = 0o600;
 
+/** The page size of a new database file. */
+const PAGE_SIZE = 8192;
+
 /** The files SQLite keeps beside a database (write-ahead log, shared memory, rollback journal). */
 const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'];
 
@@ -18,9 +21,14 @@ export function openDb(file: string): Db {
   const onDisk = file !== '' && file !== ':memory:' && !file.startsWith('file:');
   if (onDisk) ownerOnly(file);
   const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+  // A new file gets 8 KiB pages (an existing one keeps its own): the outbox and attempt rows of a
+  // busy server then take fewer log frames, and fewer writes, per commit and checkpoint.
+  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec('PRAGMA journal_mode = WAL');
   if (onDisk) for (const suffix of COMPANION_SUFFIXES) ownerOnly(file + suffix, false);
   db.exec('PRAGMA synchronous = NORMAL');
+  // statement journals and temporary results in memory: they never need to outlive the process
+  db.exec('PRAGMA temp_store = MEMORY');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
   return db;

@@ -16,9 +16,12 @@ const groups = new WeakMap<Db, Group>();
 /**
  * Runs `fn` in a transaction shared with the other units submitted during the same turn of the
  * event loop, and resolves with its result once that transaction has committed (so an answer
- * sent after it is durable). Each unit is a savepoint: one that throws is undone alone and its
- * promise rejects, the others commit. Many small writes (simulated calls fired by dozens of
- * clients) then cost one commit together instead of one each.
+ * sent after it is durable). Many small writes (simulated calls fired by dozens of clients) then
+ * cost one commit together instead of one each. A unit that throws is undone alone and its
+ * promise rejects; the others commit. For that the group is first run straight through, and
+ * only when a unit throws is it rolled back and run again with a savepoint per unit: so a unit
+ * must be safe to run twice when its first run was rolled back (its writes are, and so are the
+ * settle hooks it registered; see `onSettle`).
  */
 export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
   let group = groups.get(db);
@@ -33,21 +36,38 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
   });
 }
 
+/** A unit threw: the group is run again unit by unit. */
+class UnitFailed extends Error {}
+
 function runGroup(db: Db, g: Group): void {
   g.scheduled = false;
   const jobs = g.jobs;
   g.jobs = [];
-  const outcomes: { ok: boolean; value: unknown }[] = [];
+  let outcomes: { ok: boolean; value: unknown }[];
   try {
-    transaction(db, () => {
-      for (const job of jobs) {
-        try {
-          outcomes.push({ ok: true, value: savepoint(db, job.fn) });
-        } catch (err) {
-          outcomes.push({ ok: false, value: err });
-        }
-      }
-    });
+    try {
+      // the usual case: nothing throws, and no unit pays for a savepoint
+      outcomes = transaction(db, () =>
+        jobs.map((job) => {
+          try {
+            return { ok: true, value: job.fn() };
+          } catch {
+            throw new UnitFailed();
+          }
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof UnitFailed)) throw err;
+      outcomes = transaction(db, () =>
+        jobs.map((job) => {
+          try {
+            return { ok: true, value: savepoint(db, job.fn) };
+          } catch (unitErr) {
+            return { ok: false, value: unitErr };
+          }
+        }),
+      );
+    }
   } catch (err) {
     // the transaction itself failed (BEGIN or COMMIT): nothing of the group was kept
     for (const job of jobs) job.reject(err);

@@ -146,6 +146,18 @@ describe('webhook delivery to a real local sink', () => {
     expect(reqs[2].at - reqs[1].at).toBeGreaterThanOrEqual(35);
   });
 
+  it("shows a JSON try's request body as the receiver got it, though it is stored once (in the outbox)", async () => {
+    const path = route();
+    const id = await hook({ uri: `${sink.url}${path}`, format: 'json' });
+    await call({ caller_id_number: '+14155550177' });
+    const [got] = await sink.waitFor(1, { filter: on(path) });
+    const r = await eventually(() => attempts(id), (a) => a.body.data.length === 1);
+    expect(r.body.data[0].req_body).toBe(got.body);
+    expect(JSON.parse(got.body).caller_id_number).toBe('+14155550177');
+    const stored = srv.core.db.prepare('SELECT req_body FROM delivery_attempts WHERE hook_id = ?').get(id) as { req_body: string | null };
+    expect(stored.req_body).toBeNull();
+  });
+
   it('any 2xx is success (204 is not retried); retries run out on a dead status', async () => {
     const ok = route();
     const dead = `/fail${route()}`;

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { onSettle, openDb, type Db } from './db.js';
+import { groupCommit } from './group-commit.js';
+
+describe('group commit', () => {
+  let dir: string;
+  let db: Db;
+  let other: Db;
+  const rows = (conn: Db) => (conn.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tel-group-'));
+    db = openDb(join(dir, 'g.db'));
+    db.exec('CREATE TABLE IF NOT EXISTS t (v TEXT PRIMARY KEY)');
+    other = openDb(join(dir, 'g.db'));
+  });
+  afterEach(() => {
+    db.close();
+    other.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits the units of one turn together, each answered once another connection can read it', async () => {
+    const insert = (v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
+    const seen: string[][] = [];
+    const units = ['a', 'b', 'c'].map((v) => groupCommit(db, insert(v)).then((n) => (seen.push(rows(other)), n)));
+    // nothing is written before the turn ends
+    expect(rows(other)).toEqual([]);
+    expect(await Promise.all(units)).toEqual([1, 1, 1]);
+    for (const s of seen) expect(s).toEqual(['a', 'b', 'c']);
+  });
+
+  it('undoes a unit that throws, alone: its writes and its settle hooks; the others commit once', async () => {
+    const events: string[] = [];
+    const ok = groupCommit(db, () => {
+      db.prepare('INSERT INTO t (v) VALUES (?)').run('kept');
+      onSettle(db, { commit: () => events.push('kept committed'), rollback: () => events.push('kept rolled back') });
+    });
+    const bad = groupCommit(db, () => {
+      db.prepare('INSERT INTO t (v) VALUES (?)').run('undone');
+      onSettle(db, { commit: () => events.push('undone committed'), rollback: () => events.push('undone rolled back') });
+      throw new Error('refused');
+    });
+    const dup = groupCommit(db, () => db.prepare('INSERT INTO t (v) VALUES (?)').run('kept'));
+    await expect(ok).resolves.toBeUndefined();
+    await expect(bad).rejects.toThrow('refused');
+    await expect(dup).rejects.toThrow(/UNIQUE/);
+    expect(rows(other)).toEqual(['kept']);
+    // the group ran straight through, was rolled back at the throw, then ran unit by unit:
+    // every hook heard how its run ended, and only the kept unit's write was committed, once
+    expect(events.filter((e) => e.endsWith('committed'))).toEqual(['kept committed']);
+    expect(events.at(-1)).toBe('kept committed');
+    expect(events).toContain('undone rolled back');
+  });
+
+  it('rejects every unit when the transaction cannot begin (another connection holds the write lock)', async () => {
+    const busy = openDb(join(dir, 'g.db'));
+    busy.exec('PRAGMA busy_timeout = 0');
+    db.exec('PRAGMA busy_timeout = 0');
+    busy.exec('BEGIN IMMEDIATE');
+    try {
+      const a = groupCommit(db, () => db.prepare('INSERT INTO t (v) VALUES (?)').run('x'));
+      await expect(a).rejects.toThrow(/locked|busy/i);
+    } finally {
+      busy.exec('ROLLBACK');
+      busy.close();
+    }
+    expect(rows(other)).toEqual([]);
+  });
+});
