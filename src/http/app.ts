@@ -40,7 +40,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     });
   });
   core.serving = true;
-  const checkpointer = startCheckpointer(core.db, core.file);
+  const checkpointer = startCheckpointer(core.db);
   const workers: Worker[] = [];
   for (const m of MODULES) {
     const w = m.start?.(core);
