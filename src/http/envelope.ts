@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isoSeconds } from '../util/time.js';
 import { VERSION } from '../version.js';
 import type { ApiError } from './errors.js';
@@ -28,7 +28,7 @@ export function successEnvelope(
   authenticated = true,
 ): string {
   const { revision, ...rest } = extras;
-  const dataJson = data === undefined ? undefined : JSON.stringify(data);
+  const dataJson = data === undefined ? undefined : jsonOf(data);
   // values already in JSON; the keys are assigned as the envelope object's would be (same order)
   const env: Record<string, string | undefined> = {};
   if (authToken) env.auth_token = JSON.stringify(authToken);
@@ -71,9 +71,19 @@ export function errorEnvelope(
   return env;
 }
 
+/** JSON texts of frozen data (documents cached with their rows): serialised once, answered many times. */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonOf(data: unknown): string {
+  if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(data);
+  let text = frozenJson.get(data);
+  if (text === undefined) frozenJson.set(data, (text = JSON.stringify(data)));
+  return text;
+}
+
 const NODE_JSON = JSON.stringify(NODE_NAME);
 const VERSION_JSON = JSON.stringify(VERSION);
 
 function md5Hex(text: string): string {
-  return createHash('md5').update(text).digest('hex');
+  return hash('md5', text, 'hex');
 }

@@ -6,12 +6,12 @@ import type { Core } from '../core.js';
 import { authenticate } from '../modules/auth/service.js';
 import { findAccount } from '../modules/accounts/service.js';
 import { authorizers, checkAccountAccess } from './authorize.js';
-import { parsePath, type RequestContext } from './context.js';
+import { parsePath, type ParsedPath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from './errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
-import { requiresToken, type Reply, type Router } from './router.js';
+import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
 import type { HostGuard } from './host-guard.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
@@ -130,6 +130,52 @@ function parseEnvelope(body: Buffer): Record<string, unknown> {
   return env;
 }
 
+/** A path parsed and looked up in the router: what every request of that method and path shares. */
+interface Routed {
+  path: ParsedPath;
+  match: RouteMatch | undefined;
+}
+
+/** The longest path whose parse is remembered; the most remembered before starting over. */
+const MAX_ROUTED_PATH_CHARS = 1024;
+const MAX_ROUTED = 10_000;
+const routedBy = new WeakMap<Router, Map<string, Routed>>();
+
+/**
+ * Parses a path and finds its route, once per method and path: clients repeat the same few paths
+ * (an account, its hooks, its simulations). The result is frozen, since requests share it. Long
+ * or many made-up paths cannot grow the memory: past the budgets, they are parsed each time.
+ */
+function routeOf(router: Router, method: string, pathOnly: string): Routed {
+  let byKey = routedBy.get(router);
+  if (!byKey) routedBy.set(router, (byKey = new Map()));
+  const key = `${method} ${pathOnly}`;
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const path = parsePath(pathOnly);
+  const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
+  const routed = freezeRouted({ path, match });
+  if (key.length <= MAX_ROUTED_PATH_CHARS) {
+    if (byKey.size >= MAX_ROUTED) byKey.clear();
+    byKey.set(key, routed);
+  }
+  return routed;
+}
+
+function freezeRouted(r: Routed): Routed {
+  for (const res of r.path.resources) Object.freeze(res.args), Object.freeze(res);
+  Object.freeze(r.path.resources);
+  Object.freeze(r.path.segments);
+  Object.freeze(r.path.args);
+  Object.freeze(r.path);
+  if (r.match) {
+    Object.freeze(r.match.params);
+    Object.freeze(r.match.allowed);
+    Object.freeze(r.match);
+  }
+  return Object.freeze(r);
+}
+
 /** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
 export async function handleRequest(
   core: Core,
@@ -153,8 +199,7 @@ export async function handleRequest(
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
-    const path = parsePath(url);
-    const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
+    const { path, match } = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
     allowed = match?.allowed ?? [];
     if (method === 'OPTIONS') {
       // read (and drop) any body first: closing on unread bytes would reset the connection
