@@ -6,6 +6,13 @@ export interface PlatformEvent {
   accountId: string;
   /** the payload as a webhook consumer would receive it */
   payload: Record<string, unknown>;
+  /** the payload's JSON text, once something needed it (see `payloadJson`) */
+  json?: string;
+}
+
+/** An event's payload as JSON, serialised once for all who send or answer it. */
+export function payloadJson(event: PlatformEvent): string {
+  return (event.json ??= JSON.stringify(event.payload));
 }
 
 export type Subscriber = (event: PlatformEvent) => void;

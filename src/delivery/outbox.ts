@@ -28,6 +28,8 @@ export interface DeliveryInput {
   format?: DeliveryFormat;
   /** the fields sent (query string for get, body for post/put) */
   payload: Record<string, unknown>;
+  /** `payload` as JSON, when the caller has it already */
+  payloadJson?: string;
   /** extra tries after the first failure; default 0 */
   retries?: number;
   /** extra request headers (e.g. `X-Hook-ID`) */
@@ -166,7 +168,7 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
       target,
       method: input.method,
       format: input.format ?? 'json',
-      payload: JSON.stringify(input.payload),
+      payload: input.payloadJson ?? JSON.stringify(input.payload),
       headers: JSON.stringify(input.headers ?? {}),
       secret: input.secret ?? null,
       retries: Math.max(0, Math.floor(input.retries ?? 0)),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { NODE_NAME, successEnvelope, type EnvelopeExtras } from './envelope.js';
+import { dataJson, NODE_NAME, successEnvelope, type EnvelopeExtras } from './envelope.js';
 import { VERSION } from '../version.js';
 
 /** The envelope as an object, serialised whole: what the text must equal byte for byte. */
@@ -25,11 +25,12 @@ describe('the success envelope', () => {
     ['a listing with paging keys', [{ id: 1 }, { id: 2 }], 'tok', { page_size: 2, start_key: 'x', next_start_key: undefined }, true],
     ['no data, no token, anonymous', undefined, undefined, {}, false],
     ['null data', null, 'tok', {}, true],
+    ['frozen data (its text is kept)', Object.freeze({ id: 'x', list: [1, 2] }), 'tok', { revision: '1-a' }, true],
     ['a string and unicode', 'hooks updated \u2028', 'tok', {}, true],
     ['extras naming envelope keys', { a: 1 }, 'tok', { status: 'x', node: 'y', custom: [1] }, true],
   ];
   it.each(cases)('%s is the JSON of the envelope object, byte for byte', (_name, data, token, extras, authenticated) => {
-    const text = successEnvelope(data, 'req-1', token, extras, authenticated);
+    const text = successEnvelope(dataJson(data), 'req-1', token, extras, authenticated);
     const timestamp = (JSON.parse(text) as { timestamp: string }).timestamp;
     expect(text).toBe(reference(data, 'req-1', token, extras, authenticated, timestamp));
   });

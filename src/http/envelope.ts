@@ -16,19 +16,18 @@ export interface EnvelopeExtras {
 }
 
 /**
- * The success envelope around `data`, as JSON text. `data` is serialised once: the same text goes
- * into the body and, when the handler gives no revision, into the revision's hash. The text is
- * what `JSON.stringify` of the envelope object would give, key for key.
+ * The success envelope around `data` (given as its JSON text, see `dataJson`), as JSON text: the
+ * same text goes into the body and, when the handler gives no revision, into the revision's hash.
+ * The text is what `JSON.stringify` of the envelope object would give, key for key.
  */
 export function successEnvelope(
-  data: unknown,
+  dataJson: string | undefined,
   requestId: string,
   authToken: string | undefined,
   extras: EnvelopeExtras = {},
   authenticated = true,
 ): string {
   const { revision, ...rest } = extras;
-  const dataJson = data === undefined ? undefined : jsonOf(data);
   // values already in JSON; the keys are assigned as the envelope object's would be (same order)
   const env: Record<string, string | undefined> = {};
   if (authToken) env.auth_token = JSON.stringify(authToken);
@@ -74,7 +73,9 @@ export function errorEnvelope(
 /** JSON texts of frozen data (documents cached with their rows): serialised once, answered many times. */
 const frozenJson = new WeakMap<object, string>();
 
-function jsonOf(data: unknown): string {
+/** The JSON text of a reply's `data`; a frozen object's is kept for the next time it is answered. */
+export function dataJson(data: unknown): string | undefined {
+  if (data === undefined) return undefined;
   if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(data);
   let text = frozenJson.get(data);
   if (text === undefined) frozenJson.set(data, (text = JSON.stringify(data)));

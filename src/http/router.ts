@@ -7,6 +7,8 @@ import { declareEndpoints } from './context.js';
 export interface Reply {
   status?: number;
   data?: unknown;
+  /** `data` already serialised as JSON (it then takes the place of `data`) */
+  json?: string;
   extras?: EnvelopeExtras;
   headers?: Record<string, string>;
 }

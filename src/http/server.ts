@@ -8,7 +8,7 @@ import { findAccount } from '../modules/accounts/service.js';
 import { authorizers, checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
-import { errorEnvelope, successEnvelope } from './envelope.js';
+import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from './errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
@@ -254,7 +254,7 @@ export async function handleRequest(
     const reply: Reply = await route.handler(ctx, core);
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
-    const body = successEnvelope(reply.data, requestId, authToken, reply.extras, authenticated);
+    const body = successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
     const headers: Record<string, string> = Object.assign({}, corsHeaders(allowed));
     headers['X-Request-ID'] = requestId;
     if (reply.headers) Object.assign(headers, reply.headers);

@@ -3,7 +3,7 @@ import { compileValidator } from '../../schema/validate.js';
 import { getAccount } from '../accounts/service.js';
 import { newId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
-import type { EmittedEvent } from './registry.js';
+import { listEvent, type EmittedEvent } from './registry.js';
 
 /** SIP codes of the hangup causes a simulated call may end with. */
 export const HANGUP_CODES: Record<string, string> = {
@@ -75,9 +75,9 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
   };
   const events: EmittedEvent[] = [];
   const emit = (event: string, extra: Record<string, unknown> = {}) => {
-    const payload = { ...base, ...extra, hook_event: event, timestamp: nowGregorian() };
-    core.bus.publish({ type: event, accountId, payload });
-    events.push({ event, ...payload });
+    const published = { type: event, accountId, payload: { ...base, ...extra, hook_event: event, timestamp: nowGregorian() } };
+    core.bus.publish(published);
+    events.push(listEvent(event, published));
   };
   emit('channel_create');
   if (input.answer) emit('channel_answer');

@@ -4,7 +4,7 @@ import { dataObject } from '../../http/request.js';
 import type { TelModule } from '../types.js';
 import { transaction } from '../../store/db.js';
 import { groupCommit } from '../../store/group-commit.js';
-import { SIMULATIONS, type EmittedEvent } from './registry.js';
+import { eventsJson, SIMULATIONS, type EmittedEvent } from './registry.js';
 
 const CONTRACT_ORDER = ['call', 'queue_call', 'parking', 'voicemail'];
 
@@ -39,7 +39,7 @@ export const simulationsModule: TelModule = {
       // Calls fired by many clients at once share one commit; each is answered once it is durable.
       handler: async (ctx, core) => {
         const data = dataObject(ctx);
-        return { data: { events: await groupCommit(core.db, () => simulate(core, ctx.params.account_id, data)) } };
+        return { json: eventsJson(await groupCommit(core.db, () => simulate(core, ctx.params.account_id, data))) };
       },
     },
   ],

@@ -1,4 +1,5 @@
 import type { Core } from '../../core.js';
+import { payloadJson, type PlatformEvent } from '../../delivery/bus.js';
 
 /** One event a simulation emitted, as the simulations endpoint lists it. */
 export interface EmittedEvent {
@@ -12,3 +13,30 @@ export type Simulation = (core: Core, accountId: string, data: Record<string, un
 
 /** Simulation kinds by `data.kind` (`call`, `parking`, `queue_call`, `voicemail`); modules add theirs. */
 export const SIMULATIONS: Record<string, Simulation> = {};
+
+/** Emitted events that list a published event as it is, by the event they list. */
+const listed = new WeakMap<EmittedEvent, PlatformEvent>();
+
+/**
+ * The emitted event `{event, ...payload}` of a published event. Its JSON is made from the
+ * payload's, which the event's deliveries serialised already: one serialisation for both (the
+ * object must not change afterwards). A payload with an `event` key or integer-like keys (whose
+ * place in the object differs) is serialised on its own.
+ */
+export function listEvent(name: string, published: PlatformEvent): EmittedEvent {
+  const e: EmittedEvent = { event: name, ...published.payload };
+  if (Object.keys(published.payload).every((k) => k !== 'event' && !/^\d/.test(k))) listed.set(e, published);
+  return e;
+}
+
+/** The JSON text of `{events}` as the simulations endpoint answers it. */
+export function eventsJson(events: EmittedEvent[]): string {
+  const parts = events.map((e) => {
+    const published = listed.get(e);
+    if (!published) return JSON.stringify(e);
+    const name = JSON.stringify(e.event);
+    const p = payloadJson(published);
+    return p === '{}' ? `{"event":${name}}` : `{"event":${name},${p.slice(1)}`;
+  });
+  return `{"events":[${parts.join(',')}]}`;
+}

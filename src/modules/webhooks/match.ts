@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import type { PlatformEvent } from '../../delivery/bus.js';
+import { payloadJson, type PlatformEvent } from '../../delivery/bus.js';
 import { enqueueDelivery, type DeliveryFormat, type DeliveryMethod } from '../../delivery/outbox.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
@@ -104,6 +104,12 @@ function hooksFor(core: Core, type: string, accountId: string): HookHead[] {
   )!;
 }
 
+/** What a hook's delivery carries: the event's own payload (and its JSON, shared) unless `custom_data` changes it. */
+function hookBody(doc: Record<string, unknown>, event: PlatformEvent): { payload: Record<string, unknown>; payloadJson?: string } {
+  const payload = hookPayload(doc, event);
+  return payload === event.payload ? { payload, payloadJson: payloadJson(event) } : { payload };
+}
+
 /**
  * The bus subscriber: finds the enabled hooks of the event's account (and of its ancestors
  * with `include_subaccounts`) that want the event and writes one outbox delivery for each,
@@ -125,7 +131,7 @@ export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
       url: String(doc.uri),
       method,
       format: (doc.format ?? 'form-data') as DeliveryFormat,
-      payload: hookPayload(doc, event),
+      ...hookBody(doc, event),
       retries: Number(doc.retries ?? 2),
       headers: { 'X-Hook-ID': r.id, 'X-Account-ID': r.account_id },
       ...(typeof doc.secret === 'string' ? { secret: doc.secret } : {}),
