@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
-import { ApiError } from '../http/errors.js';
 import { findAccount } from '../modules/accounts/service.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 
@@ -93,27 +92,6 @@ export function wholeNumber(value: string): number {
 export function emit(io: CliIo, g: Globals, value: unknown, human?: () => string): void {
   if (g.json || !human) io.out(JSON.stringify(value, null, 2));
   else io.out(human());
-}
-
-/** One sentence for an error raised by the service layer. */
-export function describeError(err: unknown): string {
-  if (err instanceof ApiError) {
-    const d = err.data as Record<string, unknown> | undefined;
-    if (err.status === 400 && d && typeof d === 'object') {
-      const parts: string[] = [];
-      for (const [field, rules] of Object.entries(d)) {
-        for (const [rule, detail] of Object.entries((rules ?? {}) as Record<string, { message?: string }>)) {
-          parts.push(`${field}: ${detail?.message ?? rule}`);
-        }
-      }
-      if (parts.length) return `Refused: ${parts.join('; ')}.`;
-    }
-    if (err.status === 404) return `Not found: ${String((d as { cause?: string })?.cause ?? 'no such item')}.`;
-    const msg = (d as { message?: string; cause?: string })?.cause ?? (d as { message?: string })?.message ?? err.kazooMessage;
-    return `Refused (${err.status}): ${msg}.`;
-  }
-  if (err instanceof CliError) return err.message;
-  return (err as Error)?.message ?? String(err);
 }
 
 /** Maps any error to its exit code: usage 2, everything else 1. */

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
-import { CliError, describeError, exitCodeOf, withGlobals, type CliIo } from './io.js';
+import { describeError } from '../errors.js';
+import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
 import { registerInit } from './init.js';
 import { registerServe } from './serve.js';
 import { registerAccounts } from './accounts.js';

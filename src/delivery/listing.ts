@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import type { RequestContext } from '../http/context.js';
 import type { EnvelopeExtras } from '../http/envelope.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors.js';
 import { decodeStartKey, encodeStartKey, pageSizeOf } from '../http/paging.js';
 import { gregorianToUnixMs } from '../util/time.js';
 import { attemptJson, listAttempts } from './attempts.js';

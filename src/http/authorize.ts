@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import type { AuthInfo } from '../modules/auth/service.js';
 import type { RequestContext } from './context.js';
-import { errors } from './errors.js';
+import { errors } from '../errors.js';
 import { findAccount } from '../modules/accounts/service.js';
 
 /** A check run after the token is known and before any handler; throws a 403 to refuse. */

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { isoSeconds } from '../util/time.js';
 import { VERSION } from '../version.js';
-import type { ApiError } from './errors.js';
+import type { ApiError } from '../errors.js';
 
 /** The node name the envelope reports. */
 export const NODE_NAME = `tel@${process.env.HOSTNAME ?? 'localhost'}`;

@@ -1,5 +1,5 @@
 import { jsonTooDeep } from '../util/json.js';
-import { errors } from './errors.js';
+import { errors } from '../errors.js';
 import type { EnvelopeExtras } from './envelope.js';
 
 /** Kazoo's default page size. */

@@ -1,5 +1,5 @@
 import type { RequestContext } from './context.js';
-import { errors } from './errors.js';
+import { errors } from '../errors.js';
 
 /** `data` of the request as an object (`{}` when absent); an array is a 400. */
 export function dataObject(ctx: RequestContext): Record<string, unknown> {

@@ -9,7 +9,7 @@ import { authorizers, checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
-import { ApiError, errors } from './errors.js';
+import { ApiError, errors } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
 import type { HostGuard } from './host-guard.js';

@@ -1,6 +1,6 @@
 import { stmt, transaction } from '../store/db.js';
 import type { Core } from '../core.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors.js';
 import { newId } from '../util/ids.js';
 import { unixMsToGregorian } from '../util/time.js';
 import { numberJson, type NumberRow } from '../modules/numbers/service.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { compileValidator } from './validate.js';
 
 const hook = compileValidator({

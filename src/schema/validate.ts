@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ApiError, errors, type ValidationErrors } from '../http/errors.js';
+import { ApiError, errors, type ValidationErrors } from '../errors.js';
 import { noteCompilation } from './compilations.js';
 
 /** A JSON Schema (draft-07 as ajv takes it). */

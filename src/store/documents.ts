@@ -1,5 +1,5 @@
 import type { Core } from '../core.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors.js';
 import { newId, nextRevision } from '../util/ids.js';
 import { stmt, transaction } from './db.js';
 

@@ -3,7 +3,7 @@ import { findAttempt } from '../delivery/attempts.js';
 import { findJobById, jobDetail } from '../jobs/store.js';
 import { reenableHook } from '../modules/webhooks/service.js';
 import { stmt } from '../store/db.js';
-import { describeError } from '../cli/io.js';
+import { describeError } from '../errors.js';
 import { breakerOf } from '../delivery/breakers.js';
 import type { AttemptDetail, AttemptRow, HookState, JobDetail, JobError, JobRow, ReenableOutcome, WatchSource } from './types.js';
 

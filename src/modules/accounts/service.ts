@@ -3,7 +3,7 @@ import { stmt, transaction } from '../../store/db.js';
 import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { stripServerFields } from '../../store/documents.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import { errors, type ValidationErrors } from '../../errors.js';
 import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';

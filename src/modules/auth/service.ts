@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { compileValidator } from '../../schema/validate.js';
 import { stmt, transaction } from '../../store/db.js';
 import { rowCache, type RowCache } from '../../store/cache.js';

@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 
 /** Default login throttle (`crossbar.auth`): failures allowed per key within the window. */
 export const DEFAULT_LOGIN_MAX_FAILURES = 10;

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../http/router.js';
 import { dataObject } from '../../http/request.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { canonicalCategory } from './service.js';
 
 /** `/v2/system_configs[/{category}]` (super-duper admin only). */

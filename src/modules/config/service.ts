@@ -2,7 +2,7 @@ import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core.js';
 import { nextRevision } from '../../util/ids.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import { errors, type ValidationErrors } from '../../errors.js';
 
 /** Kazoo's category names accepted as aliases of the seed's. */
 const ALIASES: Record<string, string> = {

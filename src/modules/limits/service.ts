@@ -1,6 +1,6 @@
 import type { Core } from '../../core.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { transaction, stmt } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';
 import { nextRevision } from '../../util/ids.js';

@@ -1,6 +1,6 @@
 import { stmt } from '../../store/db.js';
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { newId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
 import type { PushKind } from './schema.js';

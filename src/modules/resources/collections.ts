@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { ApiError, errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { createResource, isObject, resourceJson, updateResource, type Scope } from './service.js';
 

@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import type { Reply } from '../../http/router.js';
 import { pageSizeOf } from '../../http/paging.js';
 import { compileValidator } from '../../schema/validate.js';

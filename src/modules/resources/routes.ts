@@ -1,6 +1,6 @@
 import type { Core } from '../../core.js';
 import type { RequestContext } from '../../http/context.js';
-import { ApiError, errors } from '../../http/errors.js';
+import { ApiError, errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';

@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import { errors, type ValidationErrors } from '../../errors.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { transaction, stmt } from '../../store/db.js';
 import {

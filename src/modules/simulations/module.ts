@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { dataObject } from '../../http/request.js';
 import type { TelModule } from '../types.js';
 import { transaction } from '../../store/db.js';

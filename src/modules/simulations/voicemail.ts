@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { compileValidator } from '../../schema/validate.js';
 import { findDoc, getDoc } from '../../store/documents.js';
 import { newId } from '../../util/ids.js';

@@ -1,6 +1,6 @@
 import type { Core } from '../../core.js';
 import type { RequestContext } from '../../http/context.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { findAccount } from '../accounts/service.js';
 import type { AuthInfo } from '../auth/service.js';
 import { isAccountAdmin } from '../users/service.js';

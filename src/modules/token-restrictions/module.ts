@@ -1,5 +1,5 @@
 import { authorizers } from '../../http/authorize.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { validateLoginRestrictions, validateTemplate, type LoginRestrictions } from '../../restrictions/index.js';
 import { accountDocChecks } from '../accounts/service.js';
 import { configChecks } from '../config/service.js';

@@ -1,6 +1,6 @@
 import type { Core } from '../../core.js';
 import type { ParsedPath } from '../../http/context.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import { errors, type ValidationErrors } from '../../errors.js';
 import {
   checkRequest,
   chooseRules,

@@ -2,7 +2,7 @@ import type { Core } from '../../core.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../../store/documents.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import { errors, type ValidationErrors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { paginate } from '../../http/paging.js';
 import { attemptsListing } from '../../delivery/listing.js';

@@ -1,4 +1,4 @@
-import type { ValidationErrors } from '../../http/errors.js';
+import type { ValidationErrors } from '../../errors.js';
 import { isValidSecret } from '../../delivery/sign.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { SETTINGS } from '../../delivery/settings.js';

@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';
 import { clearFailures } from '../../delivery/disabler.js';

@@ -1,5 +1,5 @@
 import type { Core } from '../../core.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { newId, nextRevision } from '../../util/ids.js';

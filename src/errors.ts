@@ -1,7 +1,11 @@
 /** Kazoo-shaped validation details: `{ "<dotted.path>": { "<rule>": { message, target?, value? } } }`. */
 export type ValidationErrors = Record<string, Record<string, Record<string, unknown>>>;
 
-/** The one exception every layer throws; the server turns it into the error envelope. */
+/**
+ * The one exception every layer throws: its status and Kazoo's message name it as the API answers
+ * it (the HTTP server turns it into the error envelope, in one place); the CLI tells it in one
+ * sentence (`describeError`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -94,3 +98,23 @@ export const errors = {
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;
+
+/** One sentence for an error, as the CLI and the live view tell it. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const d = err.data as Record<string, unknown> | undefined;
+    if (err.status === 400 && d && typeof d === 'object') {
+      const parts: string[] = [];
+      for (const [field, rules] of Object.entries(d)) {
+        for (const [rule, detail] of Object.entries((rules ?? {}) as Record<string, { message?: string }>)) {
+          parts.push(`${field}: ${detail?.message ?? rule}`);
+        }
+      }
+      if (parts.length) return `Refused: ${parts.join('; ')}.`;
+    }
+    if (err.status === 404) return `Not found: ${String((d as { cause?: string })?.cause ?? 'no such item')}.`;
+    const msg = (d as { message?: string; cause?: string })?.cause ?? (d as { message?: string })?.message ?? err.kazooMessage;
+    return `Refused (${err.status}): ${msg}.`;
+  }
+  return (err as Error)?.message ?? String(err);
+}
