@@ -29,3 +29,15 @@ export function flagOf(ctx: RequestContext, name: string): boolean {
   const v = ctx.envelope[name] ?? d ?? ctx.query.get(name);
   return v === true || v === 'true';
 }
+
+/**
+ * This server's `/v2/` URL as the client reached it (its `Host`, and `X-Forwarded-Proto` from a
+ * proxy in front), for documents that name the API (an app's `api_url`); undefined without a Host.
+ */
+export function ownApiUrl(ctx: RequestContext): string | undefined {
+  const host = ctx.headers.host;
+  if (!host || !/^[A-Za-z0-9.:[\]-]{1,300}$/.test(host)) return undefined;
+  const forwarded = ctx.headers['x-forwarded-proto'];
+  const proto = typeof forwarded === 'string' && forwarded.trim().toLowerCase() === 'https' ? 'https' : 'http';
+  return `${proto}://${host}/v2/`;
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { MASKED } from '../webhooks/service.js';
+import { WEBHOOKS_APP_ID } from '../apps-store/service.js';
 
 /**
  * Who may do what, as a table (one scenario a row, one actor a column). The tree:
@@ -127,6 +128,19 @@ const SCENARIOS: Scenario[] = [
     data: () => ({ inbound_trunks: 2 }),
     expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
   },
+  {
+    name: 'list the apps the account may use',
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store`,
+    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 200, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+  },
+  {
+    name: 'change who of the account may use an app',
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store/${WEBHOOKS_APP_ID}`,
+    data: () => ({ allowed_users: 'all' }),
+    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+  },
 ];
 
 describe('who may do what', () => {
@@ -149,6 +163,7 @@ describe('who may do what', () => {
       token: admin,
       data: { name: 'CRM', uri: 'http://crm:pa55@127.0.0.1:9/hook', hook: 'channel_create', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=' },
     });
+    await srv.request('PUT', `/v2/accounts/${sub.id}/apps_store/${WEBHOOKS_APP_ID}`, { token: admin, data: { allowed_users: 'admins' } });
     let leaves = 0;
     world = {
       sub: sub.id,
