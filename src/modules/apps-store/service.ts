@@ -58,10 +58,11 @@ export function appJson(app: App): Record<string, unknown> {
   return { ...app.doc, name: app.name, id: app.id };
 }
 
-/** Adds an app to the catalogue; a name already there is refused. */
-export function addApp(core: Core, input: Record<string, unknown>, id: string = newId()): App {
+/** Adds an app to the catalogue; a name already there is refused. The webhooks app gets its id back. */
+export function addApp(core: Core, input: Record<string, unknown>): App {
   const doc = validateApp(stripServerFields(input));
   const name = String(doc.name);
+  const id = name === 'webhooks' ? WEBHOOKS_APP_ID : newId();
   return transaction(core.db, () => {
     if (findApp(core, name) || findApp(core, id)) {
       throw errors.invalidField('name', 'unique', 'An app of this name is already in the catalogue', { cause: name });
