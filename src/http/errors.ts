@@ -101,6 +101,10 @@ export const errors = {
   missingToken: (where: 'request' | 'params') =>
     new ApiError(404, `missing token in ${where}`, { message: `missing token in ${where}` }),
 
+  /** 415: an upload of a type the endpoint does not store; `accepted` lists those it does. */
+  unsupportedMediaType: (accepted: string[]) =>
+    new ApiError(415, 'unsupported_media_type', { message: 'unsupported media type', accepted }),
+
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;

@@ -9,6 +9,8 @@ export interface Reply {
   data?: unknown;
   extras?: EnvelopeExtras;
   headers?: Record<string, string>;
+  /** a file answered as it is instead of the envelope (its Content-Type in `headers`) */
+  file?: Buffer;
 }
 
 export type Handler = (ctx: RequestContext, core: Core) => Reply | Promise<Reply>;
@@ -25,6 +27,8 @@ export interface RouteDef {
   auth?: 'none' | 'token';
   /** only a super-duper admin token may call it */
   superduper?: boolean;
+  /** takes a file: a body whose Content-Type is not JSON reaches the handler as `ctx.upload` */
+  upload?: boolean;
 }
 
 interface CompiledRoute extends RouteDef {

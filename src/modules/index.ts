@@ -15,6 +15,7 @@ import { resourcesModule } from './resources/module.js';
 import { numbersModule } from './numbers/module.js';
 import { webhooksModule } from './webhooks/module.js';
 import { appsStoreModule } from './apps-store/module.js';
+import { whitelabelModule } from './whitelabel/module.js';
 import { deliveryModule } from '../delivery/module.js';
 
 /**
@@ -53,5 +54,6 @@ export const MODULES: TelModule[] = [
   numbersModule,
   webhooksModule,
   appsStoreModule,
+  whitelabelModule,
   deliveryModule,
 ];

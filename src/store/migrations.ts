@@ -323,4 +323,29 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '1701-whitelabel',
+    sql: `
+      -- An account's whitelabel document; a domain (lower case) is claimed by one account at most.
+      CREATE TABLE whitelabels (
+        account_id TEXT PRIMARY KEY,
+        domain TEXT UNIQUE,
+        doc TEXT NOT NULL,
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+
+      -- Its logo and icon, as uploaded (Kazoo keeps them as attachments of the document).
+      CREATE TABLE whitelabel_files (
+        account_id TEXT NOT NULL,
+        kind TEXT NOT NULL,              -- logo | icon
+        name TEXT NOT NULL,              -- <kind>-<file name>.<extension>
+        content_type TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (account_id, kind)
+      );
+    `,
+  },
 ];

@@ -141,6 +141,19 @@ const SCENARIOS: Scenario[] = [
     data: () => ({ allowed_users: 'all' }),
     expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
   },
+  {
+    name: "read the account's whitelabel",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
+    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 200, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+  },
+  {
+    name: "change the account's whitelabel",
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
+    data: () => ({ company_name: `Co ${Math.random().toString(16).slice(2, 8)}` }),
+    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+  },
 ];
 
 describe('who may do what', () => {
@@ -164,6 +177,7 @@ describe('who may do what', () => {
       data: { name: 'CRM', uri: 'http://crm:pa55@127.0.0.1:9/hook', hook: 'channel_create', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=' },
     });
     await srv.request('PUT', `/v2/accounts/${sub.id}/apps_store/${WEBHOOKS_APP_ID}`, { token: admin, data: { allowed_users: 'admins' } });
+    await srv.request('PUT', `/v2/accounts/${sub.id}/whitelabel`, { token: admin, data: { company_name: 'Sub Co' } });
     let leaves = 0;
     world = {
       sub: sub.id,
