@@ -15,7 +15,7 @@ describe('whitelabel', () => {
   /** Sends a file as the body (fetch, as a browser would). */
   const upload = async (path: string, body: Buffer | string, contentType: string, token = srv.adminToken) => {
     const res = await fetch(srv.url + path, { method: 'POST', headers: { 'X-Auth-Token': token, 'Content-Type': contentType }, body });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   };
   const download = async (path: string, token?: string) => {
     const res = await fetch(srv.url + path, { headers: token ? { 'X-Auth-Token': token } : {} });
