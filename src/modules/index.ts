@@ -16,6 +16,8 @@ import { numbersModule } from './numbers/module.js';
 import { webhooksModule } from './webhooks/module.js';
 import { appsStoreModule } from './apps-store/module.js';
 import { whitelabelModule } from './whitelabel/module.js';
+import { alertsModule } from './alerts/module.js';
+import { ledgersModule } from './ledgers/module.js';
 import { deliveryModule } from '../delivery/module.js';
 
 /**
@@ -55,5 +57,7 @@ export const MODULES: TelModule[] = [
   webhooksModule,
   appsStoreModule,
   whitelabelModule,
+  alertsModule,
+  ledgersModule,
   deliveryModule,
 ];

@@ -348,4 +348,15 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '1702-alerts',
+    sql: `
+      -- Alerts a super-duper admin addresses to accounts and users (Kazoo's system alerts).
+      CREATE TABLE alerts (
+        id TEXT PRIMARY KEY,
+        doc TEXT NOT NULL,               -- title, message, from, to, category?, level?, metadata?, expiration_date?
+        created INTEGER NOT NULL         -- unix ms
+      );
+    `,
+  },
 ];
