@@ -104,10 +104,9 @@ function installedApp(core: Core, accountId: string, appId: string): Permissions
  * owner of the catalogue (the master account) and the API the app talks to — its own `api_url`,
  * else `apiUrl`, the server's `/v2/` URL as the client reached it.
  */
-function accountView(core: Core, app: App, perms: Permissions | undefined, apiUrl: string | undefined): Record<string, unknown> {
+function accountView(app: App, perms: Permissions | undefined, masterId: string | undefined, apiUrl: string | undefined): Record<string, unknown> {
   const view: Record<string, unknown> = { ...app.doc, ...(perms ?? {}), name: app.name, id: app.id };
-  const master = masterAccount(core);
-  if (master) view.account_id = master.id;
+  if (masterId) view.account_id = masterId;
   const url = app.doc.api_url ?? apiUrl;
   if (url !== undefined) view.api_url = url;
   view.users ??= [];
@@ -123,8 +122,9 @@ const LISTING_FIELDS = ['id', 'name', 'i18n', 'tags', 'api_url', 'source_url', '
 export function accountAppsListing(core: Core, accountId: string, apiUrl?: string): Record<string, unknown>[] {
   getAccount(core, accountId);
   const installed = installedApps(core, accountId);
+  const masterId = masterAccount(core)?.id;
   return listApps(core).map((app) => {
-    const view = accountView(core, app, installed.get(app.id), apiUrl);
+    const view = accountView(app, installed.get(app.id), masterId, apiUrl);
     const entry: Record<string, unknown> = {};
     for (const field of LISTING_FIELDS) if (view[field] !== undefined) entry[field] = view[field];
     return entry;
@@ -134,7 +134,7 @@ export function accountAppsListing(core: Core, accountId: string, apiUrl?: strin
 /** `GET /v2/accounts/{id}/apps_store/{app_id}`: the whole app as the account sees it, or the 404. */
 export function accountApp(core: Core, accountId: string, appId: string, apiUrl?: string): Record<string, unknown> {
   const app = catalogueApp(core, appId, () => errors.badIdentifier(appId));
-  return accountView(core, app, installedApp(core, accountId, app.id), apiUrl);
+  return accountView(app, installedApp(core, accountId, app.id), masterAccount(core)?.id, apiUrl);
 }
 
 /** The app of this id (ids only: the API names apps by id), or the error `missing` makes. */
@@ -217,9 +217,10 @@ function userMayUse(core: Core, accountId: string, ownerId: string | undefined, 
  */
 export function userApps(core: Core, accountId: string, ownerId: string | undefined, language: string, apiUrl?: string): Record<string, unknown>[] {
   const installed = installedApps(core, accountId);
+  const masterId = masterAccount(core)?.id;
   const out: Record<string, unknown>[] = [];
   for (const app of listApps(core)) {
-    const view = accountView(core, app, installed.get(app.id), apiUrl);
+    const view = accountView(app, installed.get(app.id), masterId, apiUrl);
     if (!userMayUse(core, accountId, ownerId, view)) continue;
     const i18n = (view.i18n ?? {}) as Record<string, { label?: string }>;
     const entry: Record<string, unknown> = { id: app.id, name: app.name };
