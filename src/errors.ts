@@ -95,6 +95,20 @@ export const errors = {
   headersTooLarge: () =>
     new ApiError(431, 'request_header_fields_too_large', { message: 'request header fields too large' }),
 
+  /** 400: `PUT …/apps_store/{app_id}` for an app the account already installed (Kazoo's message). */
+  appInstalled: () => new ApiError(400, 'Application already installed', { message: 'application already installed' }),
+
+  /** 400: `POST`/`DELETE …/apps_store/{app_id}` for an app the account has not installed (Kazoo's message). */
+  appNotInstalled: () => new ApiError(400, 'Application is not installed', { message: 'application is not installed' }),
+
+  /** 404: `auth/tokeninfo` without a token to look at (Kazoo's status and message; `where`: request or params). */
+  missingToken: (where: 'request' | 'params') =>
+    new ApiError(404, `missing token in ${where}`, { message: `missing token in ${where}` }),
+
+  /** 415: an upload of a type the endpoint does not store; `accepted` lists those it does. */
+  unsupportedMediaType: (accepted: string[]) =>
+    new ApiError(415, 'unsupported_media_type', { message: 'unsupported media type', accepted }),
+
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;

@@ -14,6 +14,7 @@ import { registerResources } from './resources.js';
 import { registerJobs } from './jobs.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerWatch } from './watch.js';
+import { registerApps } from './apps.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -28,6 +29,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerResources,
   registerJobs,
   registerWebhooks,
+  registerApps,
   registerWatch,
 ];
 

@@ -117,4 +117,13 @@ export interface RequestContext {
   remoteAddress?: string;
   /** the raw token string sent, echoed in the envelope */
   authToken?: string;
+  /** a file sent as the body of a route that takes one (`RouteDef.upload`): its type and bytes */
+  upload?: Upload;
+}
+
+/** A request body that is a file rather than a JSON envelope. */
+export interface Upload {
+  /** the media type sent, lower case, without parameters */
+  contentType: string;
+  bytes: Buffer;
 }

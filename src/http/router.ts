@@ -11,6 +11,8 @@ export interface Reply {
   json?: string;
   extras?: EnvelopeExtras;
   headers?: Record<string, string>;
+  /** a file answered as it is instead of the envelope (its Content-Type in `headers`) */
+  file?: Buffer;
 }
 
 export type Handler = (ctx: RequestContext, core: Core) => Reply | Promise<Reply>;
@@ -27,6 +29,8 @@ export interface RouteDef {
   auth?: 'none' | 'token';
   /** only a super-duper admin token may call it */
   superduper?: boolean;
+  /** takes a file: a body whose Content-Type is not JSON reaches the handler as `ctx.upload` */
+  upload?: boolean;
 }
 
 interface CompiledRoute extends RouteDef {

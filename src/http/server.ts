@@ -12,6 +12,7 @@ import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
+import { uploadOf } from './request.js';
 import type { HostGuard } from './host-guard.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
@@ -209,7 +210,9 @@ export async function handleRequest(
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112): nothing to wait for.
     const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    const envelope = bodiless ? {} : parseEnvelope(await readBody(req, bodyLimit(core, req, query, requiresToken(match))));
+    const raw = bodiless ? undefined : await readBody(req, bodyLimit(core, req, query, requiresToken(match)));
+    const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
+    const envelope = raw === undefined || upload ? {} : parseEnvelope(raw);
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,
@@ -223,6 +226,7 @@ export async function handleRequest(
       params: match?.params ?? {},
       remoteAddress: req.socket.remoteAddress,
       authToken,
+      upload,
     };
     const route = match?.route;
     const needsToken = requiresToken(match);
@@ -254,7 +258,7 @@ export async function handleRequest(
     const reply: Reply = await route.handler(ctx, core);
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
-    const body = successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
+    const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
     const headers: Record<string, string> = Object.assign({}, corsHeaders(allowed));
     headers['X-Request-ID'] = requestId;
     if (reply.headers) Object.assign(headers, reply.headers);
@@ -312,12 +316,12 @@ function internal(err: unknown, requestId: string): ApiError {
   return errors.internal();
 }
 
-/** Answers `body` (JSON text, or an object to serialise; undefined: no body). */
+/** Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined: no body). */
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   if (res.headersSent) return;
-  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const all: Record<string, string | number> = headers;
-  if (body !== undefined) all['Content-Type'] = JSON_TYPE;
+  if (body !== undefined && !Buffer.isBuffer(body)) all['Content-Type'] = JSON_TYPE;
   all['Content-Length'] = Buffer.byteLength(text);
   res.writeHead(status, all);
   res.end(text);

@@ -14,6 +14,10 @@ import { queuesModule } from './queues/module.js';
 import { resourcesModule } from './resources/module.js';
 import { numbersModule } from './numbers/module.js';
 import { webhooksModule } from './webhooks/module.js';
+import { appsStoreModule } from './apps-store/module.js';
+import { whitelabelModule } from './whitelabel/module.js';
+import { alertsModule } from './alerts/module.js';
+import { ledgersModule } from './ledgers/module.js';
 import { deliveryModule } from '../delivery/module.js';
 
 /**
@@ -25,7 +29,7 @@ export const MODULES: TelModule[] = [
   { name: 'users', endpoints: ['users'], routes: userRoutes },
   {
     name: 'auth',
-    endpoints: ['user_auth', 'api_auth', 'token_auth'],
+    endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
     routes: authRoutes,
     configDefaults: {
       'crossbar.auth': {
@@ -51,5 +55,9 @@ export const MODULES: TelModule[] = [
   resourcesModule,
   numbersModule,
   webhooksModule,
+  appsStoreModule,
+  whitelabelModule,
+  alertsModule,
+  ledgersModule,
   deliveryModule,
 ];

@@ -288,4 +288,75 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX delivery_breakers_hook ON delivery_breakers(hook_id);
     `,
   },
+  {
+    id: '1700-apps',
+    sql: `
+      -- The apps catalogue Kazoo's web UI reads (metadata only: tel serves no UI code). An app
+      -- without api_url answers with the server's own /v2/ URL as the client reached it.
+      CREATE TABLE apps (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        doc TEXT NOT NULL,               -- i18n, tags, api_url?, source_url?, allowed_users, masqueradable, …
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+
+      -- Apps an account installed and who of it may use them (Kazoo's apps_store document, a row per app).
+      CREATE TABLE account_apps (
+        account_id TEXT NOT NULL,
+        app_id TEXT NOT NULL,
+        doc TEXT NOT NULL,               -- {name, allowed_users, users, …}
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (account_id, app_id)
+      );
+      CREATE INDEX account_apps_app ON account_apps(app_id);
+
+      -- Every database offers the webhooks app, under an id that never changes.
+      INSERT INTO apps (id, name, doc, rev, created, modified) VALUES (
+        '9b183e89feb4bbda0141e9e3fccbe6bd',
+        'webhooks',
+        '{"i18n":{"en-US":{"label":"Webhooks","description":"Create, edit and debug webhooks: what fires them, where they go and how each delivery went."}},"tags":["developer"],"allowed_users":"all","masqueradable":true}',
+        '1-92d6f9956d1f8637c880d88615fa7482',
+        CAST(strftime('%s', 'now') AS INTEGER) * 1000,
+        CAST(strftime('%s', 'now') AS INTEGER) * 1000
+      );
+    `,
+  },
+  {
+    id: '1701-whitelabel',
+    sql: `
+      -- An account's whitelabel document; a domain (lower case) is claimed by one account at most.
+      CREATE TABLE whitelabels (
+        account_id TEXT PRIMARY KEY,
+        domain TEXT UNIQUE,
+        doc TEXT NOT NULL,
+        rev TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        modified INTEGER NOT NULL
+      );
+
+      -- Its logo and icon, as uploaded (Kazoo keeps them as attachments of the document).
+      CREATE TABLE whitelabel_files (
+        account_id TEXT NOT NULL,
+        kind TEXT NOT NULL,              -- logo | icon
+        name TEXT NOT NULL,              -- <kind>-<file name>.<extension>
+        content_type TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (account_id, kind)
+      );
+    `,
+  },
+  {
+    id: '1702-alerts',
+    sql: `
+      -- Alerts a super-duper admin addresses to accounts and users (Kazoo's system alerts).
+      CREATE TABLE alerts (
+        id TEXT PRIMARY KEY,
+        doc TEXT NOT NULL,               -- title, message, from, to, category?, level?, metadata?, expiration_date?
+        created INTEGER NOT NULL         -- unix ms
+      );
+    `,
+  },
 ];

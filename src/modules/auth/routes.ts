@@ -1,15 +1,15 @@
 import type { RouteDef } from '../../http/router.js';
-import { authOf } from '../../http/request.js';
-import { apiAuth, revokeToken, tokenRecord, userAuth } from './service.js';
+import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
+import { apiAuth, revokeToken, tokenInfo, tokenRecord, userAuth } from './service.js';
 
-/** Logins and the token endpoint. */
+/** Logins, the token endpoint and `auth/tokeninfo` (a token looked at without sending it as one). */
 export const authRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: 'user_auth',
     auth: 'none',
     handler: async (ctx, core) => {
-      const { token, data } = await userAuth(core, ctx.data, { address: ctx.remoteAddress ?? '' });
+      const { token, data } = await userAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
       return { status: 201, data };
     },
@@ -19,7 +19,7 @@ export const authRoutes: RouteDef[] = [
     path: 'api_auth',
     auth: 'none',
     handler: (ctx, core) => {
-      const { token, data } = apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '' });
+      const { token, data } = apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
       return { status: 201, data };
     },
@@ -27,7 +27,29 @@ export const authRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'token_auth',
-    handler: (ctx, core) => ({ data: tokenRecord(core, authOf(ctx)) }),
+    handler: (ctx, core) => ({ data: tokenRecord(core, authOf(ctx), ownApiUrl(ctx)) }),
+  },
+  {
+    method: 'POST',
+    path: 'auth/tokeninfo',
+    auth: 'none',
+    handler: (ctx, core) => {
+      const token = dataObject(ctx).token;
+      const data = tokenInfo(core, token, 'request', ownApiUrl(ctx));
+      ctx.authToken = token as string;
+      return { data };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'auth/tokeninfo',
+    auth: 'none',
+    handler: (ctx, core) => {
+      const token = ctx.query.get('token');
+      const data = tokenInfo(core, token, 'params', ownApiUrl(ctx));
+      ctx.authToken = token as string;
+      return { data };
+    },
   },
   {
     method: 'DELETE',

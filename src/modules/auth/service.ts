@@ -16,6 +16,7 @@ import {
 } from '../accounts/service.js';
 import { findUser, upgradeLegacyCredentials, usersByCredentials } from '../users/service.js';
 import { loginThrottle } from './throttle.js';
+import { userApps } from '../apps-store/service.js';
 
 /**
  * The key a token is stored under: its SHA-256. The database never holds a token that works, so
@@ -225,19 +226,27 @@ export function listTokens(core: Core, accountId?: string): TokenSummary[] {
   }));
 }
 
-/** The `data` of a login answer and of `GET /v2/token_auth` (the seed's validity record). */
-export function tokenRecord(core: Core, auth: Pick<AuthInfo, 'token' | 'account' | 'ownerId' | 'method'>): Record<string, unknown> {
+/**
+ * The `data` of a login answer and of `GET /v2/token_auth` (the seed's validity record); `apps`
+ * lists the apps the user may use, their `api_url` defaulting to `apiUrl` (the URL the client reached).
+ */
+export function tokenRecord(
+  core: Core,
+  auth: Pick<AuthInfo, 'token' | 'account' | 'ownerId' | 'method'>,
+  apiUrl?: string,
+): Record<string, unknown> {
   const account = auth.account;
   const user = auth.ownerId ? findUser(core, account.id, auth.ownerId) : undefined;
   const reseller = resellerOf(core, account);
   const master = masterAccount(core);
+  const language = (user?.doc.language as string) ?? (account.doc.language as string) ?? 'en-US';
   const record: Record<string, unknown> = {
     account_id: account.id,
     account_name: account.name,
-    apps: [],
+    apps: userApps(core, account.id, auth.ownerId, language, apiUrl),
     id: auth.token,
     is_reseller: account.reseller,
-    language: (user?.doc.language as string) ?? (account.doc.language as string) ?? 'en-US',
+    language,
     method: auth.method,
     owner_id: auth.ownerId ?? null,
     reseller_id: reseller?.id ?? account.id,
@@ -245,6 +254,22 @@ export function tokenRecord(core: Core, auth: Pick<AuthInfo, 'token' | 'account'
   };
   if (user) record.priv_level = user.doc.priv_level;
   return record;
+}
+
+/**
+ * `auth/tokeninfo`: what a token stands for, as a login answers it, plus `exp` (Unix seconds: when
+ * it ends unless used again). No token is a 404 (`where` it was looked for: request or params, as
+ * Kazoo says); an unknown, expired or revoked one the 401. Looking counts as a use.
+ */
+export function tokenInfo(core: Core, token: unknown, where: 'request' | 'params', apiUrl?: string): Record<string, unknown> {
+  if (typeof token !== 'string' || token === '') throw errors.missingToken(where);
+  const auth = authenticate(core, token);
+  const row = stmt(core.db, 'SELECT created, modified FROM tokens WHERE id = ?').get(tokenKey(token)) as
+    | { created: number; modified: number }
+    | undefined;
+  if (!row) throw errors.invalidCredentials();
+  const endsMs = Math.min(row.modified + tokenExpirySeconds(core) * 1000, row.created + tokenMaxLifetimeSeconds(core) * 1000);
+  return { ...tokenRecord(core, auth, apiUrl), exp: Math.floor(endsMs / 1000) };
 }
 
 /** The nearest reseller above (or at) an account. */
@@ -290,6 +315,8 @@ function loginRestrictionsOf(data: Record<string, unknown>): LoginRestrictions |
 /** Where a login comes from, for the throttle; the CLI passes none and is never throttled. */
 export interface LoginSource {
   address: string;
+  /** the server's `/v2/` URL as the client reached it (the `api_url` of the apps listed) */
+  apiUrl?: string;
 }
 
 /** `PUT /v2/user_auth`: credentials (md5/sha1 of `username:password`) plus an account locator. */
@@ -313,7 +340,7 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
       return transaction(core.db, () => {
         upgradeLegacyCredentials(core, users[0], form, method);
         const token = issueToken(core, { account, ownerId: users[0].id, method: METHOD_USER_AUTH, loginRestrictions: login });
-        return { token, data: tokenRecord(core, { token, account, ownerId: users[0].id, method: METHOD_USER_AUTH }) };
+        return { token, data: tokenRecord(core, { token, account, ownerId: users[0].id, method: METHOD_USER_AUTH }, from?.apiUrl) };
       });
     }
   }
@@ -336,6 +363,6 @@ export function apiAuth(core: Core, input: unknown, from?: LoginSource): { token
   const login = loginRestrictionsOf(data);
   return transaction(core.db, () => {
     const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });
-    return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }) };
+    return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }, from?.apiUrl) };
   });
 }

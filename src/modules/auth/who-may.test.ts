@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { MASKED } from '../webhooks/service.js';
+import { WEBHOOKS_APP_ID } from '../apps-store/service.js';
 
 /**
  * Who may do what, as a table (one scenario a row, one actor a column). The tree:
@@ -33,6 +34,19 @@ interface Scenario {
 const secretSeen = (status: number, body: any): Outcome =>
   status !== 200 ? status : body.data.secret === MASKED && body.data.uri.includes(MASKED) ? 'secret masked' : 'secret shown';
 
+/** Something of the account every caller of it reads (not a sibling, nor a token restricted to users). */
+const READ_BY_ITS_CALLERS: Record<Actor, Outcome> = {
+  'super-duper admin': 200,
+  'account admin': 200,
+  'plain user': 200,
+  'parent account token': 200,
+  'sibling account token': 403,
+  'restricted token': 403,
+};
+
+/** Something of the account only its admins (and those above it) change. */
+const CHANGED_BY_ITS_ADMINS: Record<Actor, Outcome> = { ...READ_BY_ITS_CALLERS, 'plain user': 403 };
+
 const SCENARIOS: Scenario[] = [
   {
     name: "list the account's users",
@@ -52,33 +66,33 @@ const SCENARIOS: Scenario[] = [
     method: 'PATCH',
     path: (w) => `/v2/accounts/${w.sub}/users/${w.victim}`,
     data: () => ({ password: `pw-${Math.random().toString(16).slice(2, 10)}` }),
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: CHANGED_BY_ITS_ADMINS,
   },
   {
     name: 'make a user an admin',
     method: 'PATCH',
     path: (w) => `/v2/accounts/${w.sub}/users/${w.victim}`,
     data: () => ({ priv_level: 'admin' }),
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: CHANGED_BY_ITS_ADMINS,
   },
   {
     name: "read the account's API key",
     method: 'GET',
     path: (w) => `/v2/accounts/${w.sub}/api_key`,
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: CHANGED_BY_ITS_ADMINS,
   },
   {
     name: "edit the account's document",
     method: 'PATCH',
     path: (w) => `/v2/accounts/${w.sub}`,
     data: () => ({ timezone: 'Europe/Paris' }),
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 200, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: READ_BY_ITS_CALLERS,
   },
   {
     name: 'delete a sub-account',
     method: 'DELETE',
     path: (w) => w.leaf().then((id) => `/v2/accounts/${id}`),
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: CHANGED_BY_ITS_ADMINS,
   },
   {
     name: "read a webhook's secret and uri credentials",
@@ -106,26 +120,52 @@ const SCENARIOS: Scenario[] = [
     method: 'POST',
     path: (w) => `/v2/accounts/${w.sub}/token_restrictions`,
     data: () => ({ restrictions: {} }),
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: CHANGED_BY_ITS_ADMINS,
   },
   {
     name: "read the account's token restrictions",
     method: 'GET',
     path: (w) => `/v2/accounts/${w.sub}/token_restrictions`,
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 200, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: READ_BY_ITS_CALLERS,
   },
   {
     name: "read the account's limits",
     method: 'GET',
     path: (w) => `/v2/accounts/${w.sub}/limits`,
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 200, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: READ_BY_ITS_CALLERS,
   },
   {
     name: "change the account's limits",
     method: 'POST',
     path: (w) => `/v2/accounts/${w.sub}/limits`,
     data: () => ({ inbound_trunks: 2 }),
-    expect: { 'super-duper admin': 200, 'account admin': 200, 'plain user': 403, 'parent account token': 200, 'sibling account token': 403, 'restricted token': 403 },
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: 'list the apps the account may use',
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: 'change who of the account may use an app',
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store/${WEBHOOKS_APP_ID}`,
+    data: () => ({ allowed_users: 'all' }),
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: "read the account's whitelabel",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "change the account's whitelabel",
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
+    data: () => ({ company_name: `Co ${Math.random().toString(16).slice(2, 8)}` }),
+    expect: CHANGED_BY_ITS_ADMINS,
   },
 ];
 
@@ -149,6 +189,8 @@ describe('who may do what', () => {
       token: admin,
       data: { name: 'CRM', uri: 'http://crm:pa55@127.0.0.1:9/hook', hook: 'channel_create', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=' },
     });
+    await srv.request('PUT', `/v2/accounts/${sub.id}/apps_store/${WEBHOOKS_APP_ID}`, { token: admin, data: { allowed_users: 'admins' } });
+    await srv.request('PUT', `/v2/accounts/${sub.id}/whitelabel`, { token: admin, data: { company_name: 'Sub Co' } });
     let leaves = 0;
     world = {
       sub: sub.id,

@@ -1,0 +1,36 @@
+import type { RouteDef } from '../../http/router.js';
+import { authOf, dataObject } from '../../http/request.js';
+import { alertJson, checkAlertsWrite, createAlert, deleteAlert, getAlert, listAlerts } from './service.js';
+
+const LIST = 'accounts/:account_id/alerts';
+const ONE = `${LIST}/:alert_id`;
+
+/** `/v2/accounts/{id}/alerts…`: what Kazoo's web UI shows under its bell. */
+export const alertRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: LIST,
+    handler: (ctx, core) => {
+      const alerts = listAlerts(core, ctx.params.account_id, authOf(ctx));
+      return { data: alerts, extras: { page_size: alerts.length } };
+    },
+  },
+  {
+    method: 'PUT',
+    path: LIST,
+    handler: (ctx, core) => {
+      checkAlertsWrite(authOf(ctx));
+      return { data: alertJson(createAlert(core, dataObject(ctx))) };
+    },
+  },
+  { method: 'GET', path: ONE, handler: (ctx, core) => ({ data: alertJson(getAlert(core, ctx.params.account_id, authOf(ctx), ctx.params.alert_id)) }) },
+  {
+    method: 'DELETE',
+    path: ONE,
+    handler: (ctx, core) => {
+      checkAlertsWrite(authOf(ctx));
+      const removed = deleteAlert(core, ctx.params.account_id, authOf(ctx), ctx.params.alert_id);
+      return { data: { ...alertJson(removed), _read_only: { deleted: true } } };
+    },
+  },
+];

@@ -1,0 +1,233 @@
+import type { Core } from '../../core.js';
+import { errors } from '../../errors.js';
+import { stmt, transaction } from '../../store/db.js';
+import { stripServerFields } from '../../store/documents.js';
+import { newId, nextRevision } from '../../util/ids.js';
+import { getAccount, masterAccount } from '../accounts/service.js';
+import { findUser, isAccountAdmin, type Actor } from '../users/service.js';
+import { DEFAULT_LANGUAGE, validateApp, validatePermissions } from './schema.js';
+
+/** The webhooks app every database offers (its id never changes; see the `1700-apps` migration). */
+export const WEBHOOKS_APP_ID = '9b183e89feb4bbda0141e9e3fccbe6bd';
+
+/** An app of the catalogue. */
+export interface App {
+  id: string;
+  name: string;
+  doc: Record<string, unknown>;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+interface AppRow {
+  id: string;
+  name: string;
+  doc: string;
+  rev: string;
+  created: number;
+  modified: number;
+}
+
+function fromRow(r: AppRow): App {
+  return { id: r.id, name: r.name, doc: JSON.parse(r.doc), rev: r.rev, created: r.created, modified: r.modified };
+}
+
+/** The catalogue, oldest first. */
+export function listApps(core: Core): App[] {
+  return (stmt(core.db, 'SELECT * FROM apps ORDER BY created, name').all() as unknown as AppRow[]).map(fromRow);
+}
+
+/** A catalogue app by id or name, or undefined. */
+export function findApp(core: Core, idOrName: string): App | undefined {
+  const r = stmt(core.db, 'SELECT * FROM apps WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1').get(idOrName, idOrName, idOrName) as
+    | AppRow
+    | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
+/** A catalogue app by id or name, or the 404. */
+export function getApp(core: Core, idOrName: string): App {
+  const app = findApp(core, idOrName);
+  if (!app) throw errors.badIdentifier(idOrName);
+  return app;
+}
+
+/** The catalogue app as `tel apps` shows it: its document and id. */
+export function appJson(app: App): Record<string, unknown> {
+  return { ...app.doc, name: app.name, id: app.id };
+}
+
+/** Adds an app to the catalogue; a name already there is refused. The webhooks app gets its id back. */
+export function addApp(core: Core, input: Record<string, unknown>): App {
+  const doc = validateApp(stripServerFields(input));
+  const name = String(doc.name);
+  const id = name === 'webhooks' ? WEBHOOKS_APP_ID : newId();
+  return transaction(core.db, () => {
+    if (findApp(core, name) || findApp(core, id)) {
+      throw errors.invalidField('name', 'unique', 'An app of this name is already in the catalogue', { cause: name });
+    }
+    const { name: _name, ...rest } = doc;
+    const body = JSON.stringify(rest);
+    const now = Date.now();
+    const rev = nextRevision(undefined, body);
+    stmt(core.db, 'INSERT INTO apps (id, name, doc, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?)').run(id, name, body, rev, now, now);
+    return { id, name, doc: rest, rev, created: now, modified: now };
+  });
+}
+
+/** Removes an app from the catalogue, and from every account that installed it. */
+export function removeApp(core: Core, idOrName: string): App {
+  return transaction(core.db, () => {
+    const app = getApp(core, idOrName);
+    stmt(core.db, 'DELETE FROM account_apps WHERE app_id = ?').run(app.id);
+    stmt(core.db, 'DELETE FROM apps WHERE id = ?').run(app.id);
+    return app;
+  });
+}
+
+/** What an account set for one installed app: `{name, allowed_users, users, …}`. */
+type Permissions = Record<string, unknown>;
+
+function installedApps(core: Core, accountId: string): Map<string, Permissions> {
+  const rows = stmt(core.db, 'SELECT app_id, doc FROM account_apps WHERE account_id = ?').all(accountId) as { app_id: string; doc: string }[];
+  return new Map(rows.map((r) => [r.app_id, JSON.parse(r.doc) as Permissions]));
+}
+
+function installedApp(core: Core, accountId: string, appId: string): Permissions | undefined {
+  const r = stmt(core.db, 'SELECT doc FROM account_apps WHERE account_id = ? AND app_id = ?').get(accountId, appId) as { doc: string } | undefined;
+  return r ? (JSON.parse(r.doc) as Permissions) : undefined;
+}
+
+/**
+ * An app as an account sees it: the catalogue document with what the account set over it, the
+ * owner of the catalogue (the master account) and the API the app talks to — its own `api_url`,
+ * else `apiUrl`, the server's `/v2/` URL as the client reached it.
+ */
+function accountView(app: App, perms: Permissions | undefined, masterId: string | undefined, apiUrl: string | undefined): Record<string, unknown> {
+  const view: Record<string, unknown> = { ...app.doc, ...(perms ?? {}), name: app.name, id: app.id };
+  if (masterId) view.account_id = masterId;
+  const url = app.doc.api_url ?? apiUrl;
+  if (url !== undefined) view.api_url = url;
+  view.users ??= [];
+  view.tags ??= [];
+  view.masqueradable ??= true;
+  return view;
+}
+
+/** The fields of an app in the account's listing (Kazoo's, those without a value left out). */
+const LISTING_FIELDS = ['id', 'name', 'i18n', 'tags', 'api_url', 'source_url', 'account_id', 'users', 'allowed_users', 'masqueradable', 'phase', 'extends'];
+
+/** `GET /v2/accounts/{id}/apps_store`: every app the account may use, with its permissions. */
+export function accountAppsListing(core: Core, accountId: string, apiUrl?: string): Record<string, unknown>[] {
+  getAccount(core, accountId);
+  const installed = installedApps(core, accountId);
+  const masterId = masterAccount(core)?.id;
+  return listApps(core).map((app) => {
+    const view = accountView(app, installed.get(app.id), masterId, apiUrl);
+    const entry: Record<string, unknown> = {};
+    for (const field of LISTING_FIELDS) if (view[field] !== undefined) entry[field] = view[field];
+    return entry;
+  });
+}
+
+/** `GET /v2/accounts/{id}/apps_store/{app_id}`: the whole app as the account sees it, or the 404. */
+export function accountApp(core: Core, accountId: string, appId: string, apiUrl?: string): Record<string, unknown> {
+  const app = catalogueApp(core, appId, () => errors.badIdentifier(appId));
+  return accountView(app, installedApp(core, accountId, app.id), masterAccount(core)?.id, apiUrl);
+}
+
+/** The app of this id (ids only: the API names apps by id), or the error `missing` makes. */
+function catalogueApp(core: Core, appId: string, missing: () => Error): App {
+  const app = findApp(core, appId);
+  if (!app || app.id !== appId) throw missing();
+  return app;
+}
+
+/** Installing, configuring and removing apps needs an admin of the account (Kazoo lets any user). */
+export function checkAppsWrite(core: Core, actor: Actor): void {
+  if (!isAccountAdmin(core, actor)) throw errors.forbidden('installing and configuring apps needs an admin of the account');
+}
+
+/** An app the account may not install: one the catalogue does not hold (403, as Kazoo answers). */
+function notAllowed(appId: string): Error {
+  return errors.forbidden('no app of this id is offered to the account', { details: appId });
+}
+
+function writeInstalled(core: Core, accountId: string, app: App, input: Record<string, unknown>): Permissions {
+  const perms: Permissions = { ...validatePermissions(stripServerFields(input)), name: app.name };
+  perms.users = (perms.users as unknown[]).map((u) => (typeof u === 'string' ? { id: u } : u));
+  stmt(core.db, 'INSERT OR REPLACE INTO account_apps (account_id, app_id, doc, modified) VALUES (?, ?, ?, ?)').run(
+    accountId,
+    app.id,
+    JSON.stringify(perms),
+    Date.now(),
+  );
+  return perms;
+}
+
+/** `PUT …/apps_store/{app_id}`: installs an app on the account with who may use it. */
+export function installApp(core: Core, accountId: string, appId: string, input: Record<string, unknown>): Permissions {
+  return transaction(core.db, () => {
+    getAccount(core, accountId);
+    const app = catalogueApp(core, appId, () => notAllowed(appId));
+    if (installedApp(core, accountId, app.id)) throw errors.appInstalled();
+    return writeInstalled(core, accountId, app, input);
+  });
+}
+
+/** `POST …/apps_store/{app_id}`: replaces who of the account may use an installed app. */
+export function configureApp(core: Core, accountId: string, appId: string, input: Record<string, unknown>): Permissions {
+  return transaction(core.db, () => {
+    getAccount(core, accountId);
+    const app = catalogueApp(core, appId, () => notAllowed(appId));
+    if (!installedApp(core, accountId, app.id)) throw errors.appNotInstalled();
+    return writeInstalled(core, accountId, app, input);
+  });
+}
+
+/** `DELETE …/apps_store/{app_id}`: removes an app from the account (back to what the catalogue says). */
+export function uninstallApp(core: Core, accountId: string, appId: string): void {
+  transaction(core.db, () => {
+    getAccount(core, accountId);
+    const app = catalogueApp(core, appId, () => notAllowed(appId));
+    if (!installedApp(core, accountId, app.id)) throw errors.appNotInstalled();
+    stmt(core.db, 'DELETE FROM account_apps WHERE account_id = ? AND app_id = ?').run(accountId, app.id);
+  });
+}
+
+/** Whether a user may use an app under these permissions; a token without a user may use them all. */
+function userMayUse(core: Core, accountId: string, ownerId: string | undefined, view: Record<string, unknown>): boolean {
+  if (!ownerId) return true;
+  switch (view.allowed_users) {
+    case 'all':
+      return true;
+    case 'admins':
+      return findUser(core, accountId, ownerId)?.doc.priv_level === 'admin';
+    case 'specific':
+      return (view.users as unknown[]).some((u) => (typeof u === 'string' ? u : (u as { id?: unknown })?.id) === ownerId);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The `apps` of a login answer: the apps this user of the account may use, each as
+ * `{id, name, api_url, source_url?, label}` with the label in `language` (else en-US).
+ */
+export function userApps(core: Core, accountId: string, ownerId: string | undefined, language: string, apiUrl?: string): Record<string, unknown>[] {
+  const installed = installedApps(core, accountId);
+  const masterId = masterAccount(core)?.id;
+  const out: Record<string, unknown>[] = [];
+  for (const app of listApps(core)) {
+    const view = accountView(app, installed.get(app.id), masterId, apiUrl);
+    if (!userMayUse(core, accountId, ownerId, view)) continue;
+    const i18n = (view.i18n ?? {}) as Record<string, { label?: string }>;
+    const entry: Record<string, unknown> = { id: app.id, name: app.name };
+    if (view.api_url !== undefined) entry.api_url = view.api_url;
+    if (view.source_url !== undefined) entry.source_url = view.source_url;
+    entry.label = i18n[language]?.label ?? i18n[DEFAULT_LANGUAGE]?.label ?? app.name;
+    out.push(entry);
+  }
+  return out;
+}

@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * What the opt-in Monster UI test needs and the project does not depend on: a headless browser
+ * driver that brings no browser (`puppeteer-core`), the Sass compiler and 2600Hz's design
+ * system styles Monster UI imports. Installed once into `dir` (a cache outside the project).
+ */
+export const E2E_PACKAGES = ['puppeteer-core@25', 'sass@1', '@2600hz/sds-core@2', '@2600hz/sds-themes@2'];
+
+/** The e2e packages: a `require` that finds them, and the folder they are in. */
+export interface E2eDeps {
+  require: NodeJS.Require;
+  modules: string;
+}
+
+/** Installs the packages into `dir` unless they are there. */
+export function e2eDeps(dir: string): E2eDeps {
+  const marker = join(dir, 'node_modules', '.tel-e2e-packages');
+  const wanted = E2E_PACKAGES.join(' ');
+  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== wanted) {
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+    // no install scripts: nothing here needs one, and puppeteer-core downloads no browser anyway
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', ...E2E_PACKAGES], { cwd: dir, stdio: 'pipe' });
+    writeFileSync(marker, wanted);
+  }
+  return { require: createRequire(join(dir, 'package.json')), modules: join(dir, 'node_modules') };
+}
+
+/** Where Monster UI and its Webhooks app are, and where the UI should find the API. */
+export interface MonsterUiBuild {
+  /** a Monster UI checkout (its `src` is copied) */
+  monsterUi: string;
+  /** a checkout of the Webhooks app (monster-ui-webhooks), installed as `apps/webhooks` */
+  webhooksApp: string;
+  /** the API's `/v2/` URL: Monster UI's `api.default` */
+  apiUrl: string;
+  /** where the built UI goes */
+  outDir: string;
+  /** the e2e packages (sass, the design system styles) */
+  deps: E2eDeps;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * Builds Monster UI as its development build does, without gulp or node-sass: `src` copied, the
+ * Webhooks app copied into `apps/webhooks`, every SCSS file but partials compiled beside itself
+ * (`~package/...` imports resolved in the e2e packages), the build flags Monster UI reads at start,
+ * and `js/config.js` pointing `api.default` at the API.
+ */
+export function buildMonsterUi(b: MonsterUiBuild): void {
+  cpSync(join(b.monsterUi, 'src'), b.outDir, { recursive: true });
+  cpSync(b.webhooksApp, join(b.outDir, 'apps', 'webhooks'), { recursive: true, filter: (src) => !src.split(sep).includes('.git') });
+  const sass = b.deps.require('sass');
+  const tilde = {
+    findFileUrl: (url: string) => (url.startsWith('~') ? pathToFileURL(join(b.deps.modules, url.slice(1))) : null),
+  };
+  for (const file of filesUnder(b.outDir)) {
+    if (extname(file) !== '.scss' || file.split(sep).pop()!.startsWith('_')) continue;
+    const out = sass.compile(file, { importers: [tilde], style: 'expanded', logger: sass.Logger.silent });
+    writeFileSync(file.replace(/\.scss$/, '.css'), out.css);
+  }
+  const version = JSON.parse(readFileSync(join(b.monsterUi, 'package.json'), 'utf8')).version ?? 'dev';
+  writeFileSync(join(b.outDir, 'VERSION'), version);
+  writeFileSync(join(b.outDir, 'build-config.json'), JSON.stringify({ type: 'development' }));
+  for (const app of readdirSync(join(b.outDir, 'apps'))) {
+    writeFileSync(join(b.outDir, 'apps', app, 'app-build-config.json'), JSON.stringify({ version: 'standard' }));
+  }
+  writeFileSync(
+    join(b.outDir, 'js', 'config.js'),
+    `define({\n\tapi: {\n\t\t'default': ${JSON.stringify(b.apiUrl)}\n\t},\n\twhitelabel: {\n\t\tcompanyName: 'tel',\n\t\tapplicationTitle: 'Monster UI on tel'\n\t}\n});\n`,
+  );
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.eot': 'application/vnd.ms-fontobject',
+};
+
+/** Serves a directory's files on 127.0.0.1 (a port of its own); answers its URL and the server. */
+export async function serveStatic(root: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
+    if (relative(root, file).startsWith('..') || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
