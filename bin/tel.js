@@ -1,5 +1,5 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
-// The young generation is capped at 16 MiB a semi-space: on a machine with much memory V8 lets it
+#!/usr/bin/env -S node --max-semi-space-size=8
+// The young generation is capped at 8 MiB a semi-space: on a machine with much memory V8 lets it
 // grow to 64 MiB, which a busy server fills with garbage before collecting (100+ MB of RSS).
 // The `tel` command: checks the Node version, then runs the bundled CLI (dist/tel.mjs).
 import { existsSync } from 'node:fs';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
-export const TEL_NODE_FLAGS = ['--max-semi-space-size=16'];
+export const TEL_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /** Processes started here, stopped by `stopAll` (also on errors). */
 const children = new Set();
