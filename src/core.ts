@@ -1,20 +1,11 @@
-import { openDb, type Db } from './store/db.js';
+import { openDb } from './store/db.js';
+import type { Core } from './core-type.js';
 import { EventBus } from './delivery/bus.js';
 import { canonicalCategory, ConfigService } from './modules/config/service.js';
 import { MODULES } from './modules/index.js';
 import { SIMULATIONS } from './modules/simulations/registry.js';
 
-/** The shared core both faces (HTTP and CLI) work through: one database, one bus, config. */
-export interface Core {
-  db: Db;
-  file: string;
-  bus: EventBus;
-  config: ConfigService;
-  /** set by `tel serve`; background workers read it to know they may run */
-  serving: boolean;
-  /** tables whose rows belong to an account (cleared when it is deleted), from every module */
-  accountTables: string[];
-}
+export type { Core } from './core-type.js';
 
 /** Opens the database file and initialises every module (bus subscriptions and the like). */
 export function openCore(file: string): Core {

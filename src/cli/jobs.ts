@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { masterAccount } from '../modules/accounts/service.js';
 import { createAccountJob } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';

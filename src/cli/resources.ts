@@ -10,7 +10,7 @@ import {
   resourceSummary,
   type Scope,
 } from '../modules/resources/service.js';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { CliError, emit, jsonArg, parseJsonText, readSource, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];

@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { stmt } from '../store/db.js';
 
 /** A delivery target's circuit breaker as the sender last recorded it. */

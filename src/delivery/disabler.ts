@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { autoDisableHook } from '../modules/webhooks/store.js';
 import { deliverySettings } from './settings.js';
 import { stmt } from '../store/db.js';

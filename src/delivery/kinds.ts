@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { stmt } from '../store/db.js';
 import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { stmt, transaction } from '../store/db.js';
 import { isGone, processIdentity } from '../util/process-identity.js';
 

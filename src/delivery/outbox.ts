@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import type { Db } from '../store/db.js';
 import { onSettle, stmt, transaction } from '../store/db.js';
 import { newId } from '../util/ids.js';

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import type { Worker } from '../modules/types.js';
 import { pruneAttempts, recordAttempt } from './attempts.js';
 import { pruneFailures } from './disabler.js';

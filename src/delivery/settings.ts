@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { getAccountConfig } from '../modules/webhooks/account-config.js';
 
 /** The system configuration category (and account config id) of delivery settings. */

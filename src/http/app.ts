@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { MODULES } from '../modules/index.js';
 import type { Worker } from '../modules/types.js';
 import { buildRouter, type Router } from './router.js';

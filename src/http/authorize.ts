@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import type { AuthInfo } from '../modules/auth/service.js';
 import type { RequestContext } from './context.js';
 import { errors } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import type { EnvelopeExtras } from './envelope.js';
 import type { RequestContext } from './context.js';
 import { declareEndpoints } from './context.js';

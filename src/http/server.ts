@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { authenticate } from '../modules/auth/service.js';
 import { findAccount } from '../modules/accounts/service.js';
 import { authorizers, checkAccountAccess } from './authorize.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { claimableJobs, claimJob, runClaimedJob, type RunOutcome } from './run.js';
 import { jobSettings } from './settings.js';
 import { liveExecutors, runnerIsGone } from './presence.js';

@@ -1,7 +1,7 @@
 import { stmt } from '../store/db.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 
 const PREFIX = 'job_executor:';
 

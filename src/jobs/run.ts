@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { transaction, stmt } from '../store/db.js';
 import { numberAdder } from '../modules/numbers/service.js';
 import { toE164 } from '../modules/numbers/normalize.js';

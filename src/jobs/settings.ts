@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 
 /** The configuration category of resources and their jobs (Kazoo's `crossbar.resources` is an alias). */
 export const RESOURCES_CONFIG = 'api.resources';

@@ -1,5 +1,5 @@
 import { stmt, transaction } from '../store/db.js';
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { errors } from '../errors.js';
 import { newId } from '../util/ids.js';
 import { unixMsToGregorian } from '../util/time.js';

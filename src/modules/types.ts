@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import type { RouteDef } from '../http/router.js';
 import type { Simulation } from './simulations/registry.js';
 

@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { errors } from '../errors.js';
 import { newId, nextRevision } from '../util/ids.js';
 import { stmt, transaction } from './db.js';

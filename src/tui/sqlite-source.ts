@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { Core } from '../core-type.js';
 import { findAttempt } from '../delivery/attempts.js';
 import { findJobById, jobDetail } from '../jobs/store.js';
 import { reenableHook } from '../modules/webhooks/service.js';

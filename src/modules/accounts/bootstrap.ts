@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { transaction } from '../../store/db.js';
 import { createUser } from '../users/service.js';
 import { createAccount, listAccounts } from './service.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { stmt, transaction } from '../../store/db.js';
 import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';

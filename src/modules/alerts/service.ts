@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { compileValidator } from '../../schema/validate.js';
 import { stmt, transaction } from '../../store/db.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 
 /** Default login throttle (`crossbar.auth`): failures allowed per key within the window. */

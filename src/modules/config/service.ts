@@ -1,6 +1,6 @@
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { LIMIT_QUANTITIES } from './schema.js';
 
 /** The `services` configuration category holding the rates of billable items. */

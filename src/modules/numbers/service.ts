@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { stmt, type Db } from '../../store/db.js';
 import type { EnvelopeExtras } from '../../http/envelope.js';
 import { pageSizeOf } from '../../http/paging.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction, stmt } from '../../store/db.js';
 import { findDoc, stripServerFields } from '../../store/documents.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { enqueueDelivery } from '../../delivery/outbox.js';
 import type { StoredDoc } from '../../store/documents.js';
 

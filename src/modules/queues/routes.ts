@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { attemptsListing } from '../../delivery/listing.js';
 import type { RequestContext } from '../../http/context.js';
 import type { RouteDef } from '../../http/router.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { ApiError, errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { createResource, isObject, resourceJson, updateResource, type Scope } from './service.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import type { Reply } from '../../http/router.js';
 import { pageSizeOf } from '../../http/paging.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { transaction, stmt } from '../../store/db.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { compileValidator } from '../../schema/validate.js';
 import { getAccount } from '../accounts/service.js';
 import { newId } from '../../util/ids.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { dataObject } from '../../http/request.js';
 import type { TelModule } from '../types.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { compileValidator } from '../../schema/validate.js';
 import { newId } from '../../util/ids.js';

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { payloadJson, type PlatformEvent } from '../../delivery/bus.js';
 
 /** One event a simulation emitted, as the simulations endpoint lists it. */

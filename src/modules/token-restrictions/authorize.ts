@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { findAccount } from '../accounts/service.js';

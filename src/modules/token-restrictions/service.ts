@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import type { ParsedPath } from '../../http/context.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import {

@@ -2,7 +2,7 @@ import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
 
 /** The request's user document, once the caller may write what it asks for. */

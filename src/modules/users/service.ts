@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../../store/documents.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';

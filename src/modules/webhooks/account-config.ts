@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { nextRevision } from '../../util/ids.js';

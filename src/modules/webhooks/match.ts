@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { payloadJson, type PlatformEvent } from '../../delivery/bus.js';
 import { enqueueDelivery, type DeliveryFormat, type DeliveryMethod } from '../../delivery/outbox.js';
 import { stmt } from '../../store/db.js';

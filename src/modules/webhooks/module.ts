@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
 import { stmt } from '../../store/db.js';
 import { countFailure } from '../../delivery/disabler.js';

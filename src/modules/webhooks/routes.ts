@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { paginate } from '../../http/paging.js';
 import { attemptsListing } from '../../delivery/listing.js';
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';

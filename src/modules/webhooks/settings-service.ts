@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { Core } from '../../core-type.js';
 import { transaction } from '../../store/db.js';
 import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
 import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
