@@ -3,30 +3,46 @@ import type { Core } from './core-type.js';
 import { EventBus } from './delivery/bus.js';
 import { canonicalCategory, ConfigService } from './modules/config/service.js';
 import { MODULES } from './modules/index.js';
-import { SIMULATIONS } from './modules/simulations/registry.js';
+import type { TelModule } from './modules/types.js';
 
 export type { Core } from './core-type.js';
 
-/** Opens the database file and initialises every module (bus subscriptions and the like). */
-export function openCore(file: string): Core {
+/** The endpoint names the modules serve (what path parsing needs, without building the router). */
+export function endpointNames(modules: readonly TelModule[] = MODULES): ReadonlySet<string> {
+  return new Set(modules.flatMap((m) => m.endpoints ?? []));
+}
+
+/**
+ * The composition root: opens the database file, builds the configuration (with every module's
+ * built-in settings and checks), wires what the modules declared for each other into the core,
+ * then lets each module subscribe to the bus.
+ */
+export function openCore(file: string, modules: readonly TelModule[] = MODULES): Core {
   const db = openDb(file);
+  const defaults: Record<string, Record<string, unknown>> = {};
+  const configChecks: Record<string, NonNullable<TelModule['configChecks']>[string]> = {};
+  for (const m of modules) {
+    for (const [category, values] of Object.entries(m.configDefaults ?? {})) {
+      const name = canonicalCategory(category);
+      defaults[name] = { ...(defaults[name] ?? {}), ...values };
+    }
+    for (const [category, check] of Object.entries(m.configChecks ?? {})) configChecks[canonicalCategory(category)] = check;
+  }
+  const config = new ConfigService({ db }, defaults, configChecks);
   const core: Core = {
     db,
     file,
     bus: new EventBus(),
-    config: undefined as unknown as ConfigService,
+    config,
     serving: false,
-    accountTables: ['docs', 'tokens', ...MODULES.flatMap((m) => m.accountTables ?? [])],
+    accountTables: ['docs', 'tokens', ...modules.flatMap((m) => m.accountTables ?? [])],
+    endpoints: endpointNames(modules),
+    accountDocChecks: modules.flatMap((m) => m.accountDocChecks ?? []),
+    tokenRules: Object.assign({}, ...modules.map((m) => m.tokenRules ?? {})),
+    deliveryKinds: Object.assign({}, ...modules.map((m) => m.deliveryKinds ?? {})),
+    simulations: Object.assign({}, ...modules.map((m) => m.simulations ?? {})),
   };
-  const defaults: Record<string, Record<string, unknown>> = {};
-  for (const m of MODULES) {
-    for (const [category, values] of Object.entries(m.configDefaults ?? {})) {
-      defaults[canonicalCategory(category)] = { ...(defaults[canonicalCategory(category)] ?? {}), ...values };
-    }
-  }
-  core.config = new ConfigService(core, defaults);
-  for (const m of MODULES) Object.assign(SIMULATIONS, m.simulations);
-  for (const m of MODULES) m.init?.(core);
+  for (const m of modules) m.init?.(core);
   return core;
 }
 

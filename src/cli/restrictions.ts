@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { endpointNames } from '../core.js';
 import { apiRouter } from '../http/app.js';
 import { parsePath, type ParsedPath } from '../http/context.js';
 import { requiresToken } from '../http/router.js';
@@ -31,9 +32,8 @@ export function normaliseUri(uri: string): string {
 }
 
 /** Parses a URI with the server's parser and endpoint names. */
-export function parseUri(uri: string): ParsedPath {
-  apiRouter(); // declares every endpoint name, as the server does before its first request
-  return parsePath(normaliseUri(uri));
+export function parseUri(uri: string, endpoints: ReadonlySet<string> = endpointNames()): ParsedPath {
+  return parsePath(normaliseUri(uri), endpoints);
 }
 
 interface TestOptions {
@@ -69,7 +69,8 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
   if (Boolean(opts.token) === Boolean(opts.account)) throw new CliError('Give either --token or --account.', 2);
   if (opts.token && (opts.user || opts.authMethod)) throw new CliError('--user and --auth-method go with --account, not --token.', 2);
   await withCore(cmd, (core, g) => {
-    const path = parseUri(uri);
+    const path = parseUri(uri, core.endpoints);
+    // the routes say whether the path needs a token at all (logins and public listings do not)
     const match = path.invalid || !path.version ? undefined : apiRouter().match(method, path.segments);
     const needsToken = requiresToken(match);
     const lines: string[] = [];

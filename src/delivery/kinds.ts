@@ -3,16 +3,14 @@ import { stmt } from '../store/db.js';
 import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';
 
-/** What a producer of deliveries (a `kind`) may add to the sender's work. */
-export interface KindHandlers {
+/** What the sender asks of the producer of a kind of deliveries (`webhook`, `queue`, …). */
+export interface DeliveryKind {
   /** answers which of the claimed rows may still be sent (e.g. their hook is enabled); the others are cancelled */
   sendable?(core: Core, rows: DeliveryRow[]): Set<number>;
   /** a delivery failed for good (its retries are used up); runs in the transaction recording it */
   exhausted?(core: Core, row: DeliveryRow, outcome: TryOutcome, at: number): void;
 }
 
-/** Handlers by delivery kind (`webhook`, `queue`, …); modules register theirs in `init`. */
-export const DELIVERY_KINDS: Record<string, KindHandlers> = {};
 
 /** Cancels claimed rows their kind no longer wants sent (a deleted or disabled hook). */
 export function dropUnsendable(core: Core, rows: DeliveryRow[], now: number): DeliveryRow[] {
@@ -24,7 +22,7 @@ export function dropUnsendable(core: Core, rows: DeliveryRow[], now: number): De
   }
   const keep: DeliveryRow[] = [];
   for (const [kind, list] of byKind) {
-    const check = DELIVERY_KINDS[kind]?.sendable;
+    const check = core.deliveryKinds[kind]?.sendable;
     const ok = check ? check(core, list) : undefined;
     for (const r of list) {
       if (!ok || ok.has(r.id)) keep.push(r);

@@ -146,7 +146,7 @@ const targets = new Map<string, string>();
  * more times with exponential backoff (429/503 `Retry-After` honoured within bounds). Each try
  * is recorded in `delivery_attempts` under `kind`, `accountId` and `hookId`; a server killed
  * mid-delivery sends the rows again on restart, with the same `X-Event-ID` header. A kind may
- * register handlers in `DELIVERY_KINDS` (./kinds.ts): skip rows no longer wanted, react when a
+ * declare a `DeliveryKind` (./kinds.ts, wired in core.ts): skip rows no longer wanted, react when a
  * delivery fails for good.
  */
 export function enqueueDelivery(core: Core, input: DeliveryInput): number {

@@ -3,7 +3,7 @@ import type { Core } from '../core-type.js';
 import type { Worker } from '../modules/types.js';
 import { pruneAttempts, recordAttempt } from './attempts.js';
 import { pruneFailures } from './disabler.js';
-import { DELIVERY_KINDS, dropUnsendable } from './kinds.js';
+import { dropUnsendable } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { breakerFailures } from './breakers.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaim } from './outbox.js';
@@ -433,7 +433,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       );
     } else {
       stmt(core.db, "UPDATE outbox SET status = 'failed', tries = ?, owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(tryNo, at, row.id);
-      DELIVERY_KINDS[row.kind]?.exhausted?.(core, row, outcome, at);
+      core.deliveryKinds[row.kind]?.exhausted?.(core, row, outcome, at);
     }
     return false;
   }

@@ -11,7 +11,7 @@ let router: Router | undefined;
 
 /** The router of every module (built once per process). */
 export function apiRouter(): Router {
-  router ??= buildRouter(MODULES.map((m) => ({ endpoints: m.endpoints ?? [], routes: m.routes ?? [] })));
+  router ??= buildRouter(MODULES);
   return router;
 }
 

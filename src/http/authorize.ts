@@ -7,9 +7,6 @@ import { findAccount } from '../modules/accounts/service.js';
 /** A check run after the token is known and before any handler; throws a 403 to refuse. */
 export type Authorizer = (ctx: RequestContext, auth: AuthInfo, core: Core) => void;
 
-/** Checks other modules add (token restrictions), run in order before the account check. */
-export const authorizers: Authorizer[] = [];
-
 /**
  * An account may act on itself and its descendants only; a super-duper admin on every account.
  * A missing account is refused like a foreign one, so a token cannot probe for ids.

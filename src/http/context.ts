@@ -24,14 +24,6 @@ export interface ParsedPath {
   invalid?: string;
 }
 
-/** Endpoint names tel serves; a path segment equal to one starts a new resource. */
-export const ENDPOINTS = new Set<string>();
-
-/** Declares endpoint names (modules call this when they register routes). */
-export function declareEndpoints(...names: string[]): void {
-  for (const name of names) ENDPOINTS.add(name);
-}
-
 const HEX_ID = /^[0-9a-fA-F]{32}$/;
 
 /**
@@ -40,7 +32,7 @@ const HEX_ID = /^[0-9a-fA-F]{32}$/;
  * segments make the path invalid rather than being resolved; empty segments (`//`, trailing `/`)
  * are dropped; endpoint names and 32-hex ids are matched case-insensitively and lower-cased.
  */
-export function parsePath(rawPath: string, endpoints: ReadonlySet<string> = ENDPOINTS): ParsedPath {
+export function parsePath(rawPath: string, endpoints: ReadonlySet<string>): ParsedPath {
   const q = rawPath.indexOf('?');
   const pathOnly = q >= 0 ? rawPath.slice(0, q) : rawPath;
   const parsed: ParsedPath = { segments: [], resources: [], args: [] };

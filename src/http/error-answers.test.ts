@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { Router } from './router.js';
+import { buildRouter } from './router.js';
 import { createApiServer, MAX_BODY_BYTES } from './server.js';
 
 /** What came back on a raw connection: status, headers (lower-case names) and the body parsed. */
@@ -100,10 +100,7 @@ describe('a 500, if one happens', () => {
     const { tempDir } = await import('../../test/helpers/server.js');
     const tmp = tempDir();
     const core = openCore(`${tmp.dir}/tel.db`);
-    const router = new Router();
-    router.add({ method: 'GET', path: 'boom', auth: 'none', handler: () => JSON.parse('{') });
-    const { declareEndpoints } = await import('./context.js');
-    declareEndpoints('boom');
+    const router = buildRouter([{ endpoints: ['boom'], routes: [{ method: 'GET', path: 'boom', auth: 'none', handler: () => JSON.parse('{') }] }]);
     const server = createApiServer(core, router);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const logged: string[] = [];

@@ -1,7 +1,7 @@
 import type { Core } from '../core-type.js';
 import type { EnvelopeExtras } from './envelope.js';
 import type { RequestContext } from './context.js';
-import { declareEndpoints } from './context.js';
+import type { Authorizer } from './authorize.js';
 
 /** What a handler answers; the server wraps it in the envelope. */
 export interface Reply {
@@ -50,11 +50,15 @@ export interface RouteMatch {
   superduper: boolean;
 }
 
-/** All routes of the API; modules add theirs with `add`. */
+/** The API's routes, the endpoint names its paths are parsed with, and the checks before its handlers. */
 export class Router {
   private byLength = new Map<number, CompiledRoute[]>();
+  /** endpoint names: a path segment equal to one starts a resource */
+  readonly endpoints = new Set<string>();
+  /** checks of every request that carries a checked token, in order, before its handler */
+  readonly authorizers: Authorizer[] = [];
 
-  /** Registers routes; literal segments that are not params become known endpoint names only if declared. */
+  /** Adds routes (a literal segment names an endpoint only when it is declared in `endpoints`). */
   add(...routes: RouteDef[]): void {
     for (const r of routes) {
       const parts = r.path.split('/').filter(Boolean).map((p) => (p.startsWith(':') ? { param: p.slice(1) } : { literal: p }));
@@ -111,18 +115,20 @@ function matchParts(parts: CompiledRoute['parts'], segments: string[]): Record<s
   return params;
 }
 
-/** A module's HTTP face: the endpoint names it serves and its routes. */
+/** A module's HTTP face: the endpoint names it serves, its routes, its checks before handlers. */
 export interface ApiModule {
-  endpoints: string[];
-  routes: RouteDef[];
+  endpoints?: string[];
+  routes?: RouteDef[];
+  authorizers?: Authorizer[];
 }
 
-/** Builds the router from modules, declaring their endpoint names for path parsing. */
-export function buildRouter(modules: ApiModule[]): Router {
+/** Builds the router from modules' declarations. */
+export function buildRouter(modules: readonly ApiModule[]): Router {
   const router = new Router();
   for (const m of modules) {
-    declareEndpoints(...m.endpoints);
-    router.add(...m.routes);
+    for (const name of m.endpoints ?? []) router.endpoints.add(name);
+    router.add(...(m.routes ?? []));
+    router.authorizers.push(...(m.authorizers ?? []));
   }
   return router;
 }

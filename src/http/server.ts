@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Core } from '../core-type.js';
 import { authenticate } from '../modules/auth/service.js';
 import { findAccount } from '../modules/accounts/service.js';
-import { authorizers, checkAccountAccess } from './authorize.js';
+import { checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath, type RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
@@ -153,7 +153,7 @@ function routeOf(router: Router, method: string, pathOnly: string): Routed {
   const key = `${method} ${pathOnly}`;
   const hit = byKey.get(key);
   if (hit) return hit;
-  const path = parsePath(pathOnly);
+  const path = parsePath(pathOnly, router.endpoints);
   const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
   const routed = freezeRouted({ path, match });
   if (key.length <= MAX_ROUTED_PATH_CHARS) {
@@ -234,7 +234,7 @@ export async function handleRequest(
       const auth = authenticate(core, authToken);
       ctx.auth = auth;
       authenticated = true;
-      for (const check of authorizers) check(ctx, auth, core);
+      for (const check of router.authorizers) check(ctx, auth, core);
       // A path that names an account names an existing one (404, as Kazoo), then one the token may act on.
       if (path.accountId && !findAccount(core, path.accountId)) throw errors.badIdentifier(path.accountId);
       checkAccountAccess(ctx, auth, core);

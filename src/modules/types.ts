@@ -1,5 +1,10 @@
 import type { Core } from '../core-type.js';
+import type { DeliveryKind } from '../delivery/kinds.js';
+import type { Authorizer } from '../http/authorize.js';
 import type { RouteDef } from '../http/router.js';
+import type { AccountDocCheck } from './accounts/service.js';
+import type { TokenRules } from './auth/service.js';
+import type { ConfigCheck } from './config/service.js';
 import type { Simulation } from './simulations/registry.js';
 
 /** Something a background worker returns so the server can stop it, finishing in-flight work. */
@@ -7,16 +12,30 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** One API area: endpoint names and routes (the HTTP face), init and background workers. */
+/**
+ * One API area, declared: what it serves and what it plugs into the others. Nothing is
+ * registered behind the scenes: `src/core.ts` (the services' wiring) and `src/http/app.ts` (the
+ * router's) read these fields, so "where is this set?" is answered by the module's declaration.
+ */
 export interface TelModule {
   name: string;
   /** endpoint names this module serves (they start a resource in a path) */
   endpoints?: string[];
   routes?: RouteDef[];
+  /** checks of every request that carries a checked token, before its handler (a 403 refuses) */
+  authorizers?: Authorizer[];
   /** tables with an `account_id` column whose rows go when their account is deleted */
   accountTables?: string[];
   /** built-in settings by configuration category (the `default` node), shown with `with_defaults` */
   configDefaults?: Record<string, Record<string, unknown>>;
+  /** checks of the configuration categories this module owns, by category */
+  configChecks?: Record<string, ConfigCheck>;
+  /** checks of account documents beyond the account schema */
+  accountDocChecks?: AccountDocCheck[];
+  /** how logins give tokens their restrictions (the token restrictions module) */
+  tokenRules?: TokenRules;
+  /** the kinds of deliveries this module enqueues, and what the sender asks of each */
+  deliveryKinds?: Record<string, DeliveryKind>;
   /** simulation kinds (`data.kind` of the simulations endpoint) this module provides */
   simulations?: Record<string, Simulation>;
   /** runs in every process that opens the database (server and CLI): bus subscriptions */

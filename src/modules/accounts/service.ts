@@ -61,8 +61,8 @@ function fromRow(r: Row): Account {
   };
 }
 
-/** Extra checks other modules add to account documents (e.g. `restrictions`). */
-export const accountDocChecks: ((doc: Record<string, unknown>) => ValidationErrors | undefined)[] = [];
+/** A module's check of account documents beyond the account schema (e.g. `restrictions`). */
+export type AccountDocCheck = (doc: Record<string, unknown>) => ValidationErrors | undefined;
 
 /** Normalised name for lookups: lower case, alphanumerics only (as Kazoo's listing_by_name). */
 export function normaliseName(name: string): string {
@@ -182,7 +182,7 @@ function defaultRealm(id: string): string {
 
 function checkDoc(core: Core, doc: Record<string, unknown>, selfId?: string): void {
   const base = validateAccount.check(doc);
-  const extra = mergeErrors(...accountDocChecks.map((c) => c(doc)));
+  const extra = mergeErrors(...core.accountDocChecks.map((c) => c(doc)));
   let unique: ValidationErrors | undefined;
   if (typeof doc.realm === 'string') {
     const clash = findAccountsByRealm(core, doc.realm).find((a) => a.id !== selfId);

@@ -66,12 +66,15 @@ export interface TokenRow {
   modified: number;
 }
 
-/** What picks the template rules copied into a new token (set by the restrictions module). */
-export const tokenRestrictionHooks: {
+/** How logins give tokens their restrictions; the token restrictions module provides them (none: no rules). */
+export interface TokenRules {
+  /** the template rules copied into a new token */
   select?: (core: Core, who: { account: Account; ownerId?: string; method: string }) => EndpointRules | undefined;
   /** reads a token's stored rules; may reuse what it read before for the same token */
   parse?: (token: string, json: string) => EndpointRules;
-} = {};
+  /** checks the second form a login may carry (`data.restrictions`); throws a 400 */
+  validateLogin?: (value: unknown) => LoginRestrictions;
+}
 
 /** The token idle lifetime currently configured, in seconds. */
 export function tokenExpirySeconds(core: Core): number {
@@ -124,7 +127,7 @@ export function issueToken(core: Core, opts: IssueOptions): string {
   const token = `${unsigned}.${createHmac('sha256', signingSecret(core)).update(unsigned).digest('base64url')}`;
   const restrictions = opts.account.superduper
     ? undefined
-    : (opts.restrictions ?? tokenRestrictionHooks.select?.(core, { account: opts.account, ownerId: opts.ownerId, method: opts.method }));
+    : (opts.restrictions ?? core.tokenRules.select?.(core, { account: opts.account, ownerId: opts.ownerId, method: opts.method }));
   stmt(core.db, 
       `INSERT INTO tokens (id, account_id, owner_id, method, restrictions, login_restrictions, created, modified)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -173,7 +176,7 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
     ownerId: row.owner_id ?? undefined,
     method: row.method,
     isSuperduper: account.superduper,
-    restrictions: row.restrictions ? (tokenRestrictionHooks.parse?.(token, row.restrictions) ?? JSON.parse(row.restrictions)) : undefined,
+    restrictions: row.restrictions ? (core.tokenRules.parse?.(token, row.restrictions) ?? JSON.parse(row.restrictions)) : undefined,
     loginRestrictions: row.login_restrictions ? JSON.parse(row.login_restrictions) : undefined,
   };
 }
@@ -304,12 +307,9 @@ const apiAuthValidator = compileValidator({
   },
 });
 
-/** Checks a second-form restrictions object; set by the restrictions module. */
-export const loginRestrictionChecks: { validate?: (value: unknown) => LoginRestrictions } = {};
-
-function loginRestrictionsOf(data: Record<string, unknown>): LoginRestrictions | undefined {
+function loginRestrictionsOf(core: Core, data: Record<string, unknown>): LoginRestrictions | undefined {
   if (data.restrictions === undefined) return undefined;
-  return loginRestrictionChecks.validate ? loginRestrictionChecks.validate(data.restrictions) : (data.restrictions as LoginRestrictions);
+  return core.tokenRules.validateLogin ? core.tokenRules.validateLogin(data.restrictions) : (data.restrictions as LoginRestrictions);
 }
 
 /** Where a login comes from, for the throttle; the CLI passes none and is never throttled. */
@@ -335,7 +335,7 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
     if (account.doc.enabled === false) continue;
     const users = await usersByCredentials(core, account.id, form, method);
     if (users.length === 1) {
-      const login = loginRestrictionsOf(data);
+      const login = loginRestrictionsOf(core, data);
       throttle.succeeded(keys);
       return transaction(core.db, () => {
         upgradeLegacyCredentials(core, users[0], form, method);
@@ -360,7 +360,7 @@ export function apiAuth(core: Core, input: unknown, from?: LoginSource): { token
     throw errors.invalidCredentials();
   }
   throttle.succeeded(keys);
-  const login = loginRestrictionsOf(data);
+  const login = loginRestrictionsOf(core, data);
   return transaction(core.db, () => {
     const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });
     return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }, from?.apiUrl) };

@@ -15,8 +15,8 @@ export function canonicalCategory(category: string): string {
   return ALIASES[category] ?? category;
 }
 
-/** Checks other modules add for the categories they own, run before a category is stored. */
-export const configChecks = new Map<string, (doc: ConfigDoc) => ValidationErrors | undefined>();
+/** A module's check of a category it owns, run before the category is stored (errors: 400). */
+export type ConfigCheck = (doc: ConfigDoc) => ValidationErrors | undefined;
 
 export interface ConfigDoc {
   id: string;
@@ -32,6 +32,8 @@ export class ConfigService {
     private readonly core: Pick<Core, 'db'>,
     /** built-in settings by canonical category, as modules declare them */
     private readonly defaults: Record<string, Record<string, unknown>> = {},
+    /** checks by canonical category, as the modules owning them declare them */
+    private readonly checks: Readonly<Record<string, ConfigCheck>> = {},
   ) {
     this.cache = rowCache<ConfigDoc>(core.db, 'system_configs');
   }
@@ -75,7 +77,7 @@ export class ConfigService {
     const { id: _id, _read_only: _ro, ...rest } = doc;
     const nodes = isNodeDoc(rest) ? rest : { default: rest };
     const stored: ConfigDoc = { id: name, ...nodes };
-    const invalid = configChecks.get(name)?.(stored);
+    const invalid = this.checks[name]?.(stored);
     if (invalid) throw errors.validation(invalid);
     const body = JSON.stringify(stored);
     const prev = stmt(this.core.db, 'SELECT rev FROM system_configs WHERE category = ?').get(name) as

@@ -4,27 +4,27 @@ import { dataObject } from '../../http/request.js';
 import type { TelModule } from '../types.js';
 import { transaction } from '../../store/db.js';
 import { groupCommit } from '../../store/group-commit.js';
-import { eventsJson, SIMULATIONS, type EmittedEvent } from './registry.js';
+import { eventsJson, type EmittedEvent } from './registry.js';
 
 const CONTRACT_ORDER = ['call', 'queue_call', 'parking', 'voicemail'];
 
 /** The simulation kinds, in the contract's order (any others after them). */
-function simulationKinds(): string[] {
+function simulationKinds(core: Core): string[] {
   const rank = (k: string) => (CONTRACT_ORDER.includes(k) ? CONTRACT_ORDER.indexOf(k) : CONTRACT_ORDER.length);
-  return Object.keys(SIMULATIONS).sort((a, b) => rank(a) - rank(b));
+  return Object.keys(core.simulations).sort((a, b) => rank(a) - rank(b));
 }
 
 /** Runs a simulation of `kind` on an account; one transaction, so its deliveries land together. */
 export function simulate(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
   const kind = String(data.kind ?? '');
   // own keys only: `toString` or `constructor` are not kinds
-  if (!Object.hasOwn(SIMULATIONS, kind)) {
+  if (!Object.hasOwn(core.simulations, kind)) {
     throw errors.invalidField('kind', 'enum', 'Value not found in enumerated list of values', {
-      target: simulationKinds(),
+      target: simulationKinds(core),
       value: data.kind,
     });
   }
-  const run = SIMULATIONS[kind];
+  const run = core.simulations[kind];
   return transaction(core.db, () => run(core, accountId, data));
 }
 

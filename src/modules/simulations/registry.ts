@@ -11,8 +11,6 @@ export interface EmittedEvent {
 /** A simulation kind: validates its fields, publishes its events, answers them in order. */
 export type Simulation = (core: Core, accountId: string, data: Record<string, unknown>) => EmittedEvent[];
 
-/** Simulation kinds by `data.kind` (`call`, `parking`, `queue_call`, `voicemail`); modules add theirs. */
-export const SIMULATIONS: Record<string, Simulation> = {};
 
 /** Emitted events that list a published event as it is, by the event they list. */
 const listed = new WeakMap<EmittedEvent, PlatformEvent>();

@@ -2,7 +2,6 @@ import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
 import { stmt } from '../../store/db.js';
 import { countFailure } from '../../delivery/disabler.js';
-import { DELIVERY_KINDS } from '../../delivery/kinds.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
@@ -26,20 +25,22 @@ function failureText(o: TryOutcome): string {
   return o.clientError ?? o.reason ?? 'failed';
 }
 
-/** Webhooks: the API, the bus subscriber that queues deliveries, and (in `tel serve`) the sender. */
+/** Webhooks: the API, the bus subscriber that queues their deliveries, and what becomes of them. */
 export const webhooksModule: TelModule = {
   name: 'webhooks',
   endpoints: ['webhooks', 'configs'],
   routes: webhookRoutes,
   accountTables: ['webhooks', 'webhook_failures', 'account_configs'],
   simulations: { call: simulateCall, parking: simulateParking },
-  init(core) {
-    DELIVERY_KINDS[WEBHOOK_KIND] = {
+  deliveryKinds: {
+    [WEBHOOK_KIND]: {
       sendable: sendableHooks,
       exhausted: (c, row, outcome, at) => {
         if (row.hook_id) countFailure(c, row.account_id, row.hook_id, failureText(outcome), at);
       },
-    };
+    },
+  },
+  init(core) {
     core.bus.subscribe((event) => {
       enqueueMatchingHooks(core, event);
     });
