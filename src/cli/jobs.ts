@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { Core } from '../core-type.js';
 import { masterAccount } from '../modules/accounts/service.js';
-import { createAccountJob } from '../modules/resources/jobs.js';
+import { createAccountJob, JOB_STATUSES, listAccountJobs } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
-import { findJobById, isFinished, jobDetail, jobSummary, queryJobs, type JobRow, type JobStatus } from '../jobs/store.js';
+import { findJobById, findJobBySeq, isFinished, jobDetail, jobSummary, type JobRow, type JobStatus } from '../jobs/store.js';
 import { CliError, emit, existingAccount, parseJsonText, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
@@ -133,7 +133,7 @@ export function registerJobs(program: Command, io: CliIo): void {
             if (signal.stopped()) break;
             const reporter = new ProgressReporter((line) => io.err(line), io.isTTY);
             const outcome = await runJobHere(core, seq, { onProgress: (job) => reporter.update(job, isFinished(job.status)), shouldStop: signal.stopped });
-            const job = queryJobs(core, { startSeq: seq, limit: 1 })[0];
+            const job = findJobBySeq(core, seq)!;
             results.push({ ...jobSummary(job), outcome: outcome ?? 'taken by another executor' });
           }
         } finally {
@@ -153,11 +153,11 @@ export function registerJobs(program: Command, io: CliIo): void {
     .addHelpText('after', '\nExamples:\n  $ tel jobs list\n  $ tel jobs list --account <id> --status failed --json')
     .action(async (opts: { account?: string; status?: string; limit: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const statuses = ['pending', 'running', 'complete', 'failed'];
-        if (opts.status && !statuses.includes(opts.status)) throw new CliError(`--status must be one of ${statuses.join(', ')}.`, 2);
+        if (opts.status && !JOB_STATUSES.includes(opts.status as JobStatus)) throw new CliError(`--status must be one of ${JOB_STATUSES.join(', ')}.`, 2);
         const limit = Number(opts.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer, not ${opts.limit}.`, 2);
-        const rows = queryJobs(core, { accountId: opts.account && existingAccount(core, opts.account), status: opts.status as JobStatus | undefined, descending: true, limit }).reverse();
+        const { items } = listAccountJobs(core, { accountId: opts.account && existingAccount(core, opts.account), status: opts.status as JobStatus | undefined, pageSize: limit });
+        const rows = items.reverse();
         const out = rows.map((r) => ({ ...jobSummary(r), account_id: r.account_id, created: new Date(r.created).toISOString().slice(0, 19) }));
         emit(io, g, out, () => table(out, ['id', 'account_id', 'status', 'total', 'successes', 'failures', 'created']));
       }),

@@ -1,20 +1,20 @@
 import { Option, type Command } from 'commander';
-import { attemptJson, listAttempts } from '../delivery/attempts.js';
+import { attemptJson } from '../delivery/attempts.js';
 import { breakerOf } from '../delivery/breakers.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
-import { WEBHOOK_KIND } from '../modules/webhooks/match.js';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
   hookJson,
   hookSummary,
+  listHookAttempts,
   listWebhooks,
   reenableAutoDisabled,
   resendAttempt,
   setWebhookEnabled,
 } from '../modules/webhooks/service.js';
-import { gregorianToUnixMs } from '../util/time.js';
+import { gregorianWindow } from '../util/time.js';
 import { CliError, emit, existingAccount, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 interface CreateOptions {
@@ -65,7 +65,7 @@ function gregorianOption(value: string | undefined, name: string): number | unde
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be Gregorian seconds, not ${value}.`, 2);
-  return gregorianToUnixMs(n);
+  return n;
 }
 
 /** `tel webhooks …`: account webhooks and their attempt log, offline on the database file. */
@@ -183,17 +183,12 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .action(async (opts: { account: string; hook?: string; limit: string; from?: string; to?: string }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 0) throw new CliError(`--limit must be a whole number, not ${opts.limit}.`, 2);
-      const fromMs = gregorianOption(opts.from, '--from');
-      const toMs = gregorianOption(opts.to, '--to');
+      const from = gregorianOption(opts.from, '--from');
+      const to = gregorianOption(opts.to, '--to');
       await withCore(cmd, (core, g) => {
-        const accountId = existingAccount(core, opts.account);
-        if (opts.hook) getWebhook(core, accountId, opts.hook);
-        const { rows } = listAttempts(core, {
-          kind: WEBHOOK_KIND,
-          accountId,
+        const { items: rows } = listHookAttempts(core, existingAccount(core, opts.account), {
           hookId: opts.hook,
-          fromMs,
-          toMs: toMs === undefined ? undefined : toMs + 999,
+          ...gregorianWindow(from, to),
           pageSize: limit === 0 ? undefined : limit,
         });
         const items = rows.map(attemptJson);

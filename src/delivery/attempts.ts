@@ -1,8 +1,9 @@
 import type { Core } from '../core-type.js';
-import { unixMsToGregorian } from '../util/time.js';
+import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
 import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';
 import { stmt } from '../store/db.js';
+import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
 
 /** One row of `delivery_attempts`: one HTTP try of a delivery. */
 export interface AttemptRow {
@@ -103,36 +104,26 @@ export function attemptJson(r: AttemptRow): Record<string, unknown> {
   return out;
 }
 
-/** Filters of an attempts listing; times in unix ms. */
-export interface AttemptQuery {
+/** Which attempts a listing shows: one kind's, of one account, maybe of one hook (or queue), in a window. */
+export interface AttemptFilter extends TimeWindow {
   kind: string;
   accountId: string;
-  hookId?: string;
-  fromMs?: number;
-  toMs?: number;
-  /** newest first from this attempt id (inclusive) */
-  startId?: number;
-  /** undefined: all */
-  pageSize?: number;
+  /** the hook (or queue) the deliveries were for */
+  sourceId?: string;
 }
 
-/** Attempts newest first, one page; `nextId` is where the next page starts. */
-export function listAttempts(core: Core, q: AttemptQuery): { rows: AttemptRow[]; nextId?: number } {
+/** Attempts newest first, one page keyed by attempt id (`startKey`: the newest one to show). */
+export function listAttempts(core: Core, q: AttemptFilter & PageQuery<number>): Page<AttemptRow, number> {
   const where = ['a.kind = ?', 'a.account_id = ?'];
   const args: (string | number)[] = [q.kind, q.accountId];
-  if (q.hookId) (where.push('a.hook_id = ?'), args.push(q.hookId));
-  if (q.startId !== undefined) (where.push('a.id <= ?'), args.push(q.startId));
-  if (q.fromMs !== undefined) (where.push('a.created >= ?'), args.push(q.fromMs));
-  if (q.toMs !== undefined) (where.push('a.created <= ?'), args.push(q.toMs));
-  const limit = q.pageSize === undefined ? -1 : q.pageSize + 1;
+  if (q.sourceId) (where.push('a.hook_id = ?'), args.push(q.sourceId));
+  if (q.startKey !== undefined) (where.push('a.id <= ?'), args.push(q.startKey));
+  if (q.createdFrom !== undefined) (where.push('a.created >= ?'), args.push(q.createdFrom));
+  if (q.createdTo !== undefined) (where.push('a.created <= ?'), args.push(q.createdTo));
   const rows = core.db
     .prepare(`${ATTEMPT_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT ?`)
-    .all(...args, limit) as unknown as AttemptRow[];
-  if (q.pageSize !== undefined && rows.length > q.pageSize) {
-    const next = rows.pop()!;
-    return { rows, nextId: next.id };
-  }
-  return { rows };
+    .all(...args, pageLimit(q.pageSize)) as unknown as AttemptRow[];
+  return keysetPage(rows, q, (r) => r.id);
 }
 
 /** One attempt by id, or undefined. */

@@ -1,5 +1,7 @@
 import { jsonTooDeep } from '../util/json.js';
 import { errors } from '../errors.js';
+import type { Page, PageQuery } from '../store/pages.js';
+import { gregorianWindow, type TimeWindow } from '../util/time.js';
 import type { EnvelopeExtras } from './envelope.js';
 
 /** Kazoo's default page size. */
@@ -63,4 +65,49 @@ export function paginate<T>(items: T[], query: URLSearchParams): { page: T[]; ex
 export function ordered<T>(items: T[], query: URLSearchParams): T[] {
   const desc = query.get('descending') === 'true' || query.get('ascending') === 'false';
   return desc ? [...items].reverse() : items;
+}
+
+/** A whole-number query parameter (Gregorian seconds, a paging key); a 400 for anything else. */
+export function integerParam(query: URLSearchParams, name: string): number | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    throw errors.invalidField(name, 'type', 'Value did not match type(s): integer', { target: 'integer', value: raw });
+  }
+  return n;
+}
+
+/** `created_from` / `created_to` (Gregorian seconds) of a time-ranged listing. */
+export function timeWindowOf(query: URLSearchParams): TimeWindow {
+  return gregorianWindow(integerParam(query, 'created_from'), integerParam(query, 'created_to'));
+}
+
+/** Newest first unless `ascending=true` or `descending=false` (Kazoo's time-ranged views). */
+export function newestFirst(query: URLSearchParams): boolean {
+  return !(query.get('ascending') === 'true' || query.get('descending') === 'false');
+}
+
+/** `page_size` and `start_key` of a keyset listing, the key read by `readKey`. */
+export function pageQueryOf<K>(query: URLSearchParams, readKey: (query: URLSearchParams) => K | undefined): PageQuery<K> {
+  return { pageSize: pageSizeOf(query), startKey: readKey(query) };
+}
+
+/** The envelope keys of a keyset page: `page_size`, and when paged `start_key` / `next_start_key` (as `show` writes them). */
+export function pageExtras<T, K>(page: Page<T, K>, show: (key: K) => unknown = (k) => k): EnvelopeExtras {
+  const extras: EnvelopeExtras = { page_size: page.items.length };
+  if (page.startKey !== undefined) extras.start_key = show(page.startKey);
+  if (page.nextStartKey !== undefined) extras.next_start_key = show(page.nextStartKey);
+  return extras;
+}
+
+/** `start_key` of a listing paged by attempt id (an opaque key, as the listings give it). */
+export function attemptStartKey(query: URLSearchParams): number | undefined {
+  const start = decodeStartKey(query.get('start_key'));
+  return typeof start === 'number' ? start : undefined;
+}
+
+/** `created_from`, `created_to`, `page_size` and `start_key` of an attempts listing. */
+export function attemptQueryOf(query: URLSearchParams): TimeWindow & PageQuery<number> {
+  return { ...timeWindowOf(query), ...pageQueryOf(query, attemptStartKey) };
 }

@@ -2,7 +2,8 @@ import { stmt, transaction } from '../store/db.js';
 import type { Core } from '../core-type.js';
 import { errors } from '../errors.js';
 import { newId } from '../util/ids.js';
-import { unixMsToGregorian } from '../util/time.js';
+import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
+import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
 import { numberJson, type NumberRow } from '../modules/numbers/service.js';
 
 /** Job statuses: `pending` → `running` → `complete` (or `failed`). */
@@ -152,49 +153,25 @@ export function jobDetail(core: Core, job: JobRow): Record<string, unknown> {
   return out;
 }
 
-/** Filters of the jobs listing. */
-export interface JobQuery {
+/** Which jobs a listing shows; times in unix ms, both ends included. */
+export interface JobFilter extends TimeWindow {
   accountId?: string;
-  /** unix ms, inclusive */
-  createdFrom?: number;
-  createdTo?: number;
   status?: JobStatus;
-  /** start at this seq (inclusive), in listing order */
-  startSeq?: number;
-  limit?: number;
+  /** newest first (by the job's key) */
   descending?: boolean;
 }
 
-/** Jobs by their ordered key, filtered; what the API listing, the CLI and watchers read. */
-export function queryJobs(core: Core, q: JobQuery = {}): JobRow[] {
+/** Jobs in key order (newest first when `descending`), filtered, one page keyed by `seq`. */
+export function listJobs(core: Core, q: JobFilter & PageQuery<number> = {}): Page<JobRow, number> {
   const where: string[] = [];
   const args: (string | number)[] = [];
-  if (q.accountId) {
-    where.push('account_id = ?');
-    args.push(q.accountId);
-  }
-  if (q.createdFrom !== undefined) {
-    where.push('created >= ?');
-    args.push(q.createdFrom);
-  }
-  if (q.createdTo !== undefined) {
-    where.push('created <= ?');
-    args.push(q.createdTo);
-  }
-  if (q.status) {
-    where.push('status = ?');
-    args.push(q.status);
-  }
-  if (q.startSeq !== undefined) {
-    where.push(q.descending ? 'seq <= ?' : 'seq >= ?');
-    args.push(q.startSeq);
-  }
-  let sql = `SELECT ${JOB_COLUMNS} FROM resource_jobs`;
-  if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
-  sql += ` ORDER BY seq ${q.descending ? 'DESC' : 'ASC'}`;
-  if (q.limit !== undefined) {
-    sql += ' LIMIT ?';
-    args.push(q.limit);
-  }
-  return core.db.prepare(sql).all(...args) as unknown as JobRow[];
+  if (q.accountId) (where.push('account_id = ?'), args.push(q.accountId));
+  if (q.createdFrom !== undefined) (where.push('created >= ?'), args.push(q.createdFrom));
+  if (q.createdTo !== undefined) (where.push('created <= ?'), args.push(q.createdTo));
+  if (q.status) (where.push('status = ?'), args.push(q.status));
+  if (q.startKey !== undefined) (where.push(q.descending ? 'seq <= ?' : 'seq >= ?'), args.push(q.startKey));
+  const sql = `SELECT ${JOB_COLUMNS} FROM resource_jobs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+    ORDER BY seq ${q.descending ? 'DESC' : 'ASC'} LIMIT ?`;
+  const rows = core.db.prepare(sql).all(...args, pageLimit(q.pageSize)) as unknown as JobRow[];
+  return keysetPage(rows, q, (r) => r.seq);
 }

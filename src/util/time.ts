@@ -1,3 +1,5 @@
+import { errors } from '../errors.js';
+
 /** Seconds between 0000-01-01 (Gregorian) and the Unix epoch, as Kazoo counts time. */
 export const GREGORIAN_OFFSET_SECONDS = 62_167_219_200;
 
@@ -9,6 +11,26 @@ export function nowGregorian(nowMs: number = Date.now()): number {
 /** Converts Gregorian seconds to Unix milliseconds. */
 export function gregorianToUnixMs(gregorianSeconds: number): number {
   return (gregorianSeconds - GREGORIAN_OFFSET_SECONDS) * 1000;
+}
+
+/** A time window of a listing, in unix ms, both ends included. */
+export interface TimeWindow {
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+/**
+ * The window `created_from`..`created_to` given in Gregorian seconds, as unix ms (`created_to`
+ * takes its whole second). One that ends before it starts is refused as Kazoo refuses it.
+ */
+export function gregorianWindow(from?: number, to?: number): TimeWindow {
+  if (from !== undefined && to !== undefined && to < from) {
+    throw errors.invalidField('created_from', 'date_range', `created_to ${to} is prior to created_from ${from}`, { cause: from });
+  }
+  const window: TimeWindow = {};
+  if (from !== undefined) window.createdFrom = gregorianToUnixMs(from);
+  if (to !== undefined) window.createdTo = gregorianToUnixMs(to) + 999;
+  return window;
 }
 
 /** Converts Unix milliseconds to Gregorian seconds. */

@@ -1,5 +1,6 @@
 import type { TelModule } from '../types.js';
-import { listNumbers } from './service.js';
+import { pageExtras, pageQueryOf } from '../../http/paging.js';
+import { listNumbers, numberJson } from './service.js';
 
 /** The account's number inventory: `GET /v2/accounts/{id}/phone_numbers`. */
 export const numbersModule: TelModule = {
@@ -11,8 +12,14 @@ export const numbersModule: TelModule = {
       method: 'GET',
       path: 'accounts/:account_id/phone_numbers',
       handler: (ctx, core) => {
-        const { numbers, extras } = listNumbers(core, ctx.params.account_id, ctx.query);
-        return { data: { cascade_quantity: 0, numbers }, extras };
+        const page = listNumbers(core, ctx.params.account_id, {
+          // keys are E.164: a leading space is a `+` the client did not URL-encode
+          ...pageQueryOf(ctx.query, (q) => q.get('start_key')?.replace(/^ /, '+') || undefined),
+          state: ctx.query.get('filter_state') || undefined,
+        });
+        const numbers: Record<string, Record<string, unknown>> = {};
+        for (const r of page.items) numbers[r.number] = numberJson(r);
+        return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
       },
     },
   ],

@@ -1,7 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { stmt, type Db } from '../../store/db.js';
-import type { EnvelopeExtras } from '../../http/envelope.js';
-import { pageSizeOf } from '../../http/paging.js';
+import { keysetPage, pageLimit, type Page, type PageQuery } from '../../store/pages.js';
 import { unixMsToGregorian } from '../../util/time.js';
 
 /** The state a number added by a bulk job starts in (Kazoo creates them reserved). */
@@ -55,31 +54,13 @@ export function numberAdder(db: Db): NumberAdder {
 }
 
 /**
- * A page of an account's numbers in E.164 order, keyed by number as Kazoo answers them. The
- * paging key is the number itself (`start_key` / `next_start_key`); `paginate=false` gives all.
+ * A page of an account's numbers in E.164 order, keyed by the number itself, optionally in one
+ * state (`reserved`, `in_service`, …).
  */
-export function listNumbers(
-  core: Core,
-  accountId: string,
-  query: URLSearchParams,
-): { numbers: Record<string, Record<string, unknown>>; extras: EnvelopeExtras } {
-  const size = pageSizeOf(query);
-  // Keys are E.164, so a leading space is a `+` the client did not URL-encode.
-  const start = (query.get('start_key') ?? '').replace(/^ /, '+');
-  const state = query.get('filter_state');
-  const where = `account_id = ? AND number >= ?${state ? ' AND state = ?' : ''}`;
-  const args: (string | number)[] = [accountId, start];
-  if (state) args.push(state);
-  const sql = `SELECT * FROM phone_numbers WHERE ${where} ORDER BY number${size === undefined ? '' : ' LIMIT ?'}`;
-  if (size !== undefined) args.push(size + 1);
-  const rows = stmt(core.db, sql).all(...args) as unknown as NumberRow[];
-  const page = size === undefined ? rows : rows.slice(0, size);
-  const numbers: Record<string, Record<string, unknown>> = {};
-  for (const r of page) numbers[r.number] = numberJson(r);
-  const extras: EnvelopeExtras = { page_size: page.length };
-  if (size !== undefined) {
-    if (page.length) extras.start_key = page[0].number;
-    if (rows.length > size) extras.next_start_key = rows[size].number;
-  }
-  return { numbers, extras };
+export function listNumbers(core: Core, accountId: string, q: PageQuery<string> & { state?: string } = {}): Page<NumberRow, string> {
+  const where = `account_id = ? AND number >= ?${q.state ? ' AND state = ?' : ''}`;
+  const args: (string | number)[] = [accountId, q.startKey ?? ''];
+  if (q.state) args.push(q.state);
+  const rows = stmt(core.db, `SELECT * FROM phone_numbers WHERE ${where} ORDER BY number LIMIT ?`).all(...args, pageLimit(q.pageSize)) as unknown as NumberRow[];
+  return keysetPage(rows, q, (r) => r.number);
 }

@@ -156,7 +156,9 @@ describe('queues and their notifications, delivered to a real local sink', () =>
     expect(upTo.body.data).toHaveLength(2);
     const backwards = await srv.request('GET', `${url}?created_from=${second.timestamp + 1}&created_to=${first.timestamp}`, { token: token() });
     expect(backwards.status).toBe(400);
-    expect(backwards.body.data.created_from.date_range).toBeTruthy();
+    expect(backwards.body.data).toEqual({
+      created_from: { date_range: { message: `created_to ${first.timestamp} is prior to created_from ${second.timestamp + 1}`, cause: second.timestamp + 1 } },
+    });
   });
 
   it('a queue without notifications emits the events and sends nothing', async () => {

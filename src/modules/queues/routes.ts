@@ -1,15 +1,16 @@
 import type { Core } from '../../core-type.js';
-import { attemptsListing } from '../../delivery/listing.js';
+import { attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
+import { attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
 import { documentRoutes } from '../documents/crud.js';
 import { queues } from './kind.js';
-import { QUEUE_KIND } from './notify.js';
+import { listQueueNotifications } from './service.js';
 
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
-  const queue = queues.get(core, ctx.params.account_id, ctx.params.queue_id);
-  return attemptsListing(ctx, core, { kind: QUEUE_KIND, accountId: queue.accountId, hookId: queue.id });
+  const page = listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, attemptQueryOf(ctx.query));
+  return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`) and each queue's notification attempts. */

@@ -123,7 +123,7 @@ describe('bulk number jobs', () => {
     expect(window.body.data.length).toBe(all.body.data.length);
     const bad = await srv.request('GET', `${base}/jobs?created_from=${future}&created_to=${first.timestamp}`, { token });
     expect(bad.status).toBe(400);
-    expect(bad.body.data.created_from.date_range).toBeTruthy();
+    expect(bad.body.data).toEqual({ created_from: { date_range: { message: `created_to ${first.timestamp} is prior to created_from ${future}`, cause: future } } });
   });
 
   it('a job id of another account, or not of the YYYYMM- form, is a 404', async () => {

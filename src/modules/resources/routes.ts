@@ -2,7 +2,8 @@ import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { integerParam, newestFirst, ordered, pageExtras, pageQueryOf, paginate, timeWindowOf } from '../../http/paging.js';
+import { jobSummary, type JobStatus } from '../../jobs/store.js';
 import type { RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
 import { createCollection, updateCollection } from './collections.js';
@@ -78,7 +79,16 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'GET',
       path: `${base}/jobs`,
-      handler: (ctx, core) => listAccountJobs(core, jobAccount(core, scopeOf(ctx)), ctx.query),
+      handler: (ctx, core) => {
+        const page = listAccountJobs(core, {
+          accountId: jobAccount(core, scopeOf(ctx)),
+          ...timeWindowOf(ctx.query),
+          status: (ctx.query.get('filter_status') ?? undefined) as JobStatus | undefined,
+          descending: newestFirst(ctx.query),
+          ...pageQueryOf(ctx.query, (q) => integerParam(q, 'start_key')),
+        });
+        return { data: page.items.map(jobSummary), extras: pageExtras(page) };
+      },
     },
     {
       method: 'PUT',

@@ -2,14 +2,13 @@ import type { RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { paginate } from '../../http/paging.js';
-import { attemptsListing } from '../../delivery/listing.js';
+import { attemptQueryOf, encodeStartKey, pageExtras, paginate } from '../../http/paging.js';
+import { attemptJson } from '../../delivery/attempts.js';
 import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
 import { filteredSamples, SAMPLES } from './samples.js';
-import { WEBHOOK_KIND } from './match.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -17,6 +16,7 @@ import {
   hookJson,
   hookSummary,
   hookView,
+  listHookAttempts,
   listWebhooks,
   reenableAutoDisabled,
   updateWebhook,
@@ -41,7 +41,8 @@ function samplesReply(ctx: RequestContext) {
 
 /** The attempts listing of an account's webhooks, or of one hook. */
 function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
-  return attemptsListing(ctx, core, { kind: WEBHOOK_KIND, accountId: ctx.params.account_id, hookId });
+  const page = listHookAttempts(core, ctx.params.account_id, { ...attemptQueryOf(ctx.query), hookId });
+  return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
 }
 
 function reenableFlag(ctx: RequestContext): void {
@@ -108,10 +109,7 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: `${ONE}/attempts`,
-    handler: (ctx, core) => {
-      getWebhook(core, ctx.params.account_id, ctx.params.webhook_id);
-      return attemptsReply(ctx, core, ctx.params.webhook_id);
-    },
+    handler: (ctx, core) => attemptsReply(ctx, core, ctx.params.webhook_id),
   },
   {
     method: 'GET',

@@ -4,7 +4,9 @@ import { transaction } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';
 import { clearFailures } from '../../delivery/disabler.js';
 import { enqueueDelivery, findDelivery } from '../../delivery/outbox.js';
-import { findAttempt, type AttemptRow } from '../../delivery/attempts.js';
+import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
+import type { Page, PageQuery } from '../../store/pages.js';
+import type { TimeWindow } from '../../util/time.js';
 import { listDescendants } from '../accounts/service.js';
 import { validateWebhook } from './schema.js';
 import { WEBHOOK_KIND } from './match.js';
@@ -147,6 +149,20 @@ export function reenableAutoDisabled(core: Core, accountId: string, descendants:
     }
     return n;
   });
+}
+
+/**
+ * The attempt log of an account's webhooks, or of one of them (404 when it does not exist):
+ * newest first, in a time window, paged by attempt id. The API and the CLI both list with it.
+ */
+export function listHookAttempts(
+  core: Core,
+  accountId: string,
+  q: TimeWindow & PageQuery<number> & { hookId?: string } = {},
+): Page<AttemptRow, number> {
+  const { hookId, ...rest } = q;
+  if (hookId) getHook(core, accountId, hookId);
+  return listAttempts(core, { ...rest, kind: WEBHOOK_KIND, accountId, sourceId: hookId });
 }
 
 /** An attempt of an account's webhooks, or the 404. */
