@@ -6,6 +6,11 @@ import type { TokenRules } from './modules/auth/service.js';
 import type { ConfigService } from './modules/config/service.js';
 import type { Simulation } from './modules/simulations/registry.js';
 
+/** Something a background worker returns so the server can stop it, finishing in-flight work. */
+export interface Worker {
+  stop(): Promise<void>;
+}
+
 /**
  * The shared core both faces (HTTP and CLI) work through: one database, one bus, the
  * configuration, and what the modules declared for each other (wired once, in `src/core.ts`).

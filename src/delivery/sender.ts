@@ -1,8 +1,7 @@
 import type { Agent } from 'undici';
 import type { Core } from '../core-type.js';
-import type { Worker } from '../modules/types.js';
+import type { Worker } from '../core-type.js';
 import { pruneAttempts, recordAttempt } from './attempts.js';
-import { pruneFailures } from './disabler.js';
 import { dropUnsendable } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { breakerFailures } from './breakers.js';
@@ -466,7 +465,6 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     try {
       const s = deliverySettings(core);
       pruneAttempts(core, s.attemptsRetentionSeconds);
-      pruneFailures(core, Math.max(s.attemptsRetentionSeconds * 1000, s.attemptFailureExpiryMs));
     } catch (err) {
       log('pruning failed', err);
     }

@@ -1,5 +1,4 @@
 import type { Core } from '../core-type.js';
-import { getAccountConfig } from '../modules/webhooks/account-config.js';
 
 /** The system configuration category (and account config id) of delivery settings. */
 export const WEBHOOKS_CATEGORY = 'webhooks';
@@ -51,7 +50,7 @@ function pick(value: unknown, min: number): number | undefined {
  */
 export function deliverySettings(core: Core, accountId?: string): DeliverySettings {
   const system = core.config.get(WEBHOOKS_CATEGORY)?.default ?? {};
-  const account = accountId ? (getAccountConfig(core, accountId, WEBHOOKS_CATEGORY)?.doc ?? {}) : {};
+  const account = accountId ? (core.config.forAccount(accountId, WEBHOOKS_CATEGORY) ?? {}) : {};
   const out = {} as DeliverySettings;
   for (const [name, s] of Object.entries(SETTINGS) as [keyof DeliverySettings, (typeof SETTINGS)[keyof DeliverySettings]][]) {
     out[name] = pick(account[s.key], s.min) ?? pick(system[s.key], s.min) ?? s.default;

@@ -1,5 +1,5 @@
 import type { Core } from '../core-type.js';
-import type { Worker } from '../modules/types.js';
+import type { Worker } from '../core-type.js';
 import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
 import { jobSettings } from './settings.js';
 import { announceExecutor, withdrawExecutor } from './presence.js';

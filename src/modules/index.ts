@@ -18,7 +18,7 @@ import { appsStoreModule } from './apps-store/module.js';
 import { whitelabelModule } from './whitelabel/module.js';
 import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
-import { deliveryModule } from '../delivery/module.js';
+import { deliveryModule } from './delivery/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -45,7 +45,7 @@ export const MODULES: TelModule[] = [
       return { stop: async () => clearInterval(timer) };
     },
   },
-  { name: 'config', endpoints: ['system_configs'], routes: configRoutes },
+  { name: 'config', endpoints: ['system_configs'], routes: configRoutes, accountTables: ['account_configs'] },
   documentsModule,
   simulationsModule,
   tokenRestrictionsModule,

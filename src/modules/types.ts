@@ -1,4 +1,4 @@
-import type { Core } from '../core-type.js';
+import type { Core, Worker } from '../core-type.js';
 import type { DeliveryKind } from '../delivery/kinds.js';
 import type { Authorizer } from '../http/authorize.js';
 import type { RouteDef } from '../http/router.js';
@@ -7,10 +7,7 @@ import type { TokenRules } from './auth/service.js';
 import type { ConfigCheck } from './config/service.js';
 import type { Simulation } from './simulations/registry.js';
 
-/** Something a background worker returns so the server can stop it, finishing in-flight work. */
-export interface Worker {
-  stop(): Promise<void>;
-}
+export type { Worker } from '../core-type.js';
 
 /**
  * One API area, declared: what it serves and what it plugs into the others. Nothing is

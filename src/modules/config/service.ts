@@ -3,6 +3,7 @@ import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
 import { errors, type ValidationErrors } from '../../errors.js';
+import { getAccountConfig, setAccountConfig } from './account-config.js';
 
 /** Kazoo's category names accepted as aliases of the seed's. */
 const ALIASES: Record<string, string> = {
@@ -63,6 +64,16 @@ export class ConfigService {
       return row ? (JSON.parse(row.doc) as ConfigDoc) : undefined;
     });
     return doc ?? null;
+  }
+
+  /** An account's overrides of a category (`/v2/accounts/{id}/configs/{category}`), or null. */
+  forAccount(accountId: string, category: string): Record<string, unknown> | null {
+    return getAccountConfig(this.core.db, accountId, canonicalCategory(category))?.doc ?? null;
+  }
+
+  /** Stores an account's overrides of a category (an empty object removes them). */
+  setForAccount(accountId: string, category: string, doc: Record<string, unknown>): void {
+    setAccountConfig(this.core.db, accountId, canonicalCategory(category), doc);
   }
 
   /** One setting of the `default` node, or `fallback`. */

@@ -1,23 +1,32 @@
 import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
-import { stmt } from '../../store/db.js';
-import { countFailure } from '../../delivery/disabler.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
+import { deliverySettings } from '../../delivery/settings.js';
+import { countFailure, pruneFailures } from './disabler.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
+import { enabledHookIds } from './store.js';
 import { webhookRoutes } from './routes.js';
 import { simulateCall } from '../simulations/call.js';
 import { simulateParking } from '../simulations/parking.js';
 
 /** Webhook deliveries whose hook was deleted or turned off since they were queued are not sent. */
 function sendableHooks(core: Core, rows: DeliveryRow[]): Set<number> {
-  const ids = [...new Set(rows.map((r) => r.hook_id).filter((id): id is string => id !== null))];
-  const enabled = new Set(
-    (stmt(core.db, 'SELECT id FROM webhooks WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
-      id: string;
-    }[]).map((r) => r.id),
-  );
+  const enabled = enabledHookIds(core, rows.map((r) => r.hook_id).filter((id): id is string => id !== null));
   return new Set(rows.filter((r) => r.hook_id !== null && enabled.has(r.hook_id)).map((r) => r.id));
+}
+
+/** How often failures too old to count towards auto-disable are forgotten. */
+const PRUNE_INTERVAL_MS = 60_000;
+
+/** Forgets counted failures no window can reach any more (attempt records are the sender's to prune). */
+function pruneOldFailures(core: Core): void {
+  try {
+    const s = deliverySettings(core);
+    pruneFailures(core, Math.max(s.attemptsRetentionSeconds * 1000, s.attemptFailureExpiryMs));
+  } catch (err) {
+    process.stderr.write(`tel: pruning webhook failures failed: ${(err as Error)?.message ?? err}\n`);
+  }
 }
 
 function failureText(o: TryOutcome): string {
@@ -30,7 +39,7 @@ export const webhooksModule: TelModule = {
   name: 'webhooks',
   endpoints: ['webhooks', 'configs'],
   routes: webhookRoutes,
-  accountTables: ['webhooks', 'webhook_failures', 'account_configs'],
+  accountTables: ['webhooks', 'webhook_failures'],
   simulations: { call: simulateCall, parking: simulateParking },
   deliveryKinds: {
     [WEBHOOK_KIND]: {
@@ -44,5 +53,11 @@ export const webhooksModule: TelModule = {
     core.bus.subscribe((event) => {
       enqueueMatchingHooks(core, event);
     });
+  },
+  start(core) {
+    pruneOldFailures(core);
+    const timer = setInterval(() => pruneOldFailures(core), PRUNE_INTERVAL_MS);
+    timer.unref();
+    return { stop: async () => clearInterval(timer) };
   },
 };

@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { stripServerFields } from '../../store/documents.js';
-import { clearFailures } from '../../delivery/disabler.js';
+import { clearFailures } from './disabler.js';
 import { enqueueDelivery, findDelivery } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
 import type { Page, PageQuery } from '../../store/pages.js';

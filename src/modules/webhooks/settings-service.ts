@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { transaction } from '../../store/db.js';
 import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
-import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
+import { accountConfigId } from '../config/account-config.js';
 import { validateAccountConfig } from './schema.js';
 
 /** What an account inherits: the built-in defaults under the system `webhooks` default node. */
@@ -14,7 +14,7 @@ function parentSettings(core: Core): Record<string, unknown> {
  * Kazoo does (account overrides over the system config over the defaults).
  */
 export function accountWebhookSettings(core: Core, accountId: string): Record<string, unknown> {
-  const own = getAccountConfig(core, accountId, WEBHOOKS_CATEGORY)?.doc ?? {};
+  const own = core.config.forAccount(accountId, WEBHOOKS_CATEGORY) ?? {};
   return { ...parentSettings(core), ...own, id: accountConfigId(WEBHOOKS_CATEGORY) };
 }
 
@@ -31,18 +31,18 @@ export function changeAccountWebhookSettings(
 ): Record<string, unknown> {
   const { id: _id, _read_only: _ro, ...body } = input;
   return transaction(core.db, () => {
-    const current = getAccountConfig(core, accountId, WEBHOOKS_CATEGORY)?.doc ?? {};
+    const current = core.config.forAccount(accountId, WEBHOOKS_CATEGORY) ?? {};
     const wanted = validateAccountConfig(mode === 'merge' ? { ...current, ...body } : body);
     const parent = parentSettings(core);
     const diff: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(wanted)) if (JSON.stringify(parent[k]) !== JSON.stringify(v)) diff[k] = v;
-    setAccountConfig(core, accountId, WEBHOOKS_CATEGORY, diff);
+    core.config.setForAccount(accountId, WEBHOOKS_CATEGORY, diff);
     return accountWebhookSettings(core, accountId);
   });
 }
 
 /** Removes an account's overrides; answers the settings it now inherits. */
 export function resetAccountWebhookSettings(core: Core, accountId: string): Record<string, unknown> {
-  setAccountConfig(core, accountId, WEBHOOKS_CATEGORY, {});
+  core.config.setForAccount(accountId, WEBHOOKS_CATEGORY, {});
   return accountWebhookSettings(core, accountId);
 }

@@ -113,6 +113,14 @@ export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
   forgetMatching(core);
 }
 
+/** Which of these hooks exist and are enabled. */
+export function enabledHookIds(core: Core, ids: string[]): Set<string> {
+  const rows = stmt(core.db, 'SELECT id FROM webhooks WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(ids)])) as {
+    id: string;
+  }[];
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Turns a hook off on behalf of the disabler, recording why. */
 export function autoDisableHook(core: Core, hookId: string, reason: string): boolean {
   const r = stmt(core.db, 'SELECT * FROM webhooks WHERE id = ?').get(hookId) as HookRow | undefined;

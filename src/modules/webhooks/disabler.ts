@@ -1,8 +1,8 @@
-import type { Core } from '../core-type.js';
-import { autoDisableHook } from '../modules/webhooks/store.js';
-import { deliverySettings } from './settings.js';
-import { stmt } from '../store/db.js';
-import { nowGregorian } from '../util/time.js';
+import type { Core } from '../../core-type.js';
+import { autoDisableHook } from './store.js';
+import { deliverySettings } from '../../delivery/settings.js';
+import { stmt } from '../../store/db.js';
+import { nowGregorian } from '../../util/time.js';
 
 /**
  * Counts one failed delivery (its retries exhausted) against a hook; when the hook reaches

@@ -1,6 +1,6 @@
-import type { TelModule } from '../modules/types.js';
-import { startSender } from './sender.js';
-import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from './settings.js';
+import type { TelModule } from '../types.js';
+import { startSender } from '../../delivery/sender.js';
+import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
 
 /**
  * The durable outbox: its tables belong to accounts, and in `tel serve` its one sender sends

@@ -1,4 +1,4 @@
-import type { Core } from '../../core-type.js';
+import type { Db } from '../../store/db.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { nextRevision } from '../../util/ids.js';
@@ -9,12 +9,12 @@ export interface AccountConfig {
   rev: string;
 }
 
-const cacheOf = (core: Core) => rowCache<AccountConfig>(core.db, 'account_configs');
+const cacheOf = (db: Db) => rowCache<AccountConfig>(db, 'account_configs');
 
 /** An account's overrides of `category`, or null; cached until any process writes the database. */
-export function getAccountConfig(core: Core, accountId: string, category: string): AccountConfig | null {
-  const row = cacheOf(core).get(`${accountId}/${category}`, () => {
-    const r = stmt(core.db, 'SELECT doc, rev FROM account_configs WHERE account_id = ? AND category = ?').get(accountId, category) as
+export function getAccountConfig(db: Db, accountId: string, category: string): AccountConfig | null {
+  const row = cacheOf(db).get(`${accountId}/${category}`, () => {
+    const r = stmt(db, 'SELECT doc, rev FROM account_configs WHERE account_id = ? AND category = ?').get(accountId, category) as
       | { doc: string; rev: string }
       | undefined;
     return r ? { doc: JSON.parse(r.doc) as Record<string, unknown>, rev: r.rev } : undefined;
@@ -23,19 +23,19 @@ export function getAccountConfig(core: Core, accountId: string, category: string
 }
 
 /** Stores an account's overrides of `category` (an empty object removes them). */
-export function setAccountConfig(core: Core, accountId: string, category: string, doc: Record<string, unknown>): AccountConfig | null {
-  cacheOf(core).clear(`${accountId}/${category}`);
+export function setAccountConfig(db: Db, accountId: string, category: string, doc: Record<string, unknown>): AccountConfig | null {
+  cacheOf(db).clear(`${accountId}/${category}`);
   if (Object.keys(doc).length === 0) {
-    stmt(core.db, 'DELETE FROM account_configs WHERE account_id = ? AND category = ?').run(accountId, category);
+    stmt(db, 'DELETE FROM account_configs WHERE account_id = ? AND category = ?').run(accountId, category);
     return null;
   }
   const body = JSON.stringify(doc);
-  const prev = stmt(core.db, 'SELECT rev FROM account_configs WHERE account_id = ? AND category = ?').get(accountId, category) as
+  const prev = stmt(db, 'SELECT rev FROM account_configs WHERE account_id = ? AND category = ?').get(accountId, category) as
     | { rev: string }
     | undefined;
   const rev = nextRevision(prev?.rev, body);
   stmt(
-    core.db,
+    db,
     `INSERT INTO account_configs (account_id, category, doc, rev, modified) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT(account_id, category) DO UPDATE SET doc = excluded.doc, rev = excluded.rev, modified = excluded.modified`,
   ).run(accountId, category, body, rev, Date.now());
