@@ -195,7 +195,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
         const lines = rows.map((r) => ({
           id: r.id,
           time: new Date(r.created).toISOString().slice(0, 19).replace('T', ' '),
-          hook: r.hook_name || r.hook_id,
+          hook: r.source_name || r.source_id,
           event: r.event_name,
           result: r.result,
           status: r.http_status ?? '',

@@ -12,8 +12,8 @@ export interface AttemptRow {
   event_id: string;
   kind: string;
   account_id: string;
-  hook_id: string | null;
-  hook_name: string | null;
+  source_id: string | null;
+  source_name: string | null;
   event_name: string;
   uri: string;
   method: string;
@@ -36,7 +36,7 @@ export interface AttemptRow {
  * was the delivery's payload itself, which its outbox row holds (it outlives its attempts: both
  * are pruned by age, the outbox row by its last change).
  */
-const ATTEMPT_SELECT = `SELECT a.id, a.delivery_id, a.event_id, a.kind, a.account_id, a.hook_id, a.hook_name, a.event_name, a.uri,
+const ATTEMPT_SELECT = `SELECT a.id, a.delivery_id, a.event_id, a.kind, a.account_id, a.source_id, a.source_name, a.event_name, a.uri,
     a.method, a.result, a.reason, a.client_error, a.http_status, a.latency_ms, a.try, a.retries_left, a.req_headers,
     COALESCE(a.req_body, o.payload) AS req_body, a.resp_headers, a.resp_body, a.created
   FROM delivery_attempts a LEFT JOIN outbox o ON o.id = a.delivery_id`;
@@ -45,7 +45,7 @@ const ATTEMPT_SELECT = `SELECT a.id, a.delivery_id, a.event_id, a.kind, a.accoun
 export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome, tryNo: number, retriesLeft: number, at: number): number {
   const res = stmt(
     core.db,
-    `INSERT INTO delivery_attempts (delivery_id, event_id, kind, account_id, hook_id, hook_name, event_name, uri, method, result,
+    `INSERT INTO delivery_attempts (delivery_id, event_id, kind, account_id, source_id, source_name, event_name, uri, method, result,
        reason, client_error, http_status, latency_ms, try, retries_left, req_headers, req_body, resp_headers, resp_body, created)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
@@ -53,8 +53,8 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
     row.event_id,
     row.kind,
     row.account_id,
-    row.hook_id,
-    row.hook_name,
+    row.source_id,
+    row.source_name,
     row.event_name,
     outcome.url,
     row.method,
@@ -79,8 +79,8 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
 export function attemptJson(r: AttemptRow): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
-    hook_id: r.hook_id,
-    hook_name: r.hook_name,
+    hook_id: r.source_id,
+    hook_name: r.source_name,
     hook_event: r.event_name,
     event_id: r.event_id,
     result: r.result,
@@ -116,7 +116,7 @@ export interface AttemptFilter extends TimeWindow {
 export function listAttempts(core: Core, q: AttemptFilter & PageQuery<number>): Page<AttemptRow, number> {
   const where = ['a.kind = ?', 'a.account_id = ?'];
   const args: (string | number)[] = [q.kind, q.accountId];
-  if (q.sourceId) (where.push('a.hook_id = ?'), args.push(q.sourceId));
+  if (q.sourceId) (where.push('a.source_id = ?'), args.push(q.sourceId));
   if (q.startKey !== undefined) (where.push('a.id <= ?'), args.push(q.startKey));
   if (q.createdFrom !== undefined) (where.push('a.created >= ?'), args.push(q.createdFrom));
   if (q.createdTo !== undefined) (where.push('a.created <= ?'), args.push(q.createdTo));

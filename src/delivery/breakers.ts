@@ -20,10 +20,10 @@ export function breakerFailures(core: Core, target: string): number {
 }
 
 /** The breaker of a hook (or queue): open when any of its targets is, else its latest record; undefined when none. */
-export function breakerOf(core: Core, hookId: string): BreakerState | undefined {
+export function breakerOf(core: Core, sourceId: string): BreakerState | undefined {
   const r = stmt(
     core.db,
-    "SELECT state, failures, changed FROM delivery_breakers WHERE hook_id = ? ORDER BY state = 'open' DESC, changed DESC LIMIT 1",
-  ).get(hookId) as BreakerState | undefined;
+    "SELECT state, failures, changed FROM delivery_breakers WHERE source_id = ? ORDER BY state = 'open' DESC, changed DESC LIMIT 1",
+  ).get(sourceId) as BreakerState | undefined;
   return r ? { state: r.state, failures: r.failures, changed: r.changed } : undefined;
 }

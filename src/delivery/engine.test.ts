@@ -272,7 +272,7 @@ describe('backpressure: a backlog waits on disk, not in memory', () => {
           enqueueDelivery(srv.core, {
             kind: 'probe',
             accountId: srv.master.account_id,
-            hookId: `slow-${i % 5}`,
+            sourceId: `slow-${i % 5}`,
             eventName: 'probe',
             url: `${sink.url}/slow/${i % 5}`,
             method: 'post',

@@ -16,9 +16,9 @@ export interface DeliveryInput {
   /** the account owning the hook (or queue): attempts are listed under it */
   accountId: string;
   /** the webhook (or queue) the delivery is for */
-  hookId?: string;
+  sourceId?: string;
   /** its name, shown in attempt records and the live view */
-  hookName?: string;
+  sourceName?: string;
   /** the event name (`channel_create`, `object`, `pickup`, …) */
   eventName: string;
   /** absolute http(s) URL */
@@ -48,8 +48,8 @@ export interface DeliveryRow {
   event_id: string;
   kind: string;
   account_id: string;
-  hook_id: string | null;
-  hook_name: string | null;
+  source_id: string | null;
+  source_name: string | null;
   event_name: string;
   url: string;
   target: string;
@@ -119,12 +119,12 @@ export function attachClaimer(core: Core, claimer: InlineClaimer): () => void {
  * an endpoint that hangs holds only its own deliveries, even beside live ones on the same host and
  * port; connections are still pooled per origin.
  */
-export function targetOf(url: string, hookId?: string | null): string {
-  const key = hookId ? `${url} ${hookId}` : url;
+export function targetOf(url: string, sourceId?: string | null): string {
+  const key = sourceId ? `${url} ${sourceId}` : url;
   let target = targets.get(key);
   if (target === undefined) {
     const u = new URL(url);
-    target = `${u.origin}${u.pathname}${hookId ? ` ${hookId}` : ''}`;
+    target = `${u.origin}${u.pathname}${sourceId ? ` ${sourceId}` : ''}`;
     if (targets.size >= 10_000) targets.clear();
     targets.set(key, target);
   }
@@ -144,7 +144,7 @@ const targets = new Map<string, string>();
  * `payload` as a query string (appended with `&` when the URL has one); post/put send it as
  * JSON or url-encoded form data. Any 2xx is success; anything else is retried up to `retries`
  * more times with exponential backoff (429/503 `Retry-After` honoured within bounds). Each try
- * is recorded in `delivery_attempts` under `kind`, `accountId` and `hookId`; a server killed
+ * is recorded in `delivery_attempts` under `kind`, `accountId` and `sourceId`; a server killed
  * mid-delivery sends the rows again on restart, with the same `X-Event-ID` header. A kind may
  * declare a `DeliveryKind` (./kinds.ts, wired in core.ts): skip rows no longer wanted, react when a
  * delivery fails for good.
@@ -152,7 +152,7 @@ const targets = new Map<string, string>();
 export function enqueueDelivery(core: Core, input: DeliveryInput): number {
   const now = Date.now();
   const dueAt = input.dueAt ?? now;
-  const target = targetOf(input.url, input.hookId);
+  const target = targetOf(input.url, input.sourceId);
   const claimer = dueAt <= now ? claimers.get(core.db) : undefined;
   return transaction(core.db, () => {
     const claim = claimer?.reserve(target);
@@ -161,8 +161,8 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
       event_id: input.eventId ?? newId(),
       kind: input.kind,
       account_id: input.accountId,
-      hook_id: input.hookId ?? null,
-      hook_name: input.hookName ?? null,
+      source_id: input.sourceId ?? null,
+      source_name: input.sourceName ?? null,
       event_name: input.eventName,
       url: input.url,
       target,
@@ -182,15 +182,15 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
     };
     const res = stmt(
       core.db,
-      `INSERT INTO outbox (event_id, kind, account_id, hook_id, hook_name, event_name, url, target, method, format,
+      `INSERT INTO outbox (event_id, kind, account_id, source_id, source_name, event_name, url, target, method, format,
          payload, headers, secret, retries, status, due_at, owner, lease_until, created, modified)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       row.event_id,
       row.kind,
       row.account_id,
-      row.hook_id,
-      row.hook_name,
+      row.source_id,
+      row.source_name,
       row.event_name,
       row.url,
       row.target,

@@ -40,7 +40,7 @@ interface Target {
   /** moving average of its tries' duration (ms) */
   latencyMs: number;
   /** the hook (or queue) the target belongs to, for the breaker's record */
-  hookId: string | null;
+  sourceId: string | null;
   /** rows of this process's transactions reserved for it, not yet committed */
   reserved: number;
   /** rows of it wait on disk (its window was full): new ones queue behind them there */
@@ -50,7 +50,7 @@ interface Target {
 /** A breaker that changed state, recorded with the next flush. */
 interface BreakerChange {
   target: string;
-  hookId: string | null;
+  sourceId: string | null;
   state: 'open' | 'closed';
   failures: number;
   at: number;
@@ -242,16 +242,16 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     rows.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
     const now = Date.now();
     for (const row of rows) {
-      targetOf(row.target, row.hook_id).queue.push(Object.assign(row, { heldAt: now }));
+      targetOf(row.target, row.source_id).queue.push(Object.assign(row, { heldAt: now }));
       held++;
     }
     for (const key of new Set(rows.map((r) => r.target))) pump(key);
   }
 
-  function targetOf(key: string, hookId: string | null): Target {
+  function targetOf(key: string, sourceId: string | null): Target {
     let t = targets.get(key);
     if (!t) {
-      t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, key), latencyMs: 0, hookId, reserved: 0, spilled: false };
+      t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(core, key), latencyMs: 0, sourceId, reserved: 0, spilled: false };
       targets.set(key, t);
     }
     return t;
@@ -281,8 +281,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       return { owner, leaseUntil: Date.now() + leaseMs };
     },
     accept(row: DeliveryRow): void {
-      const t = targetOf(row.target, row.hook_id);
-      t.hookId ??= row.hook_id;
+      const t = targetOf(row.target, row.source_id);
+      t.sourceId ??= row.source_id;
       t.reserved--;
       reserved--;
       t.queue.push(Object.assign(row, { heldAt: Date.now() }));
@@ -355,7 +355,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     const wasOpen = breakerOpen(t);
     t.failures = ok ? 0 : t.failures + 1;
     const open = breakerOpen(t);
-    if (open !== wasOpen) breakerChanges.push({ target: key, hookId: t.hookId, state: open ? 'open' : 'closed', failures: t.failures, at: Date.now() });
+    if (open !== wasOpen) breakerChanges.push({ target: key, sourceId: t.sourceId, state: open ? 'open' : 'closed', failures: t.failures, at: Date.now() });
   }
 
   /**
@@ -387,9 +387,9 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       for (const c of changes) {
         stmt(
           core.db,
-          `INSERT INTO delivery_breakers (target, hook_id, state, failures, changed) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT(target) DO UPDATE SET hook_id = excluded.hook_id, state = excluded.state, failures = excluded.failures, changed = excluded.changed`,
-        ).run(c.target, c.hookId, c.state, c.failures, c.at);
+          `INSERT INTO delivery_breakers (target, source_id, state, failures, changed) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(target) DO UPDATE SET source_id = excluded.source_id, state = excluded.state, failures = excluded.failures, changed = excluded.changed`,
+        ).run(c.target, c.sourceId, c.state, c.failures, c.at);
       }
       for (const k of keys) claimed = claimed.concat(claimFor(k, batch.length));
       return claimed;

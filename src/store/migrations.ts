@@ -359,4 +359,19 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '0203-delivery-sources',
+    sql: `
+      -- A delivery is for a webhook or a queue (or what else enqueues): its source, not a hook.
+      ALTER TABLE outbox RENAME COLUMN hook_id TO source_id;
+      ALTER TABLE outbox RENAME COLUMN hook_name TO source_name;
+      ALTER TABLE delivery_attempts RENAME COLUMN hook_id TO source_id;
+      ALTER TABLE delivery_attempts RENAME COLUMN hook_name TO source_name;
+      ALTER TABLE delivery_breakers RENAME COLUMN hook_id TO source_id;
+      DROP INDEX delivery_attempts_hook;
+      CREATE INDEX delivery_attempts_source ON delivery_attempts(source_id, id);
+      DROP INDEX delivery_breakers_hook;
+      CREATE INDEX delivery_breakers_source ON delivery_breakers(source_id);
+    `,
+  },
 ];

@@ -48,7 +48,7 @@ const JOB_COLS = `j.seq, j.id, j.account_id, ac.name AS account_name, j.resource
   (SELECT json_extract(d.doc, '$.name') FROM docs d WHERE d.id = j.resource_id AND d.kind = 'resource') AS resource_name,
   j.status, j.total, j.successes, j.failures, j.created, j.modified`;
 
-const ATTEMPT_COLS = `a.id, a.created, a.account_id, ac.name AS account_name, a.hook_id, a.hook_name, a.event_name,
+const ATTEMPT_COLS = `a.id, a.created, a.account_id, ac.name AS account_name, a.source_id AS hook_id, a.source_name AS hook_name, a.event_name,
   a.result, a.http_status, a.latency_ms, a.retries_left, a.reason, a.client_error`;
 
 function toAttempt(r: AttemptSql): AttemptRow {
@@ -185,7 +185,7 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
         requestBody: full.req_body ?? '',
         responseHeaders: parseHeaders(full.resp_headers),
         responseBody: full.resp_body,
-        hook: full.hook_id ? hookState(full.hook_id) : undefined,
+        hook: full.source_id ? hookState(full.source_id) : undefined,
       };
       return detail;
     },

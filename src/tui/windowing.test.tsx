@@ -28,8 +28,8 @@ beforeAll(() => {
   const id = enqueueDelivery(writer, {
     kind: 'webhook',
     accountId: account_id,
-    hookId: hook.id,
-    hookName: 'Firehose',
+    sourceId: hook.id,
+    sourceName: 'Firehose',
     eventName: 'channel_create',
     url: 'http://127.0.0.1:9/hook',
     method: 'post',

@@ -50,8 +50,8 @@ export function notifyQueue(
   const deliveryId = enqueueDelivery(core, {
     kind: QUEUE_KIND,
     accountId: queue.accountId,
-    hookId: queue.id,
-    hookName: typeof queue.doc.name === 'string' ? queue.doc.name : undefined,
+    sourceId: queue.id,
+    sourceName: typeof queue.doc.name === 'string' ? queue.doc.name : undefined,
     eventName: state,
     url: target.url,
     method: target.method,

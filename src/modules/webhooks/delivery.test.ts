@@ -154,7 +154,7 @@ describe('webhook delivery to a real local sink', () => {
     const r = await eventually(() => attempts(id), (a) => a.body.data.length === 1);
     expect(r.body.data[0].req_body).toBe(got.body);
     expect(JSON.parse(got.body).caller_id_number).toBe('+14155550177');
-    const stored = srv.core.db.prepare('SELECT req_body FROM delivery_attempts WHERE hook_id = ?').get(id) as { req_body: string | null };
+    const stored = srv.core.db.prepare('SELECT req_body FROM delivery_attempts WHERE source_id = ?').get(id) as { req_body: string | null };
     expect(stored.req_body).toBeNull();
   });
 

@@ -125,8 +125,8 @@ export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
     enqueueDelivery(core, {
       kind: WEBHOOK_KIND,
       accountId: r.account_id,
-      hookId: r.id,
-      hookName: String(doc.name ?? ''),
+      sourceId: r.id,
+      sourceName: String(doc.name ?? ''),
       eventName: event.type,
       url: String(doc.uri),
       method,

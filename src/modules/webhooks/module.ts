@@ -12,8 +12,8 @@ import { simulateParking } from '../simulations/parking.js';
 
 /** Webhook deliveries whose hook was deleted or turned off since they were queued are not sent. */
 function sendableHooks(core: Core, rows: DeliveryRow[]): Set<number> {
-  const enabled = enabledHookIds(core, rows.map((r) => r.hook_id).filter((id): id is string => id !== null));
-  return new Set(rows.filter((r) => r.hook_id !== null && enabled.has(r.hook_id)).map((r) => r.id));
+  const enabled = enabledHookIds(core, rows.map((r) => r.source_id).filter((id): id is string => id !== null));
+  return new Set(rows.filter((r) => r.source_id !== null && enabled.has(r.source_id)).map((r) => r.id));
 }
 
 /** How often failures too old to count towards auto-disable are forgotten. */
@@ -45,7 +45,7 @@ export const webhooksModule: TelModule = {
     [WEBHOOK_KIND]: {
       sendable: sendableHooks,
       exhausted: (c, row, outcome, at) => {
-        if (row.hook_id) countFailure(c, row.account_id, row.hook_id, failureText(outcome), at);
+        if (row.source_id) countFailure(c, row.account_id, row.source_id, failureText(outcome), at);
       },
     },
   },

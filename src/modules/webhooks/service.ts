@@ -182,14 +182,14 @@ export function resendAttempt(core: Core, attemptId: number, accountId?: string)
     const attempt = getAttempt(core, attemptId, accountId);
     const delivery = findDelivery(core, attempt.delivery_id);
     if (!delivery) throw errors.invalidField('attempt', 'expired', 'the delivery of this attempt is no longer kept', { value: attemptId });
-    const hook = attempt.hook_id ? findHook(core, attempt.account_id, attempt.hook_id) : undefined;
-    if (!hook) throw errors.invalidField('hook_id', 'not_found', 'the webhook of this attempt no longer exists', { value: attempt.hook_id });
+    const hook = attempt.source_id ? findHook(core, attempt.account_id, attempt.source_id) : undefined;
+    if (!hook) throw errors.invalidField('hook_id', 'not_found', 'the webhook of this attempt no longer exists', { value: attempt.source_id });
     if (hook.doc.enabled === false) throw errors.invalidField('hook_id', 'disabled', 'the webhook is disabled: enable it first', { value: hook.id });
     return enqueueDelivery(core, {
       kind: delivery.kind,
       accountId: delivery.account_id,
-      hookId: hook.id,
-      hookName: String(hook.doc.name ?? ''),
+      sourceId: hook.id,
+      sourceName: String(hook.doc.name ?? ''),
       eventName: delivery.event_name,
       url: delivery.url,
       method: delivery.method,
