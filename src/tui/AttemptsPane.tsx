@@ -1,10 +1,10 @@
 import { attemptColumns } from './format.js';
 import { Table } from './Table.js';
-import type { AttemptRow } from './types.js';
+import type { WatchedAttempt } from './types.js';
 import type { PaneWindow } from './use-watch.js';
 
 /** The Attempts pane: newest first, failures in red. */
-export function AttemptsPane({ win, width, now, filtered }: { win: PaneWindow<AttemptRow>; width: number; now: number; filtered: boolean }) {
+export function AttemptsPane({ win, width, now, filtered }: { win: PaneWindow<WatchedAttempt>; width: number; now: number; filtered: boolean }) {
   return (
     <Table
       columns={attemptColumns(width - 2)}

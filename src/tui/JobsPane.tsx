@@ -1,12 +1,12 @@
 import { jobColumns } from './format.js';
 import { Table } from './Table.js';
-import type { JobRow } from './types.js';
+import type { WatchedJob } from './types.js';
 import type { PaneWindow } from './use-watch.js';
 
 const STATUS_COLORS: Record<string, string> = { failed: 'red', running: 'yellow', complete: 'green' };
 
 /** The Jobs pane: newest first, with a progress bar of done out of total. */
-export function JobsPane({ win, width, now, filtered }: { win: PaneWindow<JobRow>; width: number; now: number; filtered: boolean }) {
+export function JobsPane({ win, width, now, filtered }: { win: PaneWindow<WatchedJob>; width: number; now: number; filtered: boolean }) {
   return (
     <Table
       columns={jobColumns(width - 2)}

@@ -1,5 +1,5 @@
 import { AttemptLog, JobBook } from './model.js';
-import type { AttemptRow, JobRow, WatchSource } from './types.js';
+import type { WatchedAttempt, WatchedJob, WatchSource } from './types.js';
 
 /** How the feed reads: poll period and chunk sizes. */
 export interface FeedOptions {
@@ -13,8 +13,8 @@ export interface FeedOptions {
 
 /** What one poll found. */
 export interface FeedChange {
-  attempts: AttemptRow[];
-  jobs: JobRow[];
+  attempts: WatchedAttempt[];
+  jobs: WatchedJob[];
 }
 
 export const DEFAULT_POLL_MS = 250;
@@ -79,7 +79,7 @@ export class WatchFeed {
     const dv = this.source.dataVersion();
     if (!force && dv === this.lastDataVersion) return { attempts: [], jobs: [] };
     this.lastDataVersion = dv;
-    const attempts: AttemptRow[] = [];
+    const attempts: WatchedAttempt[] = [];
     for (let i = 0; i < MAX_CHUNKS_PER_POLL; i++) {
       const rows = this.source.attemptsAfter(this.attempts.newestId, this.chunkRows);
       this.attempts.addNewer(rows);

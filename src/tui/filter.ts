@@ -1,4 +1,4 @@
-import type { AttemptRow, JobRow } from './types.js';
+import type { WatchedAttempt, WatchedJob } from './types.js';
 
 /** One word of a `/` filter: `field:value`, or a bare value matched against every field. */
 export interface FilterTerm {
@@ -41,7 +41,7 @@ function statusMatches(status: number | null, value: string): boolean {
   return s.startsWith(value);
 }
 
-function attemptField(row: AttemptRow, field: string, value: string): boolean {
+function attemptField(row: WatchedAttempt, field: string, value: string): boolean {
   switch (field) {
     case 'account':
       return has(row.accountId, value) || has(row.accountName, value);
@@ -59,7 +59,7 @@ function attemptField(row: AttemptRow, field: string, value: string): boolean {
 }
 
 /** True when an attempt passes every term (and is a failure, with `failuresOnly`). */
-export function attemptMatches(row: AttemptRow, terms: FilterTerm[], failuresOnly: boolean): boolean {
+export function attemptMatches(row: WatchedAttempt, terms: FilterTerm[], failuresOnly: boolean): boolean {
   if (failuresOnly && row.result !== 'failure') return false;
   for (const t of terms) {
     if (t.field !== null) {
@@ -71,7 +71,7 @@ export function attemptMatches(row: AttemptRow, terms: FilterTerm[], failuresOnl
   return true;
 }
 
-function jobField(row: JobRow, field: string, value: string): boolean {
+function jobField(row: WatchedJob, field: string, value: string): boolean {
   switch (field) {
     case 'account':
       return has(row.accountId, value) || has(row.accountName, value);
@@ -87,7 +87,7 @@ function jobField(row: JobRow, field: string, value: string): boolean {
 }
 
 /** True when a job passes every term (and has failed numbers or failed, with `failuresOnly`). */
-export function jobMatches(row: JobRow, terms: FilterTerm[], failuresOnly: boolean): boolean {
+export function jobMatches(row: WatchedJob, terms: FilterTerm[], failuresOnly: boolean): boolean {
   if (failuresOnly && row.failures === 0 && row.status !== 'failed') return false;
   for (const t of terms) {
     if (t.field !== null) {

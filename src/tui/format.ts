@@ -1,4 +1,4 @@
-import type { AttemptRow, JobRow } from './types.js';
+import type { WatchedAttempt, WatchedJob } from './types.js';
 
 /** Cuts or pads `text` to exactly `width` cells (an ellipsis marks a cut). */
 export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
@@ -45,10 +45,10 @@ export interface Column<T> {
 }
 
 /** The Attempts pane's columns; the last one (error) takes the width left over. */
-export function attemptColumns(totalWidth: number): Column<AttemptRow>[] {
+export function attemptColumns(totalWidth: number): Column<WatchedAttempt>[] {
   // An 80-column terminal keeps every column, names a little shorter.
   const narrow = totalWidth < 100;
-  const cols: Column<AttemptRow>[] = [
+  const cols: Column<WatchedAttempt>[] = [
     { title: 'TIME', width: 8, value: (r) => clock(r.at) },
     { title: 'ACCOUNT', width: narrow ? 8 : 14, value: (r) => r.accountName || r.accountId },
     { title: 'HOOK', width: narrow ? 10 : 16, value: (r) => r.hookName || r.hookId },
@@ -70,20 +70,20 @@ export function compact(n: number): string {
   return `${(Math.floor(n / 100_000) / 10).toFixed(1)}M`;
 }
 
-function doneOf(r: JobRow, width: number): string {
+function doneOf(r: WatchedJob, width: number): string {
   const exact = `${r.successes + r.failures}/${r.total}`;
   return exact.length <= width ? exact : `${compact(r.successes + r.failures)}/${compact(r.total)}`;
 }
 
 /** The Jobs pane's columns; the job id (`YYYYMM-` and 32 hex) first, then the bar, share what is left. */
-export function jobColumns(totalWidth: number): Column<JobRow>[] {
+export function jobColumns(totalWidth: number): Column<WatchedJob>[] {
   const narrow = totalWidth < 100;
-  const fixed: Column<JobRow>[] = [
+  const fixed: Column<WatchedJob>[] = [
     { title: 'ACCOUNT', width: narrow ? 8 : 14, value: (r) => r.accountName || r.accountId },
     { title: 'RESOURCE', width: narrow ? 9 : 16, value: (r) => r.resourceName ?? r.resourceId },
     { title: 'STATUS', width: 8, value: (r) => r.status },
   ];
-  const counts: Column<JobRow>[] = [
+  const counts: Column<WatchedJob>[] = [
     { title: 'DONE', width: narrow ? 9 : 13, align: 'right', value: (r) => doneOf(r, narrow ? 9 : 13) },
     { title: 'OK', width: narrow ? 6 : 7, align: 'right', value: (r) => String(r.successes) },
     { title: 'FAILED', width: narrow ? 6 : 7, align: 'right', value: (r) => String(r.failures) },
@@ -119,7 +119,7 @@ function kv(key: string, value: string | number | null | undefined): string {
 }
 
 /** The plain-stream line of an attempt (`tel watch | grep failure`). */
-export function attemptLine(r: AttemptRow): string {
+export function attemptLine(r: WatchedAttempt): string {
   return (
     `${new Date(r.at).toISOString()} attempt ${r.result}` +
     kv('status', r.httpStatus) +
@@ -134,7 +134,7 @@ export function attemptLine(r: AttemptRow): string {
 }
 
 /** The plain-stream line of a job change. */
-export function jobLine(r: JobRow): string {
+export function jobLine(r: WatchedJob): string {
   return (
     `${new Date(r.modifiedAt).toISOString()} job ${r.id} ${r.status} ${r.successes + r.failures}/${r.total}` +
     // `ok`/`failed`, not `failures=0`: `tel watch | grep failure` should pick attempts only.

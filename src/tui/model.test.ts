@@ -2,10 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { attemptMatches, jobMatches, parseFilter, unknownFields, ATTEMPT_FIELDS } from './filter.js';
 import { attemptLine, compact, fit, jobColumns, jobLine, progressBar, tableLine } from './format.js';
 import { AttemptLog, JobBook } from './model.js';
-import type { AttemptRow, JobRow } from './types.js';
+import type { WatchedAttempt, WatchedJob } from './types.js';
 import { initialViewState, reduce, windowStart, type ListContext } from './view-state.js';
 
-function attempt(id: number, over: Partial<AttemptRow> = {}): AttemptRow {
+function attempt(id: number, over: Partial<WatchedAttempt> = {}): WatchedAttempt {
   return {
     id,
     at: 1_700_000_000_000 + id * 1000,
@@ -23,7 +23,7 @@ function attempt(id: number, over: Partial<AttemptRow> = {}): AttemptRow {
   };
 }
 
-function job(seq: number, over: Partial<JobRow> = {}): JobRow {
+function job(seq: number, over: Partial<WatchedJob> = {}): WatchedJob {
   return {
     seq,
     id: `202501-${seq}`,

@@ -1,4 +1,4 @@
-import type { AttemptRow, JobRow } from './types.js';
+import type { WatchedAttempt, WatchedJob } from './types.js';
 
 /**
  * Rows ordered newest first, grown at both ends in O(1): `newer` holds rows that arrived
@@ -58,13 +58,13 @@ export interface AttemptTotals {
 
 /** Every attempt in scope, newest first, with a filtered view kept up to date as rows arrive. */
 export class AttemptLog {
-  private all = new NewestFirst<AttemptRow>();
-  private shown = new NewestFirst<AttemptRow>();
-  private predicate: (row: AttemptRow) => boolean = () => true;
+  private all = new NewestFirst<WatchedAttempt>();
+  private shown = new NewestFirst<WatchedAttempt>();
+  private predicate: (row: WatchedAttempt) => boolean = () => true;
   readonly totals: AttemptTotals = { total: 0, successes: 0, failures: 0 };
 
   /** Adds attempts newer than every loaded one (oldest first, as they are read). */
-  addNewer(rows: AttemptRow[]): void {
+  addNewer(rows: WatchedAttempt[]): void {
     for (const r of rows) {
       this.all.pushNewer(r);
       this.count(r);
@@ -73,7 +73,7 @@ export class AttemptLog {
   }
 
   /** Adds history older than every loaded attempt (newest first, as it is read). */
-  addOlder(rows: AttemptRow[]): void {
+  addOlder(rows: WatchedAttempt[]): void {
     for (const r of rows) {
       this.all.pushOlder(r);
       this.count(r);
@@ -81,14 +81,14 @@ export class AttemptLog {
     }
   }
 
-  private count(r: AttemptRow): void {
+  private count(r: WatchedAttempt): void {
     this.totals.total++;
     if (r.result === 'success') this.totals.successes++;
     else this.totals.failures++;
   }
 
   /** Replaces the filter and rebuilds the view (one pass over the loaded rows). */
-  setFilter(predicate: (row: AttemptRow) => boolean): void {
+  setFilter(predicate: (row: WatchedAttempt) => boolean): void {
     this.predicate = predicate;
     this.shown.clear();
     for (const r of this.all) if (predicate(r)) this.shown.pushOlder(r);
@@ -100,7 +100,7 @@ export class AttemptLog {
   }
 
   /** The shown row at position `i` (0 is the newest). */
-  at(i: number): AttemptRow | undefined {
+  at(i: number): WatchedAttempt | undefined {
     return this.shown.at(i);
   }
 
@@ -136,16 +136,16 @@ const FINISHED = new Set(['complete', 'failed']);
 
 /** Every job in scope, newest created first, with a filtered view. */
 export class JobBook {
-  private byId = new Map<string, JobRow>();
-  private sorted: JobRow[] = [];
-  private shown: JobRow[] = [];
-  private predicate: (row: JobRow) => boolean = () => true;
+  private byId = new Map<string, WatchedJob>();
+  private sorted: WatchedJob[] = [];
+  private shown: WatchedJob[] = [];
+  private predicate: (row: WatchedJob) => boolean = () => true;
   private maxSeq = 0;
   private open = new Set<number>();
 
   /** Inserts or replaces jobs; answers those that are new or changed (status or counts). */
-  upsert(rows: JobRow[]): JobRow[] {
-    const changed: JobRow[] = [];
+  upsert(rows: WatchedJob[]): WatchedJob[] {
+    const changed: WatchedJob[] = [];
     for (const r of rows) {
       if (r.seq > this.maxSeq) this.maxSeq = r.seq;
       if (FINISHED.has(r.status)) this.open.delete(r.seq);
@@ -165,7 +165,7 @@ export class JobBook {
   }
 
   /** Replaces the filter. */
-  setFilter(predicate: (row: JobRow) => boolean): void {
+  setFilter(predicate: (row: WatchedJob) => boolean): void {
     this.predicate = predicate;
     this.shown = this.sorted.filter(predicate);
   }
@@ -174,7 +174,7 @@ export class JobBook {
     return this.shown.length;
   }
 
-  at(i: number): JobRow | undefined {
+  at(i: number): WatchedJob | undefined {
     return this.shown[i];
   }
 

@@ -5,7 +5,7 @@ import { reenableHook } from '../modules/webhooks/service.js';
 import { stmt } from '../store/db.js';
 import { describeError } from '../errors.js';
 import { breakerOf } from '../delivery/breakers.js';
-import type { AttemptDetail, AttemptRow, HookState, JobDetail, JobError, JobRow, ReenableOutcome, WatchSource } from './types.js';
+import type { AttemptDetail, WatchedAttempt, HookState, JobDetail, JobError, WatchedJob, ReenableOutcome, WatchSource } from './types.js';
 
 /** Which accounts the watch shows: all, one, or one and its descendants. */
 export interface WatchScope {
@@ -51,7 +51,7 @@ const JOB_COLS = `j.seq, j.id, j.account_id, ac.name AS account_name, j.resource
 const ATTEMPT_COLS = `a.id, a.created, a.account_id, ac.name AS account_name, a.source_id AS hook_id, a.source_name AS hook_name, a.event_name,
   a.result, a.http_status, a.latency_ms, a.retries_left, a.reason, a.client_error`;
 
-function toAttempt(r: AttemptSql): AttemptRow {
+function toAttempt(r: AttemptSql): WatchedAttempt {
   return {
     id: r.id,
     at: r.created,
@@ -69,7 +69,7 @@ function toAttempt(r: AttemptSql): AttemptRow {
   };
 }
 
-function toJob(r: JobSql): JobRow {
+function toJob(r: JobSql): WatchedJob {
   return {
     seq: r.seq,
     id: r.id,

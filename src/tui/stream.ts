@@ -1,6 +1,6 @@
 import type { WatchFeed } from './feed.js';
 import { attemptLine, jobLine } from './format.js';
-import type { AttemptRow, JobRow } from './types.js';
+import type { WatchedAttempt, WatchedJob } from './types.js';
 
 /** How the plain stream runs (stdout not a terminal). */
 export interface StreamOptions {
@@ -15,11 +15,11 @@ export interface StreamOptions {
   signal: AbortSignal;
 }
 
-function attemptOut(r: AttemptRow, json: boolean): string {
+function attemptOut(r: WatchedAttempt, json: boolean): string {
   return json ? JSON.stringify({ type: 'attempt', ...r }) : attemptLine(r);
 }
 
-function jobOut(r: JobRow, json: boolean): string {
+function jobOut(r: WatchedJob, json: boolean): string {
   return json ? JSON.stringify({ type: 'job', ...r }) : jobLine(r);
 }
 
@@ -35,7 +35,7 @@ export async function runStream(feed: WatchFeed, out: (line: string) => void, op
   const first = feed.prime();
   // Load only as much history as will be printed.
   while ((opts.tail === undefined || feed.attempts.length < opts.tail) && feed.loadHistoryChunk());
-  const attempts: AttemptRow[] = [];
+  const attempts: WatchedAttempt[] = [];
   for (let i = feed.attempts.length - 1; i >= 0; i--) attempts.push(feed.attempts.at(i)!);
   for (const j of lastOf(first.jobs, opts.tail)) out(jobOut(j, opts.json));
   for (const a of lastOf(attempts, opts.tail)) out(attemptOut(a, opts.json));

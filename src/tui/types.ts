@@ -1,5 +1,5 @@
-/** One webhook delivery attempt, as the watch lists it (the columns of the Attempts pane). */
-export interface AttemptRow {
+/** One webhook delivery attempt as the watch shows it (a line of the Attempts pane; the stored row is delivery/attempts.ts' AttemptRow). */
+export interface WatchedAttempt {
   /** the attempts table's autoincrement key: newer attempts have larger ids */
   id: number;
   /** when the attempt was made, Unix ms */
@@ -18,7 +18,7 @@ export interface AttemptRow {
 }
 
 /** The request a hook's attempt sent and what came back. */
-export interface AttemptDetail extends AttemptRow {
+export interface AttemptDetail extends WatchedAttempt {
   method: string;
   uri: string;
   requestHeaders: Record<string, string>;
@@ -43,8 +43,8 @@ export interface HookState {
   breaker?: BreakerState;
 }
 
-/** A bulk number job, as the watch lists it (the columns of the Jobs pane). */
-export interface JobRow {
+/** A bulk number job as the watch shows it (a line of the Jobs pane; the stored row is jobs/store.ts' JobRow). */
+export interface WatchedJob {
   /** the jobs table's autoincrement key: newer jobs have larger ones */
   seq: number;
   id: string;
@@ -70,7 +70,7 @@ export interface JobError {
 }
 
 /** A job with its per-number errors. */
-export interface JobDetail extends JobRow {
+export interface JobDetail extends WatchedJob {
   errors: JobError[];
 }
 
@@ -86,15 +86,15 @@ export interface ReenableOutcome {
  */
 export interface WatchSource {
   /** Attempts with an id above `afterId`, oldest first, at most `limit`. */
-  attemptsAfter(afterId: number, limit: number): AttemptRow[];
+  attemptsAfter(afterId: number, limit: number): WatchedAttempt[];
   /** Attempts with an id below `beforeId`, newest first, at most `limit` (history, loaded in chunks). */
-  attemptsBefore(beforeId: number, limit: number): AttemptRow[];
+  attemptsBefore(beforeId: number, limit: number): WatchedAttempt[];
   /**
    * Jobs that may have changed: those with a key above `afterSeq` (new), those still
    * pending or running, and those of `watching` (unfinished when last seen, so their
    * final counts are read once more). `afterSeq` 0 reads every job.
    */
-  jobsChanged(afterSeq: number, watching: number[]): JobRow[];
+  jobsChanged(afterSeq: number, watching: number[]): WatchedJob[];
   /** One attempt with its request and response, if it still exists. */
   attempt(id: number): AttemptDetail | undefined;
   /** One job with its per-number errors, if it still exists. */

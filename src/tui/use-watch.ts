@@ -5,7 +5,7 @@ import type { AttemptTotals } from './model.js';
 import { attemptMatches, ATTEMPT_FIELDS, JOB_FIELDS, jobMatches, parseFilter, unknownFields } from './filter.js';
 import { attemptDetailLines, jobDetailLines, type DetailLine } from './detail-lines.js';
 import { commandFor } from './keys.js';
-import type { AttemptRow, JobRow } from './types.js';
+import type { WatchedAttempt, WatchedJob } from './types.js';
 import { useClock } from './use-clock.js';
 import { useFeed } from './use-feed.js';
 import { useScreenSize, type ScreenSize } from './use-screen-size.js';
@@ -31,8 +31,8 @@ export interface WatchView {
   now: number;
   pageHeight: number;
   detailHeight: number;
-  attempts: PaneWindow<AttemptRow>;
-  jobs: PaneWindow<JobRow>;
+  attempts: PaneWindow<WatchedAttempt>;
+  jobs: PaneWindow<WatchedJob>;
   detail: DetailLine[] | null;
   header: HeaderData;
   /** rows in the current pane before filtering */
