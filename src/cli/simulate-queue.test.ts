@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCore, openCore } from '../core.js';
-import { insertDoc } from '../store/documents.js';
+import { insertDoc } from '../modules/documents/store.js';
 import { createUser } from '../modules/users/service.js';
 import { createSubscription } from '../modules/push/service.js';
-import { listPushes } from '../modules/push/outbox.js';
+import { listPushes } from '../modules/push/pushes.js';
 import { runTel } from '../../test/helpers/cli.js';
 import { startTestServer, tempDir } from '../../test/helpers/server.js';
 import { startSink } from '../../test/helpers/sink.js';

@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import { stmt, transaction } from '../../store/db.js';
 import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
-import { stripServerFields } from '../../store/documents.js';
+import { publishObject, stripServerFields } from '../documents/store.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
@@ -235,7 +235,7 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
       );
     cache(core).clear(id);
     const account = getAccount(core, id);
-    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_created', type: 'account' } });
+    publishObject(core, 'account', id, id, 'doc_created');
     return account;
   });
 }
@@ -266,7 +266,7 @@ export function updateAccount(
     cache(core).clear(id);
     // The tokens of a disabled account die with it (its logins are refused too).
     if (doc.enabled === false && current.doc.enabled !== false) revokeAccountTokens(core, id);
-    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_edited', type: 'account' } });
+    publishObject(core, 'account', id, id, 'doc_edited');
     return getAccount(core, id);
   });
 }
@@ -282,7 +282,7 @@ export function deleteAccount(core: Core, id: string): Account {
       throw errors.invalidField('account', 'has_descendants', 'delete the sub-accounts first');
     }
     // Published while the account still exists, so subscribers can find its ancestors.
-    core.bus.publish({ type: 'object', accountId: id, payload: { id, account_id: id, action: 'doc_deleted', type: 'account' } });
+    publishObject(core, 'account', id, id, 'doc_deleted');
     for (const table of core.accountTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
     stmt(core.db, 'DELETE FROM accounts WHERE id = ?').run(id);
     // its rows went from every account table: no cache may still hold them

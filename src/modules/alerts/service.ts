@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
-import { stripServerFields } from '../../store/documents.js';
+import { stripServerFields } from '../documents/store.js';
 import { newId } from '../../util/ids.js';
 import { nowGregorian, unixMsToGregorian } from '../../util/time.js';
 import { getAccount } from '../accounts/service.js';

@@ -12,7 +12,7 @@ import {
   stripServerFields,
   updateDoc,
   type StoredDoc,
-} from '../../store/documents.js';
+} from './store.js';
 import { transaction } from '../../store/db.js';
 
 /** A plain document kind served at `/v2/accounts/{id}/<endpoint>[/{doc_id}]`. */

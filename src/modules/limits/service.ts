@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { errors } from '../../errors.js';
 import { transaction, stmt } from '../../store/db.js';
-import { stripServerFields } from '../../store/documents.js';
+import { stripServerFields } from '../documents/store.js';
 import { nextRevision } from '../../util/ids.js';
 import { findAccount, getAccount, masterAccount, type Account } from '../accounts/service.js';
 import { resellerOf } from '../auth/service.js';

@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject } from '../../http/request.js';
 import { paginate } from '../../http/paging.js';
-import { getPush, listPushes } from './outbox.js';
+import { getPush, listPushes } from './pushes.js';
 import {
   createSubscription,
   deleteSubscription,

@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction, stmt } from '../../store/db.js';
-import { findDoc, stripServerFields } from '../../store/documents.js';
+import { findDoc, stripServerFields } from '../documents/store.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { getAccount } from '../accounts/service.js';
 import { validateSubscription } from './schema.js';

@@ -1,6 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { enqueueDelivery } from '../../delivery/outbox.js';
-import type { StoredDoc } from '../../store/documents.js';
+import type { StoredDoc } from '../documents/store.js';
 
 /** The delivery kind of queue notifications in the durable outbox and its attempt records. */
 export const QUEUE_KIND = 'queue';

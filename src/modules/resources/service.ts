@@ -11,7 +11,7 @@ import {
   stripServerFields,
   updateDoc,
   type StoredDoc,
-} from '../../store/documents.js';
+} from '../documents/store.js';
 import { newId } from '../../util/ids.js';
 import { RESOURCES_CONFIG } from '../../jobs/settings.js';
 import { resourceSchema } from './schema.js';

@@ -1,10 +1,10 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { compileValidator } from '../../schema/validate.js';
-import { findDoc, getDoc } from '../../store/documents.js';
+import { findDoc, getDoc } from '../documents/store.js';
 import { newId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
-import { recordPush } from '../push/outbox.js';
+import { recordPush } from '../push/pushes.js';
 import type { PushKind } from '../push/schema.js';
 import { listSubscriptions, type Subscription } from '../push/service.js';
 import { findUser } from '../users/service.js';

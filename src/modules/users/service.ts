@@ -1,6 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
-import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../../store/documents.js';
+import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';

@@ -1,4 +1,4 @@
-import { OBJECT_TYPES } from '../../store/documents.js';
+import { OBJECT_TYPES } from '../documents/store.js';
 
 /** The object types an `object` hook can filter on. */
 export const OBJECT_HOOK_TYPES: string[] = [...new Set(Object.values(OBJECT_TYPES))].sort();

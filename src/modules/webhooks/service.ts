@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
-import { stripServerFields } from '../../store/documents.js';
+import { stripServerFields } from '../documents/store.js';
 import { clearFailures } from './disabler.js';
 import { enqueueDelivery, findDelivery } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';

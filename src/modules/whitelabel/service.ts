@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
-import { stripServerFields } from '../../store/documents.js';
+import { stripServerFields } from '../documents/store.js';
 import { nextRevision } from '../../util/ids.js';
 import { getAccount } from '../accounts/service.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';

@@ -1,7 +1,7 @@
-import type { Core } from '../core-type.js';
-import { errors } from '../errors.js';
-import { newId, nextRevision } from '../util/ids.js';
-import { stmt, transaction } from './db.js';
+import type { Core } from '../../core-type.js';
+import { errors } from '../../errors.js';
+import { newId, nextRevision } from '../../util/ids.js';
+import { stmt, transaction } from '../../store/db.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -90,14 +90,17 @@ export function listDocs(core: Core, kind: string, accountId: string): StoredDoc
   ).map(fromRow);
 }
 
-function publishObject(core: Core, d: StoredDoc, action: 'doc_created' | 'doc_edited' | 'doc_deleted'): void {
+/** What happened to a stored object, as `object` webhooks name it. */
+export type ObjectAction = 'doc_created' | 'doc_edited' | 'doc_deleted';
+
+/** Publishes the `object` event of a change to an object of `type` (`account`, `device`, …) in an account. */
+export function publishObject(core: Core, type: string, id: string, accountId: string, action: ObjectAction): void {
+  core.bus.publish({ type: 'object', accountId, payload: { id, account_id: accountId, action, type } });
+}
+
+function publishDocChange(core: Core, d: StoredDoc, action: ObjectAction): void {
   const type = OBJECT_TYPES[d.kind];
-  if (!type) return;
-  core.bus.publish({
-    type: 'object',
-    accountId: d.accountId,
-    payload: { id: d.id, account_id: d.accountId, action, type },
-  });
+  if (type) publishObject(core, type, d.id, d.accountId, action);
 }
 
 /** Inserts a new document and publishes `doc_created`. */
@@ -116,7 +119,7 @@ export function insertDoc(
     stmt(core.db, 'INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(id, kind, accountId, body, JSON.stringify(pvt), rev, now, now);
     const stored: StoredDoc = { id, kind, accountId, doc, pvt, rev, created: now, modified: now };
-    publishObject(core, stored, 'doc_created');
+    publishDocChange(core, stored, 'doc_created');
     return stored;
   });
 }
@@ -141,7 +144,7 @@ export function updateDoc(
       .run(body, JSON.stringify(pvt), rev, now, current.id, expected);
     if (res.changes === 0) throw errors.conflict();
     const stored: StoredDoc = { ...current, doc, pvt, rev, modified: now };
-    publishObject(core, stored, 'doc_edited');
+    publishDocChange(core, stored, 'doc_edited');
     return stored;
   });
 }
@@ -151,6 +154,6 @@ export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): voi
   transaction(core.db, () => {
     const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
-    publishObject(core, current, 'doc_deleted');
+    publishDocChange(core, current, 'doc_deleted');
   });
 }

@@ -6,6 +6,9 @@ import { nowGregorian } from '../../util/time.js';
 import type { PushKind } from './schema.js';
 import type { Subscription } from './service.js';
 
+// The pushes tel would have sent to APNs or FCM (out of reach on a lab box), recorded and listed at
+// `GET /v2/accounts/{id}/push_notifications` (the contract's "push outbox"; nothing is sent from it).
+
 /** What a push says, before it is shaped for APNs or FCM. */
 export interface PushContent {
   title: string;
