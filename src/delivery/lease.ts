@@ -1,18 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Core } from '../core-type.js';
 import { stmt, transaction } from '../store/db.js';
-import { isGone, processIdentity } from '../util/process-identity.js';
+import { newWorkerId, retireWorker, workerIsGone } from '../store/presence.js';
 
-const liveOwners = new Set<string>();
-
-/**
- * A new sender identity, written on the rows it is sending: the process's identity (host, pid
- * and start time, see util/process-identity.ts) and a random part for each sender of a process.
- */
+/** A new sender identity, written on the rows it is sending (a worker id, see store/presence.ts). */
 export function newOwner(): string {
-  const owner = `${processIdentity()}/${randomBytes(4).toString('hex')}`;
-  liveOwners.add(owner);
-  return owner;
+  return newWorkerId();
 }
 
 /** Gives back the rows an owner still holds (they are sent again) and forgets the owner. */
@@ -20,7 +12,7 @@ export function releaseOwner(core: Core, owner: string): void {
   if (core.db.isOpen) {
     stmt(core.db, "UPDATE outbox SET status = 'pending', owner = NULL, lease_until = NULL WHERE owner = ? AND status = 'sending'").run(owner);
   }
-  liveOwners.delete(owner);
+  retireWorker(owner);
 }
 
 /** Extends the lease on every row an owner is sending. */
@@ -36,7 +28,7 @@ export function renewLease(core: Core, owner: string, leaseMs: number): void {
 export function recoverOrphans(core: Core, self: string): number {
   const now = Date.now();
   const owners = stmt(core.db, "SELECT DISTINCT owner FROM outbox WHERE status = 'sending'").all() as { owner: string | null }[];
-  const dead = owners.map((o) => o.owner).filter((o): o is string => o !== null && o !== self && isDeadOwner(o));
+  const dead = owners.map((o) => o.owner).filter((o): o is string => o !== null && o !== self && workerIsGone(o));
   return transaction(core.db, () =>
     Number(
       stmt(
@@ -46,12 +38,4 @@ export function recoverOrphans(core: Core, self: string): number {
       ).run(now, self, now, JSON.stringify(dead)).changes,
     ),
   );
-}
-
-/** True when an owner names a sender that cannot be running any more. */
-function isDeadOwner(other: string): boolean {
-  const identity = other.slice(0, other.lastIndexOf('/'));
-  // a sender of this very process that stopped (tests run several in one process)
-  if (identity === processIdentity()) return !liveOwners.has(other);
-  return isGone(identity);
 }

@@ -6,6 +6,7 @@ import { buildRouter, type Router } from './router.js';
 import { createApiServer } from './server.js';
 import { hostGuard } from './host-guard.js';
 import { startCheckpointer } from '../store/checkpointer.js';
+import { announceServer, withdrawServer } from '../store/presence.js';
 
 let router: Router | undefined;
 
@@ -40,6 +41,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     });
   });
   core.serving = true;
+  announceServer(core.db);
   const checkpointer = startCheckpointer(core.db);
   const workers: Worker[] = [];
   for (const m of MODULES) {
@@ -62,6 +64,11 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
       clearInterval(sweep);
       clearTimeout(force);
       await checkpointer.stop();
+      try {
+        withdrawServer(core.db);
+      } catch {
+        // a record left behind is ignored once its process is gone
+      }
       core.serving = false;
     },
   };

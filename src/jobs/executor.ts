@@ -2,7 +2,6 @@ import type { Core } from '../core-type.js';
 import type { Worker } from '../core-type.js';
 import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
 import { jobSettings } from './settings.js';
-import { announceExecutor, withdrawExecutor } from './presence.js';
 
 const executors = new WeakMap<Core, JobExecutor>();
 
@@ -31,7 +30,6 @@ export class JobExecutor implements Worker {
   /** Starts polling; the first pass also recovers stalled jobs. */
   start(): this {
     executors.set(this.core, this);
-    announceExecutor(this.core);
     this.schedule(0);
     return this;
   }
@@ -49,11 +47,6 @@ export class JobExecutor implements Worker {
     if (this.timer) clearTimeout(this.timer);
     await this.pass;
     if (executors.get(this.core) === this) executors.delete(this.core);
-    try {
-      withdrawExecutor(this.core);
-    } catch {
-      // The record of a stopped server is ignored anyway once its pid is gone.
-    }
   }
 
   private schedule(ms: number): void {

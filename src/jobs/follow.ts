@@ -1,7 +1,7 @@
 import type { Core } from '../core-type.js';
 import { claimableJobs, claimJob, runClaimedJob, type RunOutcome } from './run.js';
 import { jobSettings } from './settings.js';
-import { liveExecutors, runnerIsGone } from './presence.js';
+import { liveServers, workerIsGone } from '../store/presence.js';
 import { findJobBySeq, isFinished, type JobRow } from './store.js';
 
 /** How a follower behaves while a job is not finished. */
@@ -50,9 +50,9 @@ export async function followJob(core: Core, seq: number, opts: FollowOptions): P
     if (opts.shouldStop?.()) return { job, ranHere, stopped: true };
     const now = Date.now();
     const settings = jobSettings(core);
-    const servers = job.status === 'pending' ? liveExecutors(core) : 0;
+    const servers = job.status === 'pending' ? liveServers(core.db) : 0;
     // A runner whose process is gone (a killed server) need not wait for the threshold here.
-    const orphaned = job.status === 'running' && (job.runner === null || runnerIsGone(job.runner));
+    const orphaned = job.status === 'running' && (job.runner === null || workerIsGone(job.runner));
     const stalled = now - job.modified > settings.recoverThresholdMs;
     const unattended = job.status === 'pending' && (servers === 0 || now - started >= opts.pickupTimeoutMs);
     if (job.status === 'pending' && servers > 0 && !noticedServer && !unattended) {
@@ -60,7 +60,7 @@ export async function followJob(core: Core, seq: number, opts: FollowOptions): P
       noticedServer = true;
     }
     if (unattended || orphaned || stalled) {
-      const gone = job.runner && runnerIsGone(job.runner) ? job.runner : undefined;
+      const gone = job.runner && workerIsGone(job.runner) ? job.runner : undefined;
       const runner = claimJob(core, seq, now - settings.recoverThresholdMs, gone);
       if (runner) {
         opts.onNotice(
@@ -84,7 +84,7 @@ export function runnableJobs(core: Core): number[] {
     seq: number;
     runner: string;
   }[];
-  for (const h of held) if (runnerIsGone(h.runner)) seqs.add(h.seq);
+  for (const h of held) if (workerIsGone(h.runner)) seqs.add(h.seq);
   return [...seqs].sort((a, b) => a - b);
 }
 
@@ -95,7 +95,7 @@ export async function runJobHere(
   hooks: { onProgress?(job: JobRow): void; shouldStop?(): boolean },
 ): Promise<RunOutcome | undefined> {
   const current = findJobBySeq(core, seq);
-  const gone = current?.runner && runnerIsGone(current.runner) ? current.runner : undefined;
+  const gone = current?.runner && workerIsGone(current.runner) ? current.runner : undefined;
   const runner = claimJob(core, seq, Date.now() - jobSettings(core).recoverThresholdMs, gone);
   if (!runner) return undefined;
   return runClaimedJob(core, seq, runner, hooks);

@@ -5,7 +5,7 @@ import { toE164 } from '../modules/numbers/normalize.js';
 import { findJobResource } from '../modules/resources/service.js';
 import { findJobBySeq, jobNumbers, type JobRow } from './store.js';
 import { jobSettings, type JobSettings } from './settings.js';
-import { newRunnerToken } from './presence.js';
+import { newWorkerId } from '../store/presence.js';
 
 /** How a run of a claimed job ended. */
 export type RunOutcome = 'complete' | 'failed' | 'stopped' | 'lost';
@@ -24,7 +24,7 @@ export interface RunHooks {
  * the new runner token, or undefined when the job is taken.
  */
 export function claimJob(core: Core, seq: number, staleBefore?: number, deadRunner?: string): string | undefined {
-  const runner = newRunnerToken();
+  const runner = newWorkerId();
   const now = Date.now();
   const res = stmt(core.db, `UPDATE resource_jobs SET status = 'running', runner = ?, started = COALESCE(started, ?), modified = ?,
          recoveries = recoveries + (CASE WHEN status = 'running' THEN 1 ELSE 0 END)

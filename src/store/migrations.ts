@@ -374,4 +374,12 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX delivery_breakers_source ON delivery_breakers(source_id);
     `,
   },
+  {
+    id: '0204-server-presence',
+    sql: `
+      -- Servers announce themselves by process identity now (store/presence.ts); the old
+      -- executor records named a pid only.
+      DELETE FROM meta WHERE key LIKE 'job_executor:%';
+    `,
+  },
 ];
