@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { endpointNames } from '../core.js';
 import { apiRouter } from '../http/app.js';
-import { parsePath, type ParsedPath } from '../http/context.js';
+import { parsePath, type ParsedPath } from '../api-path.js';
 import { requiresToken } from '../http/router.js';
 import { findAccount, getAccount } from '../modules/accounts/service.js';
 import { METHOD_API_AUTH, METHOD_USER_AUTH, tokenExpirySeconds } from '../modules/auth/service.js';

@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import type { ParsedPath } from '../../http/context.js';
+import type { ParsedPath } from '../../api-path.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import {
   checkRequest,
