@@ -93,6 +93,17 @@ export class Router {
   }
 }
 
+/** How a write changes a document: `replace` (POST sends it whole) or `merge` (PATCH sends some fields). */
+export type WriteMode = 'replace' | 'merge';
+
+/** The POST (replace) and PATCH (merge) routes of one document path, which differ only in the mode. */
+export function writeRoutes(path: string, handler: (ctx: RequestContext, core: Core, mode: WriteMode) => Reply | Promise<Reply>): RouteDef[] {
+  return [
+    { method: 'POST', path, handler: (ctx, core) => handler(ctx, core, 'replace') },
+    { method: 'PATCH', path, handler: (ctx, core) => handler(ctx, core, 'merge') },
+  ];
+}
+
 /**
  * True when a request goes through the token checks (401, restrictions, account access): every
  * path does but one whose routes need no token, where a wrong method is a plain 405.

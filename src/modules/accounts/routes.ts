@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../http/router.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import {
@@ -35,24 +35,11 @@ export const accountRoutes: RouteDef[] = [
       return { data: accountJson(a), extras: { revision: a.rev } };
     },
   },
-  {
-    method: 'POST',
-    path: 'accounts/:account_id',
-    handler: (ctx, core) => {
-      const input = dataObject(ctx);
-      checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
-      return { data: accountJson(updateAccount(core, ctx.params.account_id, input, 'replace', ifMatchOf(ctx))) };
-    },
-  },
-  {
-    method: 'PATCH',
-    path: 'accounts/:account_id',
-    handler: (ctx, core) => {
-      const input = dataObject(ctx);
-      checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
-      return { data: accountJson(updateAccount(core, ctx.params.account_id, input, 'merge', ifMatchOf(ctx))) };
-    },
-  },
+  ...writeRoutes('accounts/:account_id', (ctx, core, mode) => {
+    const input = dataObject(ctx);
+    checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
+    return { data: accountJson(updateAccount(core, ctx.params.account_id, input, mode, ifMatchOf(ctx))) };
+  }),
   {
     method: 'DELETE',
     path: 'accounts/:account_id',

@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import type { RouteDef } from '../../http/router.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import { compileValidator, type JsonSchema } from '../../schema/validate.js';
@@ -96,20 +96,9 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
         return { data: publicDoc(d), extras: { revision: d.rev } };
       },
     },
-    {
-      method: 'POST',
-      path: one,
-      handler: (ctx, core) => ({
-        data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
-      }),
-    },
-    {
-      method: 'PATCH',
-      path: one,
-      handler: (ctx, core) => ({
-        data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
-      }),
-    },
+    ...writeRoutes(one, (ctx, core, mode) => ({
+      data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
+    })),
     {
       method: 'DELETE',
       path: one,

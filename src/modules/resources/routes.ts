@@ -4,7 +4,7 @@ import { ApiError, errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { integerParam, newestFirst, ordered, pageExtras, pageQueryOf, paginate, timeWindowOf } from '../../http/paging.js';
 import { jobSummary, type JobStatus } from '../../jobs/store.js';
-import type { RouteDef } from '../../http/router.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
 import { createCollection, updateCollection } from './collections.js';
 import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, type Scope } from './service.js';
@@ -45,20 +45,9 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
         return { data: resourceJson(d), extras: { revision: d.rev } };
       },
     },
-    {
-      method: 'POST',
-      path: one,
-      handler: (ctx, core) => ({
-        data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), 'replace', ifMatchOf(ctx))),
-      }),
-    },
-    {
-      method: 'PATCH',
-      path: one,
-      handler: (ctx, core) => ({
-        data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), 'merge', ifMatchOf(ctx))),
-      }),
-    },
+    ...writeRoutes(one, (ctx, core, mode) => ({
+      data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), mode, ifMatchOf(ctx))),
+    })),
     {
       method: 'DELETE',
       path: one,

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../http/router.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
@@ -45,20 +45,9 @@ export const userRoutes: RouteDef[] = [
       return { data: userJson(u), extras: { revision: u.rev } };
     },
   },
-  {
-    method: 'POST',
-    path: 'accounts/:account_id/users/:user_id',
-    handler: (ctx, core) => ({
-      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), 'replace', ifMatchOf(ctx))),
-    }),
-  },
-  {
-    method: 'PATCH',
-    path: 'accounts/:account_id/users/:user_id',
-    handler: (ctx, core) => ({
-      data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), 'merge', ifMatchOf(ctx))),
-    }),
-  },
+  ...writeRoutes('accounts/:account_id/users/:user_id', (ctx, core, mode) => ({
+    data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), mode, ifMatchOf(ctx))),
+  })),
   {
     method: 'DELETE',
     path: 'accounts/:account_id/users/:user_id',

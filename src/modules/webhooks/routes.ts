@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../http/router.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
@@ -119,24 +119,11 @@ export const webhookRoutes: RouteDef[] = [
       return { data: viewed(ctx, core, hookJson(h)), extras: { revision: h.rev } };
     },
   },
-  {
-    method: 'POST',
-    path: ONE,
-    handler: (ctx, core) => {
-      const input = dataObject(ctx);
-      const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, 'replace', ifMatchOf(ctx));
-      return { data: viewed(ctx, core, hookJson(hook), input) };
-    },
-  },
-  {
-    method: 'PATCH',
-    path: ONE,
-    handler: (ctx, core) => {
-      const input = dataObject(ctx);
-      const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, 'merge', ifMatchOf(ctx));
-      return { data: viewed(ctx, core, hookJson(hook), input) };
-    },
-  },
+  ...writeRoutes(ONE, (ctx, core, mode) => {
+    const input = dataObject(ctx);
+    const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, mode, ifMatchOf(ctx));
+    return { data: viewed(ctx, core, hookJson(hook), input) };
+  }),
   {
     method: 'DELETE',
     path: ONE,
