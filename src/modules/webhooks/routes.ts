@@ -33,7 +33,8 @@ function viewed(ctx: RequestContext, core: Core, json: Record<string, unknown>, 
 }
 
 function samplesReply(ctx: RequestContext) {
-  const list = filteredSamples(ctx.params.sample_id, ctx.query);
+  const filters = [...ctx.query.entries()].filter(([k]) => k.startsWith('filter_')).map(([k, v]): [string, string] => [k.slice(7), v]);
+  const list = filteredSamples(ctx.params.sample_id, filters);
   if (!list) throw errors.badIdentifier(ctx.params.sample_id);
   const { page, extras } = paginate(list, ctx.query);
   return { data: page, extras };

@@ -94,11 +94,10 @@ export const SAMPLES: Record<string, Record<string, unknown>[]> = {
   ],
 };
 
-/** The sample payloads of one sample id kept by `filter_<field>=value` query parameters; undefined for an unknown id. */
-export function filteredSamples(sampleId: string, query: URLSearchParams): Record<string, unknown>[] | undefined {
+/** The sample payloads of one sample id whose fields have the values given (`filter_<field>=value`); undefined for an unknown id. */
+export function filteredSamples(sampleId: string, filters: [field: string, value: string][]): Record<string, unknown>[] | undefined {
   // own keys only: `toString` or `constructor` are not sample ids nor payload fields
   if (!Object.hasOwn(SAMPLES, sampleId)) return undefined;
   const list = SAMPLES[sampleId];
-  const filters = [...query.entries()].filter(([k]) => k.startsWith('filter_')).map(([k, v]) => [k.slice(7), v] as const);
   return list.filter((s) => filters.every(([field, value]) => Object.hasOwn(s, field) && s[field] !== undefined && String(s[field]) === value));
 }
