@@ -299,7 +299,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   }
 
   function heartbeat(): void {
-    targets.forgetIdle(Date.now() - 5000);
+    // what a target's tries showed is kept while it is trusted (see Targets.windowOf)
+    targets.forgetIdle(Date.now() - 60_000);
     try {
       renewLease(core, claimant.owner, claimant.leaseMs);
       recoverOrphans(core, claimant.owner);

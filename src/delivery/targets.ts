@@ -7,6 +7,8 @@ import type { DeliverySettings } from './settings.js';
 const FAST_WINDOW_FACTOR = 256;
 /** A target answering within this (on average) is a quick one. */
 const FAST_LATENCY_MS = 100;
+/** How long what a target's tries showed is trusted without a new one. */
+const KNOWN_FOR_MS = 30_000;
 
 /** A claimed row and when it was claimed. */
 export interface HeldRow extends DeliveryRow {
@@ -77,14 +79,15 @@ export class Targets {
   }
 
   /**
-   * Rows of one target held in memory at most: many while it answers quickly (so a fast target
-   * never waits for the next claim), a couple of rounds of its concurrency otherwise (the rest of
-   * a slow target's backlog waits on disk).
+   * Rows of one target held in memory at most: many while it is known to answer quickly (so a
+   * fast target never waits for the next claim, even after a pause), a couple of rounds of its
+   * concurrency otherwise — a new target, one that fails, or a slow one, whose backlog waits on
+   * disk and leaves the memory to the others.
    */
   windowOf(key: string): number {
     const t = this.byKey.get(key);
     const conc = this.concurrencyOf(t);
-    const fast = t !== undefined && t.lastDoneAt > Date.now() - 1000 && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS;
+    const fast = t !== undefined && t.lastDoneAt > Date.now() - KNOWN_FOR_MS && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS;
     return fast ? conc * FAST_WINDOW_FACTOR : conc * 2;
   }
 
