@@ -23,8 +23,17 @@ const listed = new WeakMap<EmittedEvent, PlatformEvent>();
  */
 export function listEvent(name: string, published: PlatformEvent): EmittedEvent {
   const e: EmittedEvent = { event: name, ...published.payload };
-  if (Object.keys(published.payload).every((k) => k !== 'event' && !/^\d/.test(k))) listed.set(e, published);
+  if (keysKeepTheirPlace(published.payload)) listed.set(e, published);
   return e;
+}
+
+/** No `event` key and no integer-like key (which objects place first): `{event, ...payload}` keeps the payload's order. */
+function keysKeepTheirPlace(payload: Record<string, unknown>): boolean {
+  for (const k in payload) {
+    const c = k.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || k === 'event') return false;
+  }
+  return true;
 }
 
 /** The JSON text of `{events}` as the simulations endpoint answers it. */
