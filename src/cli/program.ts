@@ -15,11 +15,13 @@ import { registerJobs } from './jobs.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerWatch } from './watch.js';
 import { registerApps } from './apps.js';
+import { registerLab } from './lab.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerInit,
   registerServe,
+  registerLab,
   registerAccounts,
   registerTokens,
   registerRestrictions,
