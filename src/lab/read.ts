@@ -105,7 +105,7 @@ export function parseLabText(text: string, file: string): unknown {
   }
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw new LabInvalid(doc.errors.map((e) => ({ path: file, message: e.message.split('\n')[0] })));
+    throw new LabInvalid(doc.errors.map((e) => ({ path: file, message: e.message.split('\n')[0].replace(/:$/, '') })));
   }
   const value = doc.toJS({ maxAliasCount: 100 });
   if (depthOf(value) > MAX_JSON_DEPTH) throw new LabInvalid([{ path: file, message: `nests mappings and lists more than ${MAX_JSON_DEPTH} levels deep` }]);
