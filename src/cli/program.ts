@@ -16,12 +16,14 @@ import { registerWebhooks } from './webhooks.js';
 import { registerWatch } from './watch.js';
 import { registerApps } from './apps.js';
 import { registerLab } from './lab.js';
+import { registerBackup } from './backup.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerInit,
   registerServe,
   registerLab,
+  registerBackup,
   registerAccounts,
   registerTokens,
   registerRestrictions,
