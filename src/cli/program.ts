@@ -17,6 +17,7 @@ import { registerWatch } from './watch.js';
 import { registerApps } from './apps.js';
 import { registerLab } from './lab.js';
 import { registerBackup } from './backup.js';
+import { registerOpenApi } from './openapi.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -35,6 +36,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerWebhooks,
   registerApps,
   registerWatch,
+  registerOpenApi,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

@@ -87,6 +87,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     {
       method: 'PUT',
       path: base,
+      body: svc.kind.schema,
       handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
     },
     {
@@ -99,7 +100,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
       data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    })),
+    }), svc.kind.schema),
     {
       method: 'DELETE',
       path: one,
