@@ -44,6 +44,12 @@ async function exported(dbFile: string, ...flags: string[]): Promise<string> {
 }
 
 describe('tel apply and tel export: labs as code', () => {
+  it('README shows examples/lab.yaml as it is', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const shown = /`examples\/lab\.yaml`[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(readme);
+    expect(shown?.[1]).toBe(readFileSync(EXAMPLE, 'utf8'));
+  });
+
   it('the example lab builds every kind, and export → apply on an empty database → export gives the same file', async () => {
     const first = await apply(db('a'), EXAMPLE);
     expect(first.code, first.stderr).toBe(0);

@@ -88,8 +88,8 @@ class Planner {
   private generated: Plan['generated'] = [];
   private unmanaged: string[] = [];
   private accounts: Matched[] = [];
-  /** prepared collection writes, run once every id is known */
-  private pending: (() => Promise<void> | void)[] = [];
+  /** collection writes to plan once every id is known (a user's password is checked off the main thread) */
+  private pending: (() => Promise<Change | undefined>)[] = [];
 
   constructor(
     private readonly core: Core,
@@ -111,7 +111,8 @@ class Planner {
     if (this.problems.length > 0) throw new PlanRefused(this.problems);
     this.planSystem();
     for (const m of this.accounts) this.planAccount(m);
-    for (const step of this.pending) await step();
+    // in parallel, kept in their order
+    for (const change of await Promise.all(this.pending.map((step) => step()))) if (change) this.changes.push(change);
     if (this.problems.length > 0) throw new PlanRefused(this.problems);
     this.changes.sort((a, b) => a.order - b.order);
     return { changes: this.changes, generated: this.generated, unmanaged: this.unmanaged };
@@ -298,17 +299,15 @@ class Planner {
     for (const item of items) {
       const match = current.find((s) => s.id === item.id);
       const name = `${where}/${item.key}`;
-      this.pending.push(async () => {
+      this.pending.push(async (): Promise<Change | undefined> => {
         const desired = this.unmasked(kind, this.lab.refs.resolve(item.doc), match, item, name);
-        if (!desired) return;
+        if (!desired) return undefined;
         const extras = await this.passwordOf(kind, item, match, name);
-        if (!match) {
-          this.add({ action: 'create', kind: kind.label, name, run: (core) => kind.create(core, owner, desired, item.id!, extras) }, order);
-          return;
-        }
+        if (!match) return { action: 'create', kind: kind.label, name, order, run: (core) => kind.create(core, owner, desired, item.id!, extras) };
         const fields = changedFields(desired, match.doc);
         if (extras.password) fields.push('password');
-        if (fields.length > 0) this.add({ action: 'change', kind: kind.label, name, fields, run: (core) => kind.update(core, owner, match, desired, extras) }, order);
+        if (fields.length === 0) return undefined;
+        return { action: 'change', kind: kind.label, name, fields, order, run: (core) => kind.update(core, owner, match, desired, extras) };
       });
     }
     const declared = new Set(items.map((i) => i.id));
