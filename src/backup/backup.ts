@@ -2,7 +2,7 @@ import { closeSync, openSync, renameSync, rmSync } from 'node:fs';
 import { backup, DatabaseSync } from 'node:sqlite';
 import type { Core } from '../core-type.js';
 import { DB_FILE_MODE } from '../store/db.js';
-import { forgetServers } from './presence.js';
+import { forgetServers } from '../store/presence.js';
 
 /** Pages copied per backup step: all of them in one, so that the copy is one consistent snapshot. */
 const ALL_PAGES = 2 ** 31 - 1;

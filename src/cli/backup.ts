@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { backupTo, notRestorable, restoreFrom } from '../backup/backup.js';
-import { serverRunning } from '../backup/presence.js';
+import { liveServers } from '../store/presence.js';
 import { resetDatabase } from '../backup/reset.js';
+import type { Core } from '../core-type.js';
 import { CliError, emit, withCore, withGlobals, type CliIo } from './io.js';
 
 /** `tel backup`, `tel restore`, `tel reset`: the database file as a whole. */
@@ -83,6 +84,6 @@ server runs on the database (stop it, or use tel serve --ephemeral for labs that
     });
 }
 
-function refuseWhileServing(core: Parameters<typeof serverRunning>[0], what: string): void {
-  if (serverRunning(core)) throw new CliError(`A server runs on ${core.file}: stop it before tel ${what}.`);
+function refuseWhileServing(core: Core, what: string): void {
+  if (liveServers(core.db) > 0) throw new CliError(`A server runs on ${core.file}: stop it before tel ${what}.`);
 }

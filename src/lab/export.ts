@@ -7,7 +7,7 @@ import { getLimits } from '../modules/limits/service.js';
 import { validateLimits } from '../modules/limits/schema.js';
 import { listSubscriptions } from '../modules/push/service.js';
 import { validateSubscription } from '../modules/push/schema.js';
-import { getAccountConfig } from '../modules/webhooks/account-config.js';
+import { getAccountConfig } from '../modules/config/account-config.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
 import { WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import { canonical } from './compare.js';
@@ -137,7 +137,7 @@ class Exporter {
       const kept = withoutDefaults(stored, (d) => validateLimits.check(d));
       if (Object.keys(kept).length > 0) entry.limits = kept;
     }
-    const overrides = getAccountConfig(this.core, a.id, WEBHOOKS_CATEGORY)?.doc;
+    const overrides = getAccountConfig(this.core.db, a.id, WEBHOOKS_CATEGORY)?.doc;
     if (overrides && Object.keys(overrides).length > 0) entry.configs = { [WEBHOOKS_CATEGORY]: overrides };
     for (const kind of ACCOUNT_COLLECTIONS) {
       const items = this.items(kind, kind.list(this.core, { accountId: a.id }));

@@ -1,7 +1,7 @@
 import type { Core } from '../core-type.js';
 import { ApiError, type ValidationErrors } from '../errors.js';
 import { compileValidator } from '../schema/validate.js';
-import type { StoredDoc } from '../store/documents.js';
+import type { StoredDoc } from '../modules/documents/store.js';
 import { DOCUMENT_KINDS } from '../modules/documents/kinds.js';
 import { queues } from '../modules/queues/kind.js';
 import type { DocumentService } from '../modules/documents/crud.js';

@@ -17,14 +17,14 @@ import { generatePassword } from '../modules/accounts/bootstrap.js';
 import { CREDENTIALS_FIELD, hashCredentials, loginForms, verifyCredentials, type StoredCredentials } from '../modules/users/credentials.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
 import { createSubscription, deleteSubscription, listSubscriptions, updateSubscription } from '../modules/push/service.js';
-import { getAccountConfig } from '../modules/webhooks/account-config.js';
+import { getAccountConfig } from '../modules/config/account-config.js';
 import { changeAccountWebhookSettings, resetAccountWebhookSettings } from '../modules/webhooks/settings-service.js';
 import { maskedUri } from '../modules/webhooks/service.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
 import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import type { Scope } from '../modules/resources/service.js';
 import { newId } from '../util/ids.js';
-import { findDoc } from '../store/documents.js';
+import { findDoc } from '../modules/documents/store.js';
 import { GLOBAL_RESOURCES, MASKED, type CollectionKind, type Stored, type WriteExtras } from './kinds.js';
 import type { AccountNode, ItemNode, Lab, Problem } from './read.js';
 import { canonical, changedFields } from './compare.js';
@@ -274,7 +274,7 @@ class Planner {
   }
 
   private planAccountConfig(node: AccountNode, id: string, exists: boolean): void {
-    const current = exists ? (getAccountConfig(this.core, id, WEBHOOKS_CATEGORY)?.doc ?? {}) : {};
+    const current = exists ? (getAccountConfig(this.core.db, id, WEBHOOKS_CATEGORY)?.doc ?? {}) : {};
     const given = node.configs![WEBHOOKS_CATEGORY];
     const name = `${node.path} ${WEBHOOKS_CATEGORY}`;
     if (!given) {
