@@ -11,7 +11,7 @@ import { CliError, emit, existingAccount, globalsOf, openCoreAt, readSource, wit
 export async function loadLab(io: CliIo, file: string): Promise<Lab> {
   const text = await readSource(io, file);
   try {
-    return readLab(parseLabText(text, file));
+    return readLab(await parseLabText(text, file));
   } catch (err) {
     if (!(err instanceof LabInvalid)) throw err;
     reportProblems(io, err.problems);
@@ -135,7 +135,7 @@ database holds when the file is applied (a new webhook gets a new secret, a new 
 key). Passwords are never exported: tel keeps only salted hashes.`,
     )
     .action(async (opts: { account?: string; withSecrets?: boolean }, cmd: Command) =>
-      withCore(cmd, (core, g) => {
+      withCore(cmd, async (core, g) => {
         const accountId = opts.account ? existingAccount(core, opts.account) : undefined;
         let lab;
         try {
@@ -143,7 +143,7 @@ key). Passwords are never exported: tel keeps only salted hashes.`,
         } catch (err) {
           throw new CliError(`Cannot export: ${(err as Error).message}.`);
         }
-        io.out(labText(lab, g.json ? 'json' : 'yaml').replace(/\n$/, ''));
+        io.out((await labText(lab, g.json ? 'json' : 'yaml')).replace(/\n$/, ''));
       }),
     );
 }

@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { Core } from '../core-type.js';
 import type { ValidationErrors } from '../errors.js';
 import { defaultRealm, getAccount, listChildren, masterAccount, type Account } from '../modules/accounts/service.js';
@@ -30,8 +29,9 @@ export function exportLab(core: Core, opts: ExportOptions): Entry {
 }
 
 /** A lab as file text: YAML with a header comment, or JSON. */
-export function labText(lab: Entry, format: 'yaml' | 'json'): string {
+export async function labText(lab: Entry, format: 'yaml' | 'json'): Promise<string> {
   if (format === 'json') return `${JSON.stringify(lab, null, 2)}\n`;
+  const { stringify } = await import('yaml');
   return `# A tel lab: \`tel apply FILE\` builds it, \`tel export\` writes it.\n${stringify(lab, { lineWidth: 0 })}`;
 }
 

@@ -161,6 +161,30 @@ describe('tel apply and tel export: labs as code', () => {
     expect(gone.stdout).toContain('+ create user Lab/Customer A/bob');
   });
 
+  it("export --account writes one account's subtree under its parent, as JSON with --json, and it applies where that parent is", async () => {
+    expect((await apply(db('a'), EXAMPLE)).code).toBe(0);
+    const customer = JSON.parse((await runTel(['accounts', 'list', '--db', db('a'), '--json'])).stdout).find((a: { name: string }) => a.name === 'Customer A');
+    const json = await exported(db('a'), '--account', customer.id, '--json', '--with-secrets');
+    const lab = JSON.parse(json);
+    expect(lab.system).toBeUndefined();
+    expect(Object.keys(lab.account).slice(0, 2)).toEqual(['name', 'parent']);
+    expect(lab.account).toMatchObject({ name: 'Customer A', parent: 'Lab' });
+    const subtree = file('customer-a.json', json);
+    expect((await apply(db('a'), subtree)).stdout).toMatch(/^No changes/);
+
+    // another database with a master account named Lab: the subtree goes under it
+    expect((await runTel(['init', '--db', db('b'), '--account', 'Lab', '--username', 'admin', '--password', 'pw'])).code).toBe(0);
+    const copied = await apply(db('b'), subtree);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(copied.stdout).toContain('+ create account Customer A/Branch office');
+    expect(await exported(db('b'), '--account', JSON.parse((await runTel(['accounts', 'list', '--db', db('b'), '--json'])).stdout).find((a: { name: string }) => a.name === 'Customer A').id, '--json', '--with-secrets')).toBe(json);
+    // where no such parent is, it is refused
+    expect((await runTel(['init', '--db', db('c'), '--account', 'Elsewhere', '--username', 'admin', '--password', 'pw'])).code).toBe(0);
+    const nowhere = await apply(db('c'), subtree);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('account.parent: the database has no account Lab (a path of names from Elsewhere)');
+  });
+
   it('a file that does not validate is refused whole, every problem listed as path: message, exit 2, nothing written', async () => {
     expect((await apply(db('a'), EXAMPLE)).code).toBe(0);
     const before = snapshot(db('a'));

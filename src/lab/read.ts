@@ -1,4 +1,3 @@
-import { parseDocument } from 'yaml';
 import type { ValidationErrors } from '../errors.js';
 import { MODULES } from '../modules/index.js';
 import { validateAccount } from '../modules/accounts/schema.js';
@@ -93,7 +92,7 @@ const CONFIG_CHECKS = Object.fromEntries(
 );
 
 /** Parses a lab file's text (YAML, or JSON) into plain data; syntax errors are problems. */
-export function parseLabText(text: string, file: string): unknown {
+export async function parseLabText(text: string, file: string): Promise<unknown> {
   const json = /\.json$/i.test(file) || /^\s*[{[]/.test(text);
   if (json) {
     if (jsonTooDeep(text)) throw new LabInvalid([{ path: file, message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` }]);
@@ -103,6 +102,8 @@ export function parseLabText(text: string, file: string): unknown {
       throw new LabInvalid([{ path: file, message: `not valid JSON: ${(err as Error).message}` }]);
     }
   }
+  // loaded when a lab is read: other commands start without it
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new LabInvalid(doc.errors.map((e) => ({ path: file, message: e.message.split('\n')[0].replace(/:$/, '') })));
