@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Core } from '../core-type.js';
 import {
   createAccount,
@@ -13,19 +12,17 @@ import {
   updateAccount,
   type Account,
 } from '../modules/accounts/service.js';
-import { generatePassword } from '../modules/accounts/bootstrap.js';
-import { CREDENTIALS_FIELD, hashCredentials, loginForms, verifyCredentials, type StoredCredentials } from '../modules/users/credentials.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
 import { createSubscription, deleteSubscription, listSubscriptions, updateSubscription } from '../modules/push/service.js';
 import { getAccountConfig } from '../modules/config/account-config.js';
 import { changeAccountWebhookSettings, resetAccountWebhookSettings } from '../modules/webhooks/settings-service.js';
-import { maskedUri } from '../modules/webhooks/service.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
 import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import type { Scope } from '../modules/resources/service.js';
 import { newId } from '../util/ids.js';
 import { findDoc } from '../modules/documents/store.js';
-import { GLOBAL_RESOURCES, MASKED, type CollectionKind, type Stored, type WriteExtras } from './kinds.js';
+import { GLOBAL_RESOURCES, type CollectionKind, type Stored } from './kinds.js';
+import { passwordOf, unmasked } from './secrets.js';
 import type { AccountNode, ItemNode, Lab, Problem } from './read.js';
 import { canonical, changedFields } from './compare.js';
 
@@ -85,7 +82,7 @@ interface Matched {
 class Planner {
   private changes: Change[] = [];
   private problems: Problem[] = [];
-  private generated: Plan['generated'] = [];
+  readonly generated: Plan['generated'] = [];
   private unmanaged: string[] = [];
   private accounts: Matched[] = [];
   /** collection writes to plan once every id is known (a user's password is checked off the main thread) */
@@ -118,7 +115,7 @@ class Planner {
     return { changes: this.changes, generated: this.generated, unmanaged: this.unmanaged };
   }
 
-  private problem(path: string, message: string): void {
+  problem(path: string, message: string): void {
     this.problems.push({ path, message });
   }
 
@@ -300,9 +297,9 @@ class Planner {
       const match = current.find((s) => s.id === item.id);
       const name = `${where}/${item.key}`;
       this.pending.push(async (): Promise<Change | undefined> => {
-        const desired = this.unmasked(kind, this.lab.refs.resolve(item.doc), match, item, name);
+        const desired = unmasked(kind, this.lab.refs.resolve(item.doc), match, { where: item.where, name }, this);
         if (!desired) return undefined;
-        const extras = await this.passwordOf(kind, item, match, name);
+        const extras = await passwordOf(kind, item, match, name, this);
         if (!match) return { action: 'create', kind: kind.label, name, order, run: (core) => kind.create(core, owner, desired, item.id!, extras) };
         const fields = changedFields(desired, match.doc);
         if (extras.password) fields.push('password');
@@ -316,51 +313,6 @@ class Planner {
       if (!this.prune) this.unmanaged.push(`${kind.label} ${name}`);
       else this.add({ action: 'remove', kind: kind.label, name, run: (core) => kind.remove(core, owner, gone) }, ORDER.removeInner + (kind.key === 'webhooks' ? 1 : 2));
     }
-  }
-
-  /**
-   * A document whose masked values (an export without `--with-secrets`) take the values the
-   * database holds; a new webhook gets a new signing secret, a new gateway a generated password.
-   * Undefined when a mask has nothing to stand for (a problem is recorded).
-   */
-  private unmasked(kind: CollectionKind, doc: Record<string, unknown>, match: Stored | undefined, item: ItemNode, name: string): Record<string, unknown> | undefined {
-    const out = { ...doc };
-    const before = this.problems.length;
-    if (out.secret === MASKED) out.secret = match?.doc.secret ?? (kind.key === 'webhooks' ? newSecret() : MASKED);
-    if (typeof out.uri === 'string' && out.uri.includes(`${MASKED}@`)) {
-      if (match && maskedUri(match.doc.uri) === out.uri) out.uri = match.doc.uri;
-      else this.problem(`${item.where}.uri`, `the uri's credentials are masked (${MASKED}) and the database has none to keep: export with --with-secrets`);
-    }
-    if (Array.isArray(out.gateways)) {
-      const was = Array.isArray(match?.doc.gateways) ? (match!.doc.gateways as Record<string, unknown>[]) : [];
-      out.gateways = out.gateways.map((gw: Record<string, unknown>, i: number) => {
-        if (gw?.password !== MASKED) return gw;
-        if (typeof was[i]?.password === 'string') return { ...gw, password: was[i].password };
-        const password = generatePassword().slice(0, 16);
-        this.generated.push({ name: `${name} gateways[${i}] password`, value: password });
-        return { ...gw, password };
-      });
-    }
-    for (const [k, v] of Object.entries(out)) {
-      if (v === MASKED) this.problem(`${item.where}.${k}`, `masked (${MASKED}) and the database has none to keep: export with --with-secrets`);
-    }
-    return this.problems.length > before ? undefined : out;
-  }
-
-  /** A user's password write, hashed here (outside the transaction): a new one, or a changed one. */
-  private async passwordOf(kind: CollectionKind, item: ItemNode, match: Stored | undefined, name: string): Promise<WriteExtras> {
-    if (kind.key !== 'users') return {};
-    let password = item.password;
-    if (!password && match) return {};
-    if (!password) {
-      password = generatePassword();
-      this.generated.push({ name: `${name} password`, value: password });
-    } else if (match) {
-      const stored = match.pvt?.[CREDENTIALS_FIELD] as StoredCredentials | undefined;
-      const form = loginForms(item.key, password).md5;
-      if (stored && (await verifyCredentials(stored, form, 'md5'))) return {};
-    }
-    return { password, credentials: hashCredentials(item.key, password) };
   }
 
   private planPushes(node: AccountNode, accountId: string, exists: boolean): void {
@@ -406,8 +358,3 @@ function nodeFields(desired: Record<string, unknown>, current: Record<string, un
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A Standard Webhooks signing secret for a new hook whose file gives it masked. */
-function newSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
