@@ -19,6 +19,8 @@ export function registerServe(program: Command, io: CliIo): void {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option('--ephemeral', 'serve a temporary database, removed when the server stops')
+    .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .addHelpText(
       'after',
       `
@@ -34,8 +36,6 @@ a web page cannot reach tel through DNS rebinding.
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
 removes its database.`,
     )
-    .option('--ephemeral', 'serve a temporary database, removed when the server stops')
-    .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .action(async (opts: ServeOptions, cmd: Command) => {
       const g = globalsOf(cmd);
       const port = Number(opts.port);
