@@ -15,11 +15,16 @@ import { registerJobs } from './jobs.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerWatch } from './watch.js';
 import { registerApps } from './apps.js';
+import { registerLab } from './lab.js';
+import { registerBackup } from './backup.js';
+import { registerOpenApi } from './openapi.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerInit,
   registerServe,
+  registerLab,
+  registerBackup,
   registerAccounts,
   registerTokens,
   registerRestrictions,
@@ -31,6 +36,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerWebhooks,
   registerApps,
   registerWatch,
+  registerOpenApi,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

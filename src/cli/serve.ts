@@ -4,6 +4,8 @@ import { closeCore } from '../core.js';
 import { startApi } from '../http/app.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
+import { serveEphemeral, type ServeOptions } from './ephemeral.js';
+import { untilStopped } from './signals.js';
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
 export function registerServe(program: Command, io: CliIo): void {
@@ -17,14 +19,28 @@ export function registerServe(program: Command, io: CliIo): void {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option('--ephemeral', 'serve a temporary database, removed when the server stops')
+    .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tel serve                       ./tel.db on http://127.0.0.1:8000\n  $ tel serve --db lab.db --port 0  any free port\n  $ tel serve --allowed-host tel.lab.test   also answer requests for http://tel.lab.test:8000\n\nOn a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:\na web page cannot reach tel through DNS rebinding.\nStops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work.',
+      `
+Examples:
+  $ tel serve                       ./tel.db on http://127.0.0.1:8000
+  $ tel serve --db lab.db --port 0  any free port
+  $ tel serve --allowed-host tel.lab.test   also answer requests for http://tel.lab.test:8000
+  $ tel serve --ephemeral --port 0 --json   a throw-away database; the URL on the first line, then the master credentials as JSON
+  $ tel serve --ephemeral --fixture examples/lab.yaml --port 0   a throw-away lab for a CI job
+
+On a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:
+a web page cannot reach tel through DNS rebinding.
+Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
+removes its database.`,
     )
-    .action(async (opts: { host: string; port: string; allowedHost: string[] }, cmd: Command) => {
+    .action(async (opts: ServeOptions, cmd: Command) => {
       const g = globalsOf(cmd);
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
+      if (opts.ephemeral || opts.fixture) return serveEphemeral(io, cmd, { ...opts, port });
       const fresh = g.db === ':memory:' || !existsSync(g.db);
       const core = openCoreAt(g.db);
       let generated: { result: ReturnType<typeof initDatabase>; password: string } | undefined;
@@ -56,17 +72,10 @@ export function registerServe(program: Command, io: CliIo): void {
         );
       }
       io.out(`tel listening on ${api.url}`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await untilStopped();
       io.err('tel: stopping…');
       await api.close();
       closeCore(core);
     });
 }
+

@@ -2,6 +2,7 @@ import type { Core } from '../core-type.js';
 import type { EnvelopeExtras } from './envelope.js';
 import type { RequestContext } from './context.js';
 import type { Authorizer } from './authorize.js';
+import type { JsonSchema } from '../schema/validate.js';
 
 /** What a handler answers; the server wraps it in the envelope. */
 export interface Reply {
@@ -31,6 +32,10 @@ export interface RouteDef {
   superduper?: boolean;
   /** takes a file: a body whose Content-Type is not JSON reaches the handler as `ctx.upload` */
   upload?: boolean;
+  /** the JSON Schema of the request's `data`, as its handler validates it (the OpenAPI document shows it) */
+  body?: JsonSchema;
+  /** statuses it answers beyond those every route may (402 charges, 415 uploads, 429 logins), for the OpenAPI document */
+  errors?: number[];
 }
 
 interface CompiledRoute extends RouteDef {
@@ -53,6 +58,7 @@ export interface RouteMatch {
 /** The API's routes, the endpoint names its paths are parsed with, and the checks before its handlers. */
 export class Router {
   private byLength = new Map<number, CompiledRoute[]>();
+  private all: RouteDef[] = [];
   /** endpoint names: a path segment equal to one starts a resource */
   readonly endpoints = new Set<string>();
   /** checks of every request that carries a checked token, in order, before its handler */
@@ -60,6 +66,7 @@ export class Router {
 
   /** Adds routes (a literal segment names an endpoint only when it is declared in `endpoints`). */
   add(...routes: RouteDef[]): void {
+    this.all.push(...routes);
     for (const r of routes) {
       const parts = r.path.split('/').filter(Boolean).map((p) => (p.startsWith(':') ? { param: p.slice(1) } : { literal: p }));
       const compiled: CompiledRoute = { ...r, parts, specificity: parts.filter((p) => p.literal).length };
@@ -68,6 +75,11 @@ export class Router {
       list.sort((a, b) => b.specificity - a.specificity);
       this.byLength.set(parts.length, list);
     }
+  }
+
+  /** Every route, in the order added (the OpenAPI document is made from them). */
+  routes(): readonly RouteDef[] {
+    return this.all;
   }
 
   /** Finds the route for `method` on `segments`, preferring the most literal template. */
@@ -96,11 +108,18 @@ export class Router {
 /** How a write changes a document: `replace` (POST sends it whole) or `merge` (PATCH sends some fields). */
 export type WriteMode = 'replace' | 'merge';
 
-/** The POST (replace) and PATCH (merge) routes of one document path, which differ only in the mode. */
-export function writeRoutes(path: string, handler: (ctx: RequestContext, core: Core, mode: WriteMode) => Reply | Promise<Reply>): RouteDef[] {
+/**
+ * The POST (replace) and PATCH (merge) routes of one document path, which differ only in the mode;
+ * `body` is the document's JSON Schema (see `RouteDef.body`).
+ */
+export function writeRoutes(
+  path: string,
+  handler: (ctx: RequestContext, core: Core, mode: WriteMode) => Reply | Promise<Reply>,
+  body?: JsonSchema,
+): RouteDef[] {
   return [
-    { method: 'POST', path, handler: (ctx, core) => handler(ctx, core, 'replace') },
-    { method: 'PATCH', path, handler: (ctx, core) => handler(ctx, core, 'merge') },
+    { method: 'POST', path, body, handler: (ctx, core) => handler(ctx, core, 'replace') },
+    { method: 'PATCH', path, body, handler: (ctx, core) => handler(ctx, core, 'merge') },
   ];
 }
 

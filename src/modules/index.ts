@@ -19,6 +19,7 @@ import { whitelabelModule } from './whitelabel/module.js';
 import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
 import { deliveryModule } from './delivery/module.js';
+import { openApiModule } from './openapi/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -59,5 +60,6 @@ export const MODULES: TelModule[] = [
   whitelabelModule,
   alertsModule,
   ledgersModule,
+  openApiModule,
   deliveryModule,
 ];

@@ -50,6 +50,14 @@ export function withdrawServer(db: Db): void {
   if (db.isOpen) stmt(db, 'DELETE FROM meta WHERE key = ?').run(SERVER_KEY + processIdentity());
 }
 
+/**
+ * Drops every server's record from a copy of a database (a backup): the copy is served by nobody,
+ * and the record of a server still running on the original would make a restore of it refuse.
+ */
+export function forgetServers(db: Pick<Db, 'exec'>): void {
+  db.exec("DELETE FROM meta WHERE key LIKE 'server:%'");
+}
+
 /** How many servers run on the database as far as this host can tell (a killed one's record does not count). */
 export function liveServers(db: Db): number {
   const rows = stmt(db, "SELECT key FROM meta WHERE key LIKE 'server:%'").all() as { key: string }[];

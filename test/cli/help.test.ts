@@ -15,10 +15,10 @@ function commandsOf(cmd: Command, path: string[] = []): { path: string[]; cmd: C
 const all = commandsOf(program);
 const leaves = all.filter((c) => c.cmd.commands.length === 0);
 
-/** Splits an example line as a shell would (quotes, no expansion); stops at a pipe. */
+/** Splits an example line as a shell would (quotes, no expansion); stops at a pipe, a redirection or `&&`. */
 function words(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\|)|(\S+)/g)) {
+  for (const m of line.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\||>|&&)|(\S+)/g)) {
     if (m[3]) break;
     out.push(m[1] ?? m[2] ?? m[4]);
   }
@@ -126,6 +126,13 @@ describe('tel help', () => {
       'simulate parking --account ID --slot 7',
       'simulate voicemail --account ID --vmbox V',
       'watch --account ID --descendants',
+      'apply lab.yaml --dry-run --prune',
+      'export --account ID --with-secrets',
+      'serve --ephemeral --fixture lab.yaml --port 0',
+      'backup copy.db',
+      'restore copy.db',
+      'reset --yes',
+      'openapi',
     ];
     expect(contract.map((line) => [line, problemWith(words(line))]).filter(([, p]) => p)).toEqual([]);
   });

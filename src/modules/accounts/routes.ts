@@ -1,6 +1,7 @@
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
+import { accountSchema } from './schema.js';
 import {
   accountJson,
   accountSummary,
@@ -20,11 +21,13 @@ export const accountRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: 'accounts',
+    body: accountSchema,
     handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: authOf(ctx).accountId })) }),
   },
   {
     method: 'PUT',
     path: 'accounts/:account_id',
+    body: accountSchema,
     handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: ctx.params.account_id })) }),
   },
   {
@@ -39,7 +42,7 @@ export const accountRoutes: RouteDef[] = [
     const input = dataObject(ctx);
     checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
     return { data: accountJson(updateAccount(core, ctx.params.account_id, input, mode, ifMatchOf(ctx))) };
-  }),
+  }, accountSchema),
   {
     method: 'DELETE',
     path: 'accounts/:account_id',

@@ -176,7 +176,8 @@ export function accountSummary(a: Account): Record<string, unknown> {
   return { id: a.id, name: a.name, realm: a.realm, tree: a.tree };
 }
 
-function defaultRealm(id: string): string {
+/** The realm an account gets when it is created without one. */
+export function defaultRealm(id: string): string {
   return `${id.slice(0, 8)}.tel.local`;
 }
 
@@ -196,6 +197,8 @@ export interface CreateAccountOptions {
   superduper?: boolean;
   reseller?: boolean;
   id?: string;
+  /** the API key to give it (`tel apply` with a key chosen for CI); generated when absent */
+  apiKey?: string;
 }
 
 /** Creates an account under `parentId` (or a root when none); validates the document. */
@@ -225,7 +228,7 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
         String(doc.name),
         normaliseName(String(doc.name)),
         String(doc.realm),
-        newApiKey(),
+        opts.apiKey ?? newApiKey(),
         opts.superduper ? 1 : 0,
         opts.reseller || opts.superduper ? 1 : 0,
         body,
@@ -322,14 +325,15 @@ export function readApiKey(core: Core, actor: Actor, accountId: string): string 
 }
 
 /**
- * Gives an account a new API key (admins only, as reading it); the tokens obtained with the old
- * key stop working at once, since they stood for a key that may have leaked.
+ * Gives an account a new API key (admins only, as reading it), generated or `apiKey` when given;
+ * the tokens obtained with the old key stop working at once, since they stood for a key that may
+ * have leaked.
  */
-export function rotateApiKey(core: Core, actor: Actor | undefined, id: string): Account {
+export function rotateApiKey(core: Core, actor: Actor | undefined, id: string, apiKey: string = newApiKey()): Account {
   getAccount(core, id);
   if (actor && !isAccountAdmin(core, actor)) throw errors.forbidden('creating an API key needs an admin of the account');
   return transaction(core.db, () => {
-    stmt(core.db, 'UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(newApiKey(), Date.now(), id);
+    stmt(core.db, 'UPDATE accounts SET api_key = ?, modified = ? WHERE id = ?').run(apiKey, Date.now(), id);
     cache(core).clear(id);
     revokeAccountTokens(core, id, API_KEY_METHOD);
     return getAccount(core, id);

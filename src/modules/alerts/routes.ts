@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../http/router.js';
+import { alertSchema } from './schema.js';
 import { authOf, dataObject } from '../../http/request.js';
 import { alertJson, checkAlertsWrite, createAlert, deleteAlert, getAlert, listAlerts } from './service.js';
 
@@ -18,6 +19,7 @@ export const alertRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: LIST,
+    body: alertSchema,
     handler: (ctx, core) => {
       checkAlertsWrite(authOf(ctx));
       return { data: alertJson(createAlert(core, dataObject(ctx))) };

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
+import { permissionsSchema } from './schema.js';
 import { accountApp, accountAppsListing, checkAppsWrite, configureApp, installApp, uninstallApp } from './service.js';
 
 const STORE = 'accounts/:account_id/apps_store';
@@ -12,6 +13,7 @@ export const appsStoreRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: ONE,
+    body: permissionsSchema,
     handler: (ctx, core) => {
       checkAppsWrite(core, authOf(ctx));
       return { data: installApp(core, ctx.params.account_id, ctx.params.app_id, dataObject(ctx)) };
@@ -20,6 +22,7 @@ export const appsStoreRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: ONE,
+    body: permissionsSchema,
     handler: (ctx, core) => {
       checkAppsWrite(core, authOf(ctx));
       return { data: configureApp(core, ctx.params.account_id, ctx.params.app_id, dataObject(ctx)) };

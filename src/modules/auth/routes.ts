@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
-import { apiAuth, revokeToken, tokenInfo, tokenRecord, userAuth } from './service.js';
+import { apiAuth, apiAuthValidator, revokeToken, tokenInfo, tokenRecord, userAuth, userAuthValidator } from './service.js';
 
 /** Logins, the token endpoint and `auth/tokeninfo` (a token looked at without sending it as one). */
 export const authRoutes: RouteDef[] = [
@@ -8,6 +8,8 @@ export const authRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'user_auth',
     auth: 'none',
+    body: userAuthValidator.schema,
+    errors: [429],
     handler: async (ctx, core) => {
       const { token, data } = await userAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
@@ -18,6 +20,8 @@ export const authRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'api_auth',
     auth: 'none',
+    body: apiAuthValidator.schema,
+    errors: [429],
     handler: (ctx, core) => {
       const { token, data } = apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
@@ -33,6 +37,7 @@ export const authRoutes: RouteDef[] = [
     method: 'POST',
     path: 'auth/tokeninfo',
     auth: 'none',
+    body: { type: 'object', properties: { token: { type: 'string', description: 'the token to describe' } } },
     handler: (ctx, core) => {
       const token = dataObject(ctx).token;
       const data = tokenInfo(core, token, 'request', ownApiUrl(ctx));

@@ -285,7 +285,7 @@ export function resellerOf(core: Core, account: Account): Account | undefined {
   return undefined;
 }
 
-const userAuthValidator = compileValidator({
+export const userAuthValidator = compileValidator({
   type: 'object',
   required: ['credentials'],
   properties: {
@@ -298,7 +298,7 @@ const userAuthValidator = compileValidator({
   },
 });
 
-const apiAuthValidator = compileValidator({
+export const apiAuthValidator = compileValidator({
   type: 'object',
   required: ['api_key'],
   properties: {

@@ -3,6 +3,9 @@ import { dataObject } from '../../http/request.js';
 import { errors } from '../../errors.js';
 import { canonicalCategory } from './service.js';
 
+/** A category's document, as `set` takes it: nodes of settings, `default` first (a flat object is the default node). */
+const CATEGORY_DOCUMENT = { type: 'object', properties: { default: { type: 'object' } }, additionalProperties: { type: 'object' } };
+
 /** `/v2/system_configs[/{category}]` (super-duper admin only). */
 export const configRoutes: RouteDef[] = [
   {
@@ -27,12 +30,14 @@ export const configRoutes: RouteDef[] = [
     method: 'POST',
     path: 'system_configs/:category',
     superduper: true,
+    body: CATEGORY_DOCUMENT,
     handler: (ctx, core) => ({ data: core.config.set(ctx.params.category, dataObject(ctx)) }),
   },
   {
     method: 'PUT',
     path: 'system_configs/:category',
     superduper: true,
+    body: CATEGORY_DOCUMENT,
     handler: (ctx, core) => ({ data: core.config.set(ctx.params.category, dataObject(ctx)) }),
   },
   {

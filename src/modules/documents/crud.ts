@@ -31,7 +31,8 @@ export interface DocumentService {
   kind: DocumentKind;
   list(core: Core, accountId: string): StoredDoc[];
   get(core: Core, accountId: string, id: string): StoredDoc;
-  create(core: Core, accountId: string, input: Record<string, unknown>): StoredDoc;
+  /** `id` may be chosen (`tel apply` decides ids while planning), else it is generated */
+  create(core: Core, accountId: string, input: Record<string, unknown>, id?: string): StoredDoc;
   update(core: Core, accountId: string, id: string, input: Record<string, unknown>, mode: 'replace' | 'merge', ifMatch?: string): StoredDoc;
   remove(core: Core, accountId: string, id: string, ifMatch?: string): StoredDoc;
 }
@@ -43,9 +44,9 @@ export function documentService(kind: DocumentKind): DocumentService {
     kind,
     list: (core, accountId) => listDocs(core, kind.kind, accountId),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
-    create(core, accountId, input) {
+    create(core, accountId, input, id) {
       const doc = validate(stripServerFields(input));
-      return insertDoc(core, kind.kind, accountId, doc);
+      return insertDoc(core, kind.kind, accountId, doc, {}, id);
     },
     update(core, accountId, id, input, mode, ifMatch) {
       return transaction(core.db, () => {
@@ -86,6 +87,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     {
       method: 'PUT',
       path: base,
+      body: svc.kind.schema,
       handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
     },
     {
@@ -98,7 +100,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
       data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    })),
+    }), svc.kind.schema),
     {
       method: 'DELETE',
       path: one,

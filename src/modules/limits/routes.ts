@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject, flagOf } from '../../http/request.js';
 import { checkLimitsWriter, getLimits, setLimits } from './service.js';
+import { limitsSchema } from './schema.js';
 
 /** `/v2/accounts/{id}/limits` (and `/v1`, which applies without the charge handshake). */
 export const limitsRoutes: RouteDef[] = [
@@ -15,6 +16,8 @@ export const limitsRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: 'accounts/:account_id/limits',
+    body: limitsSchema,
+    errors: [402],
     handler: (ctx, core) => {
       checkLimitsWriter(core, authOf(ctx), ctx.params.account_id);
       // v1 clients predate the handshake: Kazoo 4.x marks them as accepting charges.

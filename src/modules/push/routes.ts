@@ -2,6 +2,7 @@ import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject } from '../../http/request.js';
 import { paginate } from '../../http/paging.js';
 import { getPush, listPushes } from './pushes.js';
+import { subscriptionSchema } from './schema.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -35,6 +36,7 @@ export const pushRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: one,
+    body: subscriptionSchema,
     handler: (ctx, core) => {
       const { account_id, app, device_id } = ctx.params;
       const s = createSubscription(core, account_id, app, device_id, dataObject(ctx), authOf(ctx).ownerId);
@@ -44,6 +46,7 @@ export const pushRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: one,
+    body: subscriptionSchema,
     handler: (ctx, core) => {
       const s = updateSubscription(core, ctx.params.account_id, ctx.params.app, ctx.params.device_id, dataObject(ctx));
       return { data: subscriptionJson(s), extras: { revision: s.rev } };

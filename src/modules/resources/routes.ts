@@ -6,11 +6,15 @@ import { integerParam, newestFirst, ordered, pageExtras, pageQueryOf, paginate, 
 import { jobSummary, type JobStatus } from '../../jobs/store.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
+import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
 import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, type Scope } from './service.js';
 import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
+
+/** A collection request: resources, each with its `id` (an object keyed by id is taken too). */
+const COLLECTION = { type: 'array', items: { ...resourceSchema, required: ['id'] } };
 
 const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
 const globalScope: ScopeOf = () => ({});
@@ -36,7 +40,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
         return { data: page, extras };
       },
     },
-    { method: 'PUT', path: base, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
+    { method: 'PUT', path: base, body: resourceSchema, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
     {
       method: 'GET',
       path: one,
@@ -47,7 +51,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
       data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    })),
+    }), resourceSchema),
     {
       method: 'DELETE',
       path: one,
@@ -58,13 +62,14 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'PUT',
       path: `${base}/collection`,
+      body: COLLECTION,
       handler: (ctx, core) => {
         const result = createCollection(core, scopeOf(ctx), ctx.data);
         // 201 only when something was created; a collection refused item by item is a plain 200.
         return { status: Object.keys(result.successes).length ? 201 : 200, data: result };
       },
     },
-    { method: 'POST', path: `${base}/collection`, handler: (ctx, core) => ({ data: updateCollection(core, scopeOf(ctx), ctx.data) }) },
+    { method: 'POST', path: `${base}/collection`, body: COLLECTION, handler: (ctx, core) => ({ data: updateCollection(core, scopeOf(ctx), ctx.data) }) },
     {
       method: 'GET',
       path: `${base}/jobs`,
@@ -82,6 +87,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'PUT',
       path: `${base}/jobs`,
+      body: jobSchema,
       handler: (ctx, core) => ({ data: createAccountJob(core, jobAccount(core, scopeOf(ctx)), ctx.auth?.accountId, dataObject(ctx)) }),
     },
     {

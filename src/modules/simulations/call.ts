@@ -19,7 +19,8 @@ export const HANGUP_CODES: Record<string, string> = {
   RECOVERY_ON_TIMER_EXPIRE: 'sip:408',
 };
 
-const validateCall = compileValidator({
+/** What the `call` simulation takes besides `kind` (its schema is in the OpenAPI document). */
+export const validateCall = compileValidator({
   type: 'object',
   properties: {
     direction: { type: 'string', enum: ['inbound', 'outbound'], default: 'inbound' },

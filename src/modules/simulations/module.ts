@@ -5,8 +5,15 @@ import type { TelModule } from '../types.js';
 import { transaction } from '../../store/db.js';
 import { groupCommit } from '../../store/group-commit.js';
 import { eventsJson, type EmittedEvent } from './registry.js';
+import { validateCall } from './call.js';
+import { validateParking } from './parking.js';
+import { validateInput as validateQueueCall } from './queue-call.js';
+import { validateInput as validateVoicemail } from './voicemail.js';
 
 const CONTRACT_ORDER = ['call', 'queue_call', 'parking', 'voicemail'];
+
+/** What each simulation kind validates, for the route's description. */
+const SIMULATION_INPUTS = { call: validateCall, queue_call: validateQueueCall, parking: validateParking, voicemail: validateVoicemail };
 
 /** The simulation kinds, in the contract's order (any others after them). */
 function simulationKinds(core: Core): string[] {
@@ -36,6 +43,13 @@ export const simulationsModule: TelModule = {
     {
       method: 'PUT',
       path: 'accounts/:account_id/simulations',
+      body: {
+        oneOf: Object.entries(SIMULATION_INPUTS).map(([kind, v]) => ({
+          ...v.schema,
+          required: ['kind', ...((v.schema.required as string[] | undefined) ?? [])],
+          properties: { kind: { const: kind }, ...(v.schema.properties as object) },
+        })),
+      },
       // Calls fired by many clients at once share one commit; each is answered once it is durable.
       handler: async (ctx, core) => {
         const data = dataObject(ctx);

@@ -11,7 +11,8 @@ const OUTCOMES: Record<string, string | undefined> = {
   abandoned: 'PARK_ABANDONED',
 };
 
-const validateParking = compileValidator({
+/** What the `parking` simulation takes besides `kind` (its schema is in the OpenAPI document). */
+export const validateParking = compileValidator({
   type: 'object',
   required: ['slot'],
   properties: {

@@ -8,7 +8,8 @@ import { notifyQueue, type CallState } from '../queues/notify.js';
 import { findUser } from '../users/service.js';
 import type { EmittedEvent } from './registry.js';
 
-const validateInput = compileValidator({
+/** What the `queue_call` simulation takes besides `kind` (its schema is in the OpenAPI document). */
+export const validateInput = compileValidator({
   type: 'object',
   required: ['queue_id', 'agent_id'],
   properties: {

@@ -10,7 +10,8 @@ import { listSubscriptions, type Subscription } from '../push/service.js';
 import { findUser } from '../users/service.js';
 import type { EmittedEvent } from './registry.js';
 
-const validateInput = compileValidator({
+/** What the `voicemail` simulation takes besides `kind` (its schema is in the OpenAPI document). */
+export const validateInput = compileValidator({
   type: 'object',
   required: ['vmbox_id'],
   properties: {

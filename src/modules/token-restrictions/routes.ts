@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../http/router.js';
+import { documentSchema } from '../../restrictions/index.js';
 import { deleteTemplate, getTemplate, setTemplate } from './service.js';
 
 /** `/v2/accounts/{id}/token_restrictions`: the account's restriction template. */
@@ -11,6 +12,7 @@ export const tokenRestrictionRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: 'accounts/:account_id/token_restrictions',
+    body: documentSchema,
     handler: (ctx, core) => ({ data: { restrictions: setTemplate(core, ctx.params.account_id, ctx.data ?? {}) } }),
   },
   {

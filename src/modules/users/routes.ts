@@ -3,7 +3,7 @@ import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson, userSchema } from './service.js';
 
 /** The request's user document, once the caller may write what it asks for. */
 function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
@@ -35,6 +35,7 @@ export const userRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: 'accounts/:account_id/users',
+    body: userSchema,
     handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, userInput(ctx, core))) }),
   },
   {
@@ -47,7 +48,7 @@ export const userRoutes: RouteDef[] = [
   },
   ...writeRoutes('accounts/:account_id/users/:user_id', (ctx, core, mode) => ({
     data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), mode, ifMatchOf(ctx))),
-  })),
+  }), userSchema),
   {
     method: 'DELETE',
     path: 'accounts/:account_id/users/:user_id',

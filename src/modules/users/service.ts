@@ -57,8 +57,20 @@ export function findUser(core: Core, accountId: string, id: string): StoredDoc |
   return findDoc(core, 'user', accountId, id);
 }
 
+/**
+ * How a write may store the password: `credentials` hashed ahead of time from this very username
+ * and password (`hashCredentials`), so that the ~50 ms of hashing happens outside a transaction.
+ */
+export interface PasswordOptions {
+  credentials?: StoredCredentials;
+}
+
+function passwordFields(username: string, password: string, opts: PasswordOptions): Record<string, unknown> {
+  return opts.credentials ? { [CREDENTIALS_FIELD]: opts.credentials } : credentialHashes(username, password);
+}
+
 /** Creates a user; the password is hashed and never stored in clear. */
-export function createUser(core: Core, accountId: string, input: Record<string, unknown>, id?: string): StoredDoc {
+export function createUser(core: Core, accountId: string, input: Record<string, unknown>, id?: string, opts: PasswordOptions = {}): StoredDoc {
   const doc = stripServerFields(input);
   const v = validateUser.check(doc);
   throwIfErrors(mergeErrors(v, v ? undefined : usernameTaken(core, accountId, String(doc.username))));
@@ -66,7 +78,7 @@ export function createUser(core: Core, accountId: string, input: Record<string, 
     throw errors.invalidField('password', 'required', 'Field is required but missing');
   }
   const { password, ...rest } = doc;
-  return transaction(core.db, () => insertDoc(core, 'user', accountId, rest, credentialHashes(String(rest.username), password), id));
+  return transaction(core.db, () => insertDoc(core, 'user', accountId, rest, passwordFields(String(rest.username), password, opts), id));
 }
 
 /** Replaces (POST) or merges (PATCH) a user. A new username needs the password too. */
@@ -77,6 +89,7 @@ export function updateUser(
   input: Record<string, unknown>,
   mode: 'replace' | 'merge',
   ifMatch?: string,
+  opts: PasswordOptions = {},
 ): StoredDoc {
   return transaction(core.db, () => {
     const current = getUser(core, accountId, id);
@@ -89,7 +102,7 @@ export function updateUser(
     let pvt = current.pvt;
     if (typeof password === 'string') {
       const { pvt_md5_auth: _md5, pvt_sha1_auth: _sha1, ...kept } = pvt;
-      pvt = { ...kept, ...credentialHashes(String(rest.username), password), pvt_password_changed: Date.now() };
+      pvt = { ...kept, ...passwordFields(String(rest.username), password, opts), pvt_password_changed: Date.now() };
     } else if (String(rest.username).toLowerCase() !== String(current.doc.username).toLowerCase()) {
       throw errors.invalidField('password', 'required', 'A new username needs the password too');
     }

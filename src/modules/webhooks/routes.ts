@@ -8,6 +8,7 @@ import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
+import { accountConfigSchema, webhookSchema } from './schema.js';
 import { filteredSamples, SAMPLES } from './samples.js';
 import {
   createWebhook,
@@ -26,6 +27,8 @@ import { accountWebhookSettings, changeAccountWebhookSettings, resetAccountWebho
 const ACCOUNT = 'accounts/:account_id/webhooks';
 const ONE = `${ACCOUNT}/:webhook_id`;
 const CONFIG = 'accounts/:account_id/configs/webhooks';
+/** The bulk re-enable's body, as `reenableFlag` reads it (also taken from the envelope or query). */
+const REENABLE = { type: 'object', required: ['re-enable'], properties: { 're-enable': { type: 'boolean', enum: [true] } } };
 
 /** A hook's JSON for this caller (secrets masked for non-admins; see hookView). */
 function viewed(ctx: RequestContext, core: Core, json: Record<string, unknown>, sent?: Record<string, unknown>) {
@@ -83,6 +86,7 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: ACCOUNT,
+    body: webhookSchema,
     handler: (ctx, core) => {
       const input = dataObject(ctx);
       return { data: viewed(ctx, core, hookJson(createWebhook(core, ctx.params.account_id, input)), input) };
@@ -91,6 +95,7 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'PATCH',
     path: ACCOUNT,
+    body: REENABLE,
     handler: (ctx, core) => {
       reenableFlag(ctx);
       reenableAutoDisabled(core, ctx.params.account_id, false);
@@ -100,6 +105,7 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'PATCH',
     path: 'accounts/:account_id/descendants/webhooks',
+    body: REENABLE,
     handler: (ctx, core) => {
       reenableFlag(ctx);
       reenableAutoDisabled(core, ctx.params.account_id, true);
@@ -124,7 +130,7 @@ export const webhookRoutes: RouteDef[] = [
     const input = dataObject(ctx);
     const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, mode, ifMatchOf(ctx));
     return { data: viewed(ctx, core, hookJson(hook), input) };
-  }),
+  }, webhookSchema),
   {
     method: 'DELETE',
     path: ONE,
@@ -137,12 +143,14 @@ export const webhookRoutes: RouteDef[] = [
     (method): RouteDef => ({
       method,
       path: CONFIG,
+      body: accountConfigSchema,
       handler: (ctx, core) => ({ data: changeAccountWebhookSettings(core, ctx.params.account_id, dataObject(ctx), 'replace') }),
     }),
   ),
   {
     method: 'PATCH',
     path: CONFIG,
+    body: accountConfigSchema,
     handler: (ctx, core) => ({ data: changeAccountWebhookSettings(core, ctx.params.account_id, dataObject(ctx), 'merge') }),
   },
   { method: 'DELETE', path: CONFIG, handler: (ctx, core) => ({ data: resetAccountWebhookSettings(core, ctx.params.account_id) }) },

@@ -81,10 +81,10 @@ export function getWebhook(core: Core, accountId: string, id: string): Hook {
   return getHook(core, accountId, id);
 }
 
-/** Creates a hook from a request document: validated, defaults filled. */
-export function createWebhook(core: Core, accountId: string, input: Record<string, unknown>): Hook {
+/** Creates a hook from a request document: validated, defaults filled; `id` may be chosen (`tel apply`). */
+export function createWebhook(core: Core, accountId: string, input: Record<string, unknown>, id?: string): Hook {
   const doc = validateWebhook(incomingDoc(input));
-  return transaction(core.db, () => insertHook(core, accountId, doc));
+  return transaction(core.db, () => insertHook(core, accountId, doc, id));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Reply, RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { FILE_KINDS, fileName, imageOf, type FileKind } from './files.js';
+import { whitelabelSchema } from './schema.js';
 import {
   checkWhitelabelWrite,
   createWhitelabel,
@@ -32,6 +33,7 @@ function fileRoutes(kind: FileKind): RouteDef[] {
       method: 'POST',
       path: `${ACCOUNT}/${kind}`,
       upload: true,
+      errors: [415],
       handler: (ctx, core) => {
         checkWhitelabelWrite(core, authOf(ctx));
         const accountId = getWhitelabel(core, ctx.params.account_id).accountId;
@@ -58,6 +60,7 @@ export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'PUT',
     path: ACCOUNT,
+    body: whitelabelSchema,
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: whitelabelJson(createWhitelabel(core, ctx.params.account_id, dataObject(ctx))) };
@@ -66,6 +69,7 @@ export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: ACCOUNT,
+    body: whitelabelSchema,
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: whitelabelJson(updateWhitelabel(core, ctx.params.account_id, dataObject(ctx), ifMatchOf(ctx))) };

@@ -1,0 +1,151 @@
+import type { Core } from '../core-type.js';
+import { ApiError, type ValidationErrors } from '../errors.js';
+import { compileValidator } from '../schema/validate.js';
+import type { StoredDoc } from '../modules/documents/store.js';
+import { DOCUMENT_KINDS } from '../modules/documents/kinds.js';
+import { queues } from '../modules/queues/kind.js';
+import type { DocumentService } from '../modules/documents/crud.js';
+import { createUser, deleteUser, listUsers, updateUser, userSchema } from '../modules/users/service.js';
+import { createWebhook, deleteWebhook, listWebhooks, maskedUri, updateWebhook } from '../modules/webhooks/service.js';
+import { validateWebhook } from '../modules/webhooks/schema.js';
+import { createResource, deleteResource, listResources, updateResource, type Scope } from '../modules/resources/service.js';
+import { resourceSchema } from '../modules/resources/schema.js';
+
+/** What a lab file shows in place of a secret it does not carry (`tel export` without `--with-secrets`). */
+export const MASKED = '********';
+
+/** One stored object of a collection, as planning compares it. */
+export interface Stored {
+  id: string;
+  rev: string;
+  doc: Record<string, unknown>;
+  /** users: the stored password hashes */
+  pvt?: Record<string, unknown>;
+}
+
+/** Options of a write, decided while planning. */
+export interface WriteExtras {
+  /** users: the password's hashes, computed outside the transaction */
+  credentials?: import('../modules/users/credentials.js').StoredCredentials;
+  password?: string;
+}
+
+/**
+ * A collection of named objects a lab declares in an account (or globally, for resources), over
+ * the services the API uses: how to validate one (filling defaults, as the service will), list,
+ * create, change and remove them, and which fields are secrets.
+ */
+export interface CollectionKind {
+  /** the key in a lab file's account (`users`, `webhooks`, …) and in references (`{{users.…}}`) */
+  key: string;
+  /** singular, for plans (`user`) */
+  label: string;
+  /** the natural key's field (`name`, `username`) */
+  keyField: string;
+  /** whether two natural keys name the same object */
+  same(a: string, b: string): boolean;
+  /** validates a document in place (defaults filled, strings coerced) */
+  check(doc: Record<string, unknown>): ValidationErrors | undefined;
+  list(core: Core, owner: Scope): Stored[];
+  create(core: Core, owner: Scope, doc: Record<string, unknown>, id: string, extras: WriteExtras): void;
+  update(core: Core, owner: Scope, current: Stored, doc: Record<string, unknown>, extras: WriteExtras): void;
+  remove(core: Core, owner: Scope, current: Stored): void;
+  /** masks a document's secrets in place (export without `--with-secrets`) */
+  mask?(doc: Record<string, unknown>): void;
+}
+
+/** The account id of a scope (every collection but global resources has one). */
+function accountOf(owner: Scope): string {
+  if (!owner.accountId) throw new Error('this collection belongs to an account');
+  return owner.accountId;
+}
+
+/** A validator that throws (webhooks) as one that answers the errors. */
+function answering(fn: (doc: Record<string, unknown>) => unknown): (doc: Record<string, unknown>) => ValidationErrors | undefined {
+  return (doc) => {
+    try {
+      fn(doc);
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) return err.data as ValidationErrors;
+      throw err;
+    }
+  };
+}
+
+const stored = (d: StoredDoc): Stored => ({ id: d.id, rev: d.rev, doc: d.doc, pvt: d.pvt });
+const exact = (a: string, b: string) => a === b;
+
+const validateUserDoc = compileValidator(userSchema);
+const validateResourceDoc = compileValidator(resourceSchema);
+
+const users: CollectionKind = {
+  key: 'users',
+  label: 'user',
+  keyField: 'username',
+  same: (a, b) => a.toLowerCase() === b.toLowerCase(),
+  check: (doc) => validateUserDoc.check(doc),
+  list: (core, owner) => listUsers(core, accountOf(owner)).map(stored),
+  create: (core, owner, doc, id, x) => void createUser(core, accountOf(owner), { ...doc, password: x.password }, id, { credentials: x.credentials }),
+  update: (core, owner, cur, doc, x) =>
+    void updateUser(core, accountOf(owner), cur.id, x.password ? { ...doc, password: x.password } : doc, 'replace', cur.rev, {
+      credentials: x.credentials,
+    }),
+  remove: (core, owner, cur) => void deleteUser(core, accountOf(owner), cur.id, cur.rev),
+};
+
+function documents(svc: DocumentService): CollectionKind {
+  const validate = compileValidator(svc.kind.schema);
+  return {
+    key: svc.kind.endpoint,
+    label: svc.kind.kind,
+    keyField: 'name',
+    same: exact,
+    check: (doc) => validate.check(doc),
+    list: (core, owner) => svc.list(core, accountOf(owner)).map(stored),
+    create: (core, owner, doc, id) => void svc.create(core, accountOf(owner), doc, id),
+    update: (core, owner, cur, doc) => void svc.update(core, accountOf(owner), cur.id, doc, 'replace', cur.rev),
+    remove: (core, owner, cur) => void svc.remove(core, accountOf(owner), cur.id, cur.rev),
+  };
+}
+
+const resources: CollectionKind = {
+  key: 'resources',
+  label: 'resource',
+  keyField: 'name',
+  same: exact,
+  check: (doc) => validateResourceDoc.check(doc),
+  list: (core, owner) => listResources(core, owner).map(stored),
+  create: (core, owner, doc, id) => void createResource(core, owner, doc, id),
+  update: (core, owner, cur, doc) => void updateResource(core, owner, cur.id, doc, 'replace', cur.rev),
+  remove: (core, owner, cur) => void deleteResource(core, owner, cur.id, cur.rev),
+  mask(doc) {
+    for (const gw of Array.isArray(doc.gateways) ? doc.gateways : []) {
+      if (gw && typeof gw === 'object' && typeof (gw as Record<string, unknown>).password === 'string') {
+        (gw as Record<string, unknown>).password = MASKED;
+      }
+    }
+  },
+};
+
+const webhooks: CollectionKind = {
+  key: 'webhooks',
+  label: 'webhook',
+  keyField: 'name',
+  same: exact,
+  check: answering(validateWebhook),
+  list: (core, owner) => listWebhooks(core, accountOf(owner)).map((h) => ({ id: h.id, rev: h.rev, doc: h.doc })),
+  create: (core, owner, doc, id) => void createWebhook(core, accountOf(owner), doc, id),
+  update: (core, owner, cur, doc) => void updateWebhook(core, accountOf(owner), cur.id, doc, 'replace', cur.rev),
+  remove: (core, owner, cur) => void deleteWebhook(core, accountOf(owner), cur.id, cur.rev),
+  mask(doc) {
+    if (typeof doc.secret === 'string') doc.secret = MASKED;
+    if (typeof doc.uri === 'string') doc.uri = maskedUri(doc.uri);
+  },
+};
+
+/** The collections of an account, in the order a lab file lists (and `tel apply` creates) them. */
+export const ACCOUNT_COLLECTIONS: CollectionKind[] = [users, ...DOCUMENT_KINDS.map(documents), documents(queues), resources, webhooks];
+
+/** The global collections (the `system` section): resources. */
+export const GLOBAL_RESOURCES = resources;

@@ -1,0 +1,160 @@
+import { errors, type ApiError } from '../errors.js';
+import type { Method, RouteDef } from '../http/router.js';
+import type { JsonSchema } from '../schema/validate.js';
+import { VERSION } from '../version.js';
+
+/** A module's routes under its name (the document's tag). */
+export interface RoutedModule {
+  name: string;
+  routes?: readonly RouteDef[];
+}
+
+type Json = Record<string, unknown>;
+
+/** The error answers every route may give, and those some routes declare (`RouteDef.errors`). */
+const ERROR_ANSWERS: Record<number, { name: string; description: string; example: ApiError }> = {
+  400: { name: 'Invalid', description: 'The body is not JSON, or a field does not validate: `data` is `{field: {rule: {message, target?, value?}}}`', example: errors.invalidField('name', 'required', 'Field is required but missing') },
+  401: { name: 'Unauthorized', description: 'The token is missing, unknown or expired (the same body for all three)', example: errors.invalidCredentials() },
+  402: { name: 'ChargesNotAccepted', description: 'The change incurs charges: send `accept_charges: true` to accept those under `data.limits`', example: errors.acceptCharges({ limits: { inbound_trunks: { item: 'inbound_trunks', quantity: 11, rate: 6.99 } } }) },
+  403: { name: 'Forbidden', description: 'The token may not do this: `data.cause` says why (token restrictions add `step` and `reason`)', example: errors.restricted({ step: 'verb', reason: 'Verb: key `#` allows GET, not POST.' }) },
+  404: { name: 'NotFound', description: 'No such path, account or document (`data.cause` names the id)', example: errors.badIdentifier('0123456789abcdef0123456789abcdef') },
+  405: { name: 'MethodNotAllowed', description: 'The path does not take this method; `Allow` lists those it takes', example: errors.methodNotAllowed(['GET', 'PUT']) },
+  409: { name: 'Conflict', description: 'The `If-Match` revision is not the stored one', example: errors.conflict() },
+  413: { name: 'TooLarge', description: 'The body is larger than 16 MiB (64 KiB without a valid token)', example: errors.tooLarge(16 * 1024 * 1024) },
+  415: { name: 'UnsupportedMediaType', description: 'The upload is of a type the endpoint does not store', example: errors.unsupportedMediaType(['image/png', 'image/jpeg', 'image/gif']) },
+  429: { name: 'TooManyRequests', description: 'Too many failed logins: retry after `Retry-After` seconds', example: errors.tooManyLogins(30) },
+};
+
+/**
+ * The OpenAPI 3.1 document of the routes tel serves, made from the modules' route declarations:
+ * paths and methods, path parameters, who may call (a token, a super-duper admin's, none), the
+ * request bodies (`{data: …}` around the JSON Schema the handler validates with), the envelope
+ * and the error answers of the one error catalogue.
+ */
+export function openApiDocument(modules: readonly RoutedModule[]): Json {
+  const paths: Record<string, Json> = {};
+  for (const m of modules) {
+    for (const route of m.routes ?? []) {
+      const path = `/${route.path.replace(/:(\w+)/g, '{$1}')}`;
+      paths[path] ??= {};
+      paths[path][route.method.toLowerCase()] = operation(m.name, route);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'tel',
+      version: VERSION,
+      description:
+        "A telephony platform's management API, Kazoo-compatible. Every answer is Kazoo's envelope; a request body is `{data: …}` (flags such as `accept_charges` beside `data`). HEAD answers wherever GET does, OPTIONS everywhere (CORS).",
+    },
+    servers: [{ url: '/v2' }, { url: '/v1' }],
+    security: [{ authToken: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token', description: 'A token from PUT /user_auth or /api_auth (also taken as `Authorization: Bearer` or `?auth_token=`)' },
+      },
+      schemas: {
+        Envelope: envelope('success', {}),
+        ErrorEnvelope: envelope('error', { type: 'object' }),
+        ValidationErrors: {
+          type: 'object',
+          description: 'Kazoo-shaped validation details: `{field: {rule: {message, target?, value?}}}`',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: { type: 'object', required: ['message'], properties: { message: { type: 'string' }, target: {}, value: {} } },
+          },
+        },
+      },
+      responses: Object.fromEntries(Object.values(ERROR_ANSWERS).map((e) => [e.name, errorResponse(e)])),
+    },
+  };
+}
+
+function operation(tag: string, route: RouteDef): Json {
+  const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const op: Json = {
+    operationId: `${route.method.toLowerCase()}_${route.path.replace(/[:/]+/g, '_').replace(/[^\w]/g, '_')}`,
+    tags: [tag],
+    summary: `${route.method} /${route.path}`,
+  };
+  if (params.length > 0) op.parameters = params;
+  if (route.auth === 'none') op.security = [];
+  else if (route.superduper) op.description = 'Needs a super-duper admin token.';
+  const body = requestBody(route);
+  if (body) op.requestBody = body;
+  const ok = route.method === 'PUT' ? '201' : '200';
+  op.responses = {
+    [ok]: { description: 'Success: the envelope, the answer under `data`', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
+    ...Object.fromEntries(statuses(route).map((s) => [String(s), { $ref: `#/components/responses/${ERROR_ANSWERS[s].name}` }])),
+  };
+  return op;
+}
+
+/** The error statuses a route may answer. */
+function statuses(route: RouteDef): number[] {
+  const out = [400, 404, 405];
+  if (route.auth !== 'none') out.push(401, 403);
+  if (hasBody(route.method)) out.push(413);
+  if (route.method !== 'GET' && route.method !== 'PUT') out.push(409);
+  out.push(...(route.errors ?? []));
+  return [...new Set(out)].sort((a, b) => a - b);
+}
+
+const hasBody = (method: Method) => method === 'PUT' || method === 'POST' || method === 'PATCH';
+
+function requestBody(route: RouteDef): Json | undefined {
+  if (route.upload) {
+    return {
+      required: true,
+      content: {
+        'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } },
+        'application/x-base64': { schema: { type: 'string', contentEncoding: 'base64' } },
+      },
+    };
+  }
+  if (!route.body) return undefined;
+  // PATCH merges: no field is required of it
+  const data = route.method === 'PATCH' ? withoutRequired(route.body) : route.body;
+  return {
+    required: true,
+    content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } },
+  };
+}
+
+function withoutRequired(schema: JsonSchema): JsonSchema {
+  const { required: _r, ...rest } = schema;
+  return rest;
+}
+
+function envelope(status: 'success' | 'error', data: Json): Json {
+  const properties: Json = {
+    auth_token: { type: 'string' },
+    data,
+    node: { type: 'string' },
+    request_id: { type: 'string' },
+    status: { const: status },
+    timestamp: { type: 'string', format: 'date-time' },
+    version: { type: 'string', description: 'told only to a caller whose token was checked' },
+  };
+  if (status === 'success') Object.assign(properties, { revision: { type: 'string' }, page_size: { type: 'integer' }, start_key: {}, next_start_key: {} });
+  else Object.assign(properties, { error: { type: 'string', description: 'the HTTP status' }, message: { type: 'string', description: "Kazoo's error name" } });
+  return { type: 'object', required: ['data', 'node', 'request_id', 'status', 'timestamp'], properties };
+}
+
+function errorResponse(e: (typeof ERROR_ANSWERS)[number]): Json {
+  const data = e.example.status === 400 ? { $ref: '#/components/schemas/ValidationErrors' } : { type: 'object' };
+  const out: Json = {
+    description: e.description,
+    content: {
+      'application/json': {
+        schema: { allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { properties: { data } }] },
+        example: { data: e.example.data, error: String(e.example.status), message: e.example.kazooMessage, status: 'error' },
+      },
+    },
+  };
+  const headers = Object.keys(e.example.headers);
+  if (headers.length > 0) out.headers = Object.fromEntries(headers.map((h) => [h, { schema: { type: 'string' } }]));
+  return out;
+}

@@ -1,0 +1,74 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRouter } from '../http/app.js';
+import { MODULES } from '../modules/index.js';
+import { webhookSchema } from '../modules/webhooks/schema.js';
+import { runTel } from '../../test/helpers/cli.js';
+import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { openApiDocument } from './document.js';
+
+type Doc = { paths: Record<string, Record<string, any>>; components: any };
+const doc = openApiDocument(MODULES) as Doc;
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 for a real validator', async () => {
+    // the validator dereferences in place: give it a copy
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+    // and the validator does refuse what is not OpenAPI: a parameter in no place it knows
+    const broken = structuredClone(doc);
+    broken.paths['/accounts/{account_id}'].get.parameters[0].in = 'nowhere';
+    await expect(SwaggerParser.validate(broken as never)).rejects.toThrow();
+  });
+
+  it('has every route of the router, and nothing else', () => {
+    const routes = apiRouter().routes().map((r) => `${r.method} /${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(documented.sort()).toEqual([...routes].sort());
+    expect(routes).toContain('GET /openapi.json');
+  });
+
+  it('shows bodies inside {data: …} with the schema the handler validates with, who may call, and the error answers', () => {
+    const create = doc.paths['/accounts/{account_id}/webhooks'].put;
+    expect(create.requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['data'], properties: { data: webhookSchema } });
+    expect(create.parameters).toEqual([{ name: 'account_id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '413']);
+    const patch = doc.paths['/accounts/{account_id}/webhooks/{webhook_id}'].patch;
+    expect(patch.requestBody.content['application/json'].schema.properties.data.required).toBeUndefined();
+    expect(Object.keys(patch.responses)).toContain('409');
+    expect(doc.paths['/accounts/{account_id}/limits'].post.responses['402']).toEqual({ $ref: '#/components/responses/ChargesNotAccepted' });
+    expect(doc.paths['/user_auth'].put.security).toEqual([]);
+    expect(doc.paths['/resources'].get.description).toBe('Needs a super-duper admin token.');
+    expect(doc.components.securitySchemes.authToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' });
+    expect(doc.components.responses.Forbidden.content['application/json'].example.data).toMatchObject({ cause: 'access denied by token restrictions' });
+    expect(Object.keys(doc.components.responses).sort()).toEqual(
+      ['ChargesNotAccepted', 'Conflict', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'UnsupportedMediaType'],
+    );
+  });
+
+  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key reads none', () => {
+    const missing = apiRouter()
+      .routes()
+      .filter((r) => (r.method === 'PUT' || r.method === 'POST' || r.method === 'PATCH') && !r.body && !r.upload)
+      .map((r) => `${r.method} ${r.path}`);
+    expect(missing).toEqual(['PUT accounts/:account_id/api_key']);
+  });
+});
+
+describe('GET /v2/openapi.json and tel openapi', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(() => srv.close());
+
+  it('serves the document without a token, the same as tel openapi prints', async () => {
+    const r = await srv.request('GET', '/v2/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(r.body.openapi).toBe('3.1.0');
+    const cli = await runTel(['openapi']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual(r.body);
+  });
+});
