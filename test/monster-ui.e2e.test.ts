@@ -29,8 +29,9 @@ interface ApiCall {
 /**
  * The error answers Kazoo itself gives on this walk, all 404: the login page asks for the
  * whitelabel document, logo and icon of the domain it is served on, which no account claimed;
- * after login the UI probes two endpoints open-source Kazoo does not have (`external_numbers`, a
- * caller-id capability, and `braintree/customer`, card billing) and reads their 404 as "absent".
+ * after login the UI probes two endpoints a Kazoo without them answers 404 too (`external_numbers`,
+ * a caller-id capability open-source Kazoo lacks, and `braintree/customer`, card billing served
+ * only where Kazoo's Braintree application runs) and reads the 404 as "absent".
  */
 function kazooAnswersSo(call: ApiCall): boolean {
   if (call.method !== 'GET' || call.status !== 404) return false;
