@@ -109,6 +109,15 @@ export const errors = {
   unsupportedMediaType: (accepted: string[]) =>
     new ApiError(415, 'unsupported_media_type', { message: 'unsupported media type', accepted }),
 
+  /** 503: another process holds the database file longer than a request may wait (as Kazoo's datastore timeout). */
+  datastoreTimeout: () =>
+    new ApiError(
+      503,
+      'datastore timeout',
+      { cause: 'another process holds the database file: try again', message: 'datastore timeout' },
+      { 'Retry-After': '1' },
+    ),
+
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;

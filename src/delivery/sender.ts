@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
 import type { Core, Worker } from '../core-type.js';
-import { stmt, transaction } from '../store/db.js';
+import { isBusy, stmt, transaction } from '../store/db.js';
 import { groupCommit } from '../store/group-commit.js';
 import { pruneAttempts } from './attempts.js';
 import { claimRows, claimTargetRows, dueRows, nextDueAt, type Claimant } from './claim.js';
@@ -86,7 +86,10 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   let dueAt = Infinity;
   let drained: (() => void) | undefined;
 
-  const log = (what: string, err: unknown) => process.stderr.write(`tel: delivery ${what}: ${(err as Error)?.message ?? err}\n`);
+  const log = (what: string, err: unknown) => {
+    // another process holding the file a moment is no news: what failed is tried again shortly
+    if (!isBusy(err)) process.stderr.write(`tel: delivery ${what}: ${(err as Error)?.message ?? err}\n`);
+  };
 
   function scheduleClaim(): void {
     if (claimQueued || stopping) return;

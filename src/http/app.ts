@@ -6,6 +6,7 @@ import { buildRouter, type Router } from './router.js';
 import { createApiServer } from './server.js';
 import { hostGuard } from './host-guard.js';
 import { startCheckpointer } from '../store/checkpointer.js';
+import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
 
 let router: Router | undefined;
@@ -41,6 +42,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     });
   });
   core.serving = true;
+  setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
   announceServer(core.db);
   const checkpointer = startCheckpointer(core.db);
   const workers: Worker[] = [];

@@ -14,6 +14,7 @@ import { ApiError, errors } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
 import { uploadOf } from './request.js';
+import { isBusy } from '../store/db.js';
 import type { HostGuard } from './host-guard.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
@@ -313,6 +314,7 @@ function preflightMethods(allowed: string[], req: IncomingMessage): string[] {
 }
 
 function internal(err: unknown, requestId: string): ApiError {
+  if (isBusy(err)) return errors.datastoreTimeout();
   process.stderr.write(`tel: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}\n`);
   return errors.internal();
 }

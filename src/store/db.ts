@@ -7,6 +7,24 @@ export type Db = DatabaseSync;
 /** Milliseconds a writer waits for another process holding the lock (CLI beside a server). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
+/**
+ * What a serving process waits, blocking its event loop, for a lock another process holds: a CLI
+ * command holds it a few milliseconds at a time. Group commits wait longer, without blocking
+ * (see group-commit.ts); a request's own write that still meets the lock answers 503.
+ */
+export const SERVER_BUSY_TIMEOUT_MS = 250;
+
+/** True for SQLite's "the file is locked by another connection" (SQLITE_BUSY, SQLITE_LOCKED). */
+export function isBusy(err: unknown): boolean {
+  const e = err as { code?: string; errcode?: number };
+  return e?.code === 'ERR_SQLITE_ERROR' && (e.errcode === 5 || e.errcode === 6);
+}
+
+/** Sets how long this connection's writers wait for a lock another process holds (the CLI: long; a server: short). */
+export function setBusyTimeout(db: Db, ms: number): void {
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+}
+
 /** The database holds API keys, tokens and signing secrets: only its owner may read it. */
 export const DB_FILE_MODE = 0o600;
 

@@ -1,4 +1,4 @@
-import { savepoint, transaction, type Db } from './db.js';
+import { BUSY_TIMEOUT_MS, isBusy, savepoint, transaction, type Db } from './db.js';
 
 interface Job {
   fn: () => unknown;
@@ -10,6 +10,9 @@ interface Group {
   jobs: Job[];
   scheduled: boolean;
 }
+
+/** How long a group waits between tries while another process holds the file. */
+const BUSY_RETRY_MS = 10;
 
 const groups = new WeakMap<Db, Group>();
 
@@ -32,17 +35,15 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
     if (g.scheduled) return;
     g.scheduled = true;
     // after the I/O callbacks of this turn: every request that arrived with this one joins it
-    setImmediate(() => runGroup(db, g));
+    setImmediate(() => runGroup(db, g, g.jobs.splice(0), Date.now() + BUSY_TIMEOUT_MS));
   });
 }
 
 /** A unit threw: the group is run again unit by unit. */
 class UnitFailed extends Error {}
 
-function runGroup(db: Db, g: Group): void {
+function runGroup(db: Db, g: Group, jobs: Job[], giveUpAt: number): void {
   g.scheduled = false;
-  const jobs = g.jobs;
-  g.jobs = [];
   let outcomes: { ok: boolean; value: unknown }[];
   try {
     try {
@@ -69,6 +70,12 @@ function runGroup(db: Db, g: Group): void {
       );
     }
   } catch (err) {
+    // Another process holds the file: try again a little later, the event loop free meanwhile
+    // (units that arrive in between form the next group).
+    if (isBusy(err) && Date.now() < giveUpAt) {
+      setTimeout(() => runGroup(db, g, jobs, giveUpAt), BUSY_RETRY_MS);
+      return;
+    }
     // the transaction itself failed (BEGIN or COMMIT): nothing of the group was kept
     for (const job of jobs) job.reject(err);
     return;

@@ -3,6 +3,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { compileValidator } from '../../schema/validate.js';
 import { stmt, transaction } from '../../store/db.js';
+import { groupCommit } from '../../store/group-commit.js';
 import { rowCache, type RowCache } from '../../store/cache.js';
 import type { LoginRestrictions } from '../../restrictions/types.js';
 import type { EndpointRules } from '../../restrictions/types.js';
@@ -158,7 +159,8 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
   const now = Date.now();
   const expiryMs = tokenExpirySeconds(core) * 1000;
   if (now - row.modified > expiryMs || now - row.created > tokenMaxLifetimeSeconds(core) * 1000) {
-    stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(row.id);
+    // the token is refused now; its row goes with the next commit (a request never waits for the file to drop it)
+    touchLater(core, () => stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(row.id));
     tokens.clear(token);
     throw errors.invalidCredentials();
   }
@@ -166,7 +168,7 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
   // A disabled account's tokens are revoked when it is disabled; this also covers any other way in.
   if (!account || account.doc.enabled === false) throw errors.invalidCredentials();
   if (now - row.modified > expiryMs / 100) {
-    stmt(core.db, 'UPDATE tokens SET modified = ? WHERE id = ?').run(now, row.id);
+    touchLater(core, () => stmt(core.db, 'UPDATE tokens SET modified = ? WHERE id = ?').run(now, row.id));
     row.modified = now;
   }
   return {
@@ -179,6 +181,15 @@ export function authenticate(core: Core, token: string | undefined): AuthInfo {
     restrictions: row.restrictions ? (core.tokenRules.parse?.(token, row.restrictions) ?? JSON.parse(row.restrictions)) : undefined,
     loginRestrictions: row.login_restrictions ? JSON.parse(row.login_restrictions) : undefined,
   };
+}
+
+/**
+ * Writes a token's bookkeeping (a use refreshing it, an expired one's removal) with the next group
+ * commit: a read request never waits for, nor fails on, a file another process is writing. What
+ * cannot be written is left for a later use.
+ */
+function touchLater(core: Core, write: () => unknown): void {
+  groupCommit(core.db, write).catch(() => {});
 }
 
 /** Revokes a token for good: given itself, or the id `tel tokens list` shows (its SHA-256). */

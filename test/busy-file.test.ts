@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from './helpers/server.js';
+import { startSink, type Sink } from './helpers/sink.js';
+
+/** Another process (as the offline CLI would be) holding the database's write lock for `ms`. */
+async function holdWriteLock(file: string, ms: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const { DatabaseSync } = require('node:sqlite');
+       const db = new DatabaseSync(${JSON.stringify(file)});
+       db.exec('BEGIN IMMEDIATE');
+       process.stdout.write('held\\n');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return child;
+}
+
+describe('a server on a file another process is writing', () => {
+  let srv: TestServer;
+  let sink: Sink;
+  let account: string;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+    account = (await createSubAccount(srv, srv.master.account_id, 'Busy Lab')).id;
+    const hook = await srv.request('PUT', `/v2/accounts/${account}/webhooks`, {
+      token: srv.adminToken,
+      data: { name: 'calls', uri: `${sink.url}/busy`, hook: 'channel_create', format: 'json' },
+    });
+    expect(hook.status).toBe(201);
+  });
+  afterAll(async () => {
+    await srv.close();
+    await sink.close();
+  });
+
+  it('waits for the lock without blocking: reads answer meanwhile, a simulated call commits once the lock is free', async () => {
+    const holder = await holdWriteLock(srv.dbFile, 1200);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const started = Date.now();
+    const call = srv.request('PUT', `/v2/accounts/${account}/simulations`, { token: srv.adminToken, data: { kind: 'call', answer: false } });
+    // a read needs no lock (WAL): answered at once while the call waits
+    const read = await srv.request('GET', `/v2/accounts/${account}`, { token: srv.adminToken });
+    expect(read.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(600);
+    const answered = await call;
+    expect(answered.status).toBe(201);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    await exited;
+    const [delivery] = await sink.waitFor(1, { filter: (r) => r.path === '/busy' });
+    expect(JSON.parse(delivery.body).hook_event).toBe('channel_create');
+  });
+
+  it("answers a request's own write 503 with Retry-After when the lock stays held, and writes nothing", async () => {
+    const holder = await holdWriteLock(srv.dbFile, 1500);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const started = Date.now();
+    const put = await srv.request('PUT', `/v2/accounts/${account}/devices`, { token: srv.adminToken, data: { name: 'Desk' } });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(put.status).toBe(503);
+    expect(put.headers.get('retry-after')).toBe('1');
+    expect(put.body).toMatchObject({ error: '503', message: 'datastore timeout', status: 'error', data: { message: 'datastore timeout' } });
+    await exited;
+    const list = await srv.request('GET', `/v2/accounts/${account}/devices`, { token: srv.adminToken });
+    expect(list.body.data).toEqual([]);
+  });
+});
