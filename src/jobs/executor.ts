@@ -1,5 +1,6 @@
 import type { Core } from '../core-type.js';
 import type { Worker } from '../core-type.js';
+import { isBusy } from '../store/db.js';
 import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
 import { jobSettings } from './settings.js';
 
@@ -7,10 +8,6 @@ const executors = new WeakMap<Core, JobExecutor>();
 
 /** Most jobs one pass takes before it looks at the clock and the settings again. */
 const JOBS_PER_PASS = 100;
-
-function isLockWait(err: unknown): boolean {
-  return /database is locked|SQLITE_BUSY/i.test(String((err as Error)?.message ?? err));
-}
 
 /**
  * The server's number-job executor: runs pending jobs (its own API's at once, other
@@ -81,10 +78,10 @@ export class JobExecutor implements Worker {
       try {
         await runClaimedJob(this.core, seq, runner, { shouldStop: () => this.stopping });
       } catch (err) {
-        process.stderr.write(`tel: job ${seq} stopped: ${(err as Error)?.message ?? String(err)}\n`);
-        // A lock held too long by another process is retried; anything else would fail again.
+        // A lock held a while by another process is retried on the next pass; anything else would fail again.
+        if (!isBusy(err)) process.stderr.write(`tel: job ${seq} stopped: ${(err as Error)?.message ?? String(err)}\n`);
         try {
-          if (isLockWait(err)) releaseJob(this.core, seq, runner);
+          if (isBusy(err)) releaseJob(this.core, seq, runner);
           else failJob(this.core, seq, runner, String((err as Error)?.message ?? err));
         } catch {
           // Still locked: the job stays claimed and is recovered once stalled.
