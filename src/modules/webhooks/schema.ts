@@ -7,6 +7,9 @@ import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './h
 /** Retries a hook may ask for: extra tries after a failed first one. */
 export const MAX_RETRIES = 5;
 
+/** The highest `rate_limit_per_s` a hook may set (faster than that is no limit in a lab). */
+export const MAX_RATE_PER_S = 10_000;
+
 const scalar = { type: ['string', 'number', 'boolean'] };
 
 /** The webhook document (fields tel does not know, like Monster UI's `group`, are kept). */
@@ -30,6 +33,12 @@ export const webhookSchema = {
     },
     custom_data: { type: 'object', description: 'fields merged into the payload, overwriting' },
     secret: { type: 'string', description: 'Standard Webhooks signing secret: whsec_ + base64 of 24..64 bytes' },
+    rate_limit_per_s: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_RATE_PER_S,
+      description: 'tel extension: deliveries of this hook start at most this many times a second (other hooks are not slowed)',
+    },
   },
 };
 
