@@ -127,8 +127,9 @@ export class AnswerPolicy {
       status = 500;
       why = `fail rate ${b.failRate}`;
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const body = JSON.stringify({ status, by: `${by}: ${why}` });
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(body.length) };
     if (b.retryAfterS !== undefined && (status === 429 || status === 503)) headers['retry-after'] = String(b.retryAfterS);
-    return { status, headers, body: JSON.stringify({ status, by: `${by}: ${why}` }), delayMs: b.delayMs ?? 0, by: `${by}: ${why}` };
+    return { status, headers, body, delayMs: b.delayMs ?? 0, by: `${by}: ${why}` };
   }
 }

@@ -406,6 +406,8 @@ export const MIGRATIONS: Migration[] = [
         answered_by TEXT,                -- what chose the answer: default, --status, --fail-rate, rule /crm, …
         latency_ms INTEGER               -- from receipt to the answer; NULL: never answered
       );
+      -- \`tel watch --account\` follows one account's requests by this range.
+      CREATE INDEX sink_requests_account ON sink_requests(account_id, id);
     `,
   },
   {
