@@ -42,12 +42,16 @@ function statusMatches(status: number | null, value: string): boolean {
   return s.startsWith(value);
 }
 
+/** The `account:` and `hook:` words, which attempts and received requests answer alike. */
+function ownerField(row: { accountId: string | null; accountName: string; hookId: string | null; hookName: string }, field: 'account' | 'hook', value: string): boolean {
+  return field === 'account' ? has(row.accountId, value) || has(row.accountName, value) : has(row.hookId, value) || has(row.hookName, value);
+}
+
 function attemptField(row: WatchedAttempt, field: string, value: string): boolean {
   switch (field) {
     case 'account':
-      return has(row.accountId, value) || has(row.accountName, value);
     case 'hook':
-      return has(row.hookId, value) || has(row.hookName, value);
+      return ownerField(row, field, value);
     case 'result':
       return row.result.startsWith(value);
     case 'status':
@@ -108,9 +112,8 @@ export function requestFailed(r: WatchedRequest): boolean {
 function requestField(row: WatchedRequest, field: string, value: string): boolean {
   switch (field) {
     case 'account':
-      return has(row.accountId, value) || has(row.accountName, value);
     case 'hook':
-      return has(row.hookId, value) || has(row.hookName, value);
+      return ownerField(row, field, value);
     case 'verdict':
       // `unknown` or `unknown_hook` for the verdict with a space
       return row.verdict.startsWith(value.replace(/_/g, ' '));
