@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
@@ -23,8 +23,20 @@ export function newSecret(): string {
   return `${PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
+const keys = new Map<string, KeyObject>();
+
+/** A secret's key, decoded once: every delivery of a hook (and every request a sink checks) uses the same. */
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 1000) keys.clear();
+    keys.set(secret, (key = createSecretKey(secretKey(secret))));
+  }
+  return key;
+}
+
 function mac(secret: string, id: string, timestamp: string, body: string): string {
-  return createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
 }
 
 /**

@@ -5,7 +5,8 @@ import { STORED_BODY_CHARS } from '../delivery/send.js';
 import { deliverySettings } from '../delivery/settings.js';
 import type { AnswerPolicy } from './policy.js';
 import { pruneSinkRecords, SinkRecorder, type SinkRecord } from './records.js';
-import { judge } from './verify.js';
+import type { Hook } from '../modules/webhooks/store.js';
+import { identify, judge, type Claim } from './verify.js';
 
 /** A request body is read this far for checking its signature; the rest is counted, not kept. */
 export const MAX_READ_BYTES = 1024 * 1024;
@@ -19,8 +20,8 @@ export interface SinkOptions {
   policy: AnswerPolicy;
   /** verify every signature with this secret instead of the hooks' */
   secret?: string;
-  /** hears about each record once it is in the database */
-  recorded(record: SinkRecord, hookName: string | null): void;
+  /** hears about each batch of records once it is in the database (with the name of each one's hook) */
+  recorded(batch: { record: SinkRecord; hookName: string | null }[]): void;
 }
 
 /** A listening sink. */
@@ -50,17 +51,36 @@ function readBody(req: IncomingMessage): Promise<{ body: string; bytes: number }
   });
 }
 
+/** What judging a record waits for: the request's headers, its body as read, whom it claims to be from. */
+interface Unjudged {
+  headers: IncomingMessage['headers'];
+  body: string;
+  claim: Claim;
+}
+
 /**
  * Starts `tel sink`: an HTTP receiver that answers every request as its policy says (at once,
- * after a delay, or never), judges its signature, and records it — time, method, path, query,
- * headers, the start of the body, the answer and how long it took — in `sink_requests`, in
- * batches. Works beside a running `tel serve` on the same file.
+ * after a delay, or never), and records it — time, method, path, query, headers, the start of
+ * the body, the answer, how long it took and its signature's verdict — in `sink_requests`. The
+ * answer needs none of that: signatures are judged with the batch that writes their records,
+ * each hook read once a batch. Works beside a running `tel serve` on the same file.
  */
 export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<RunningSink> {
-  const hookNames = new Map<SinkRecord, string | null>();
-  const recorder = new SinkRecorder(core, (r) => {
-    opts.recorded(r, hookNames.get(r) ?? null);
-    hookNames.delete(r);
+  // weak: a batch the file refused for good takes its entries with it
+  const unjudged = new WeakMap<SinkRecord, Unjudged>();
+  const hookNames = new WeakMap<SinkRecord, string | null>();
+  const judgeBatch = (batch: SinkRecord[]) => {
+    const hooks = new Map<string, Hook | undefined>();
+    for (const r of batch) {
+      const u = unjudged.get(r);
+      if (!u) continue;
+      const j = judge(core, u.headers, u.body, { claim: u.claim, secret: opts.secret, nowMs: r.received, hooks });
+      Object.assign(r, { verdict: j.verdict, verdictDetail: j.detail, accountId: j.hook?.accountId ?? null });
+      hookNames.set(r, j.hook ? String(j.hook.doc.name ?? '') : null);
+    }
+  };
+  const recorder = new SinkRecorder(core, judgeBatch, (batch) => {
+    opts.recorded(batch.map((record) => ({ record, hookName: hookNames.get(record) ?? null })));
   });
   const hanging = new Set<ServerResponse>();
   let listener = '';
@@ -72,7 +92,7 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const j = judge(core, req.headers, body, opts.secret, received);
+    const claim = identify(core, req.headers);
     const answer = opts.policy.answer(path);
     const record: SinkRecord = {
       id: 0,
@@ -84,17 +104,18 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
       headers: req.headers,
       body: body.length > STORED_BODY_CHARS ? body.slice(0, STORED_BODY_CHARS) : body,
       bodyBytes: bytes,
-      eventId: j.eventId,
-      hookId: j.hookId,
-      accountId: j.hook?.accountId ?? null,
-      verdict: j.verdict,
-      verdictDetail: j.detail,
+      eventId: claim.eventId,
+      hookId: claim.hookId,
+      // judged with its batch
+      accountId: null,
+      verdict: 'unsigned',
+      verdictDetail: null,
       status: answer.status,
       reply: answer.status === null ? null : { headers: answer.headers, body: answer.body },
       answeredBy: answer.by,
       latencyMs: null,
     };
-    hookNames.set(record, j.hook ? String(j.hook.doc.name ?? '') : null);
+    unjudged.set(record, { headers: req.headers, body, claim });
     if (answer.status === null) {
       // never answered: recorded now, the connection held until the client or the sink lets go
       hanging.add(res);

@@ -69,7 +69,9 @@ function insert(core: Core, r: SinkRecord): number {
 /**
  * Writes a sink's records in batches: a record waits up to BATCH_DELAY_MS for others to share its
  * transaction (one commit for hundreds of requests), so recording never costs the sink its speed.
- * `written` hears about each record once it is in the file, with its id.
+ * `prepare` completes a batch's records inside that transaction (the sink judges signatures
+ * there, reading each hook once a batch); `written` hears about each batch once it is in the
+ * file, its records with their ids.
  */
 export class SinkRecorder {
   private pending: SinkRecord[] = [];
@@ -78,7 +80,8 @@ export class SinkRecorder {
 
   constructor(
     private readonly core: Core,
-    private readonly written: (r: SinkRecord) => void,
+    private readonly prepare: (batch: SinkRecord[]) => void,
+    private readonly written: (batch: SinkRecord[]) => void,
   ) {}
 
   add(record: SinkRecord): void {
@@ -95,6 +98,7 @@ export class SinkRecorder {
       const batch = this.pending.slice(0, BATCH);
       try {
         transaction(this.core.db, () => {
+          this.prepare(batch);
           for (const r of batch) r.id = insert(this.core, r);
         });
       } catch (err) {
@@ -106,7 +110,8 @@ export class SinkRecorder {
       }
       this.tries = 0;
       this.pending = this.pending.slice(batch.length);
-      for (const r of batch) if (r.id) this.written(r);
+      const kept = batch.filter((r) => r.id);
+      if (kept.length > 0) this.written(kept);
     }
   }
 }

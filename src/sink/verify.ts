@@ -29,27 +29,61 @@ function hookSecrets(hook: Hook, nowMs: number): { secret: string; name: string 
   return out;
 }
 
+/** Whom a request says it comes from: its event id, and its hook's id. */
+export interface Claim {
+  eventId: string | null;
+  hookId: string | null;
+}
+
+/**
+ * Reads whom a request comes from: `X-Event-ID` (else `webhook-id`), and its hook by `X-Hook-ID`
+ * (tel sends it), else by `webhook-id` among the deliveries being sent — asked at once, while
+ * the try is still under way (a request with its headers costs no read).
+ */
+export function identify(core: Core, headers: IncomingHttpHeaders): Claim {
+  const webhookId = header(headers, 'webhook-id');
+  return {
+    eventId: header(headers, 'x-event-id') ?? webhookId ?? null,
+    hookId: header(headers, 'x-hook-id') ?? (webhookId ? sendingSource(core, webhookId) : undefined) ?? null,
+  };
+}
+
+/** How `judge` is to judge: whom the request claims to be from (else read), a secret, the time, hooks already read. */
+export interface JudgeOptions {
+  claim?: Claim;
+  /** the sink's `--secret`: it decides alone */
+  secret?: string;
+  /** when the request arrived (the timestamp tolerance and a rotation's grace are reckoned from it) */
+  nowMs?: number;
+  /** hooks read for earlier requests of the same batch, by id */
+  hooks?: Map<string, Hook | undefined>;
+}
+
 /**
  * Judges a request as a webhook consumer would: unsigned without Standard Webhooks headers;
- * otherwise its hook is found by `X-Hook-ID` (tel sends it), else by `webhook-id` among the
- * deliveries being sent, and one of its `v1,` signatures must be made with the hook's secret — or
- * its rotated-out one during the grace, or `secret` when the sink was given one (then no hook is
- * needed) — within the timestamp tolerance.
+ * otherwise one of its `v1,` signatures must be made with its hook's secret — or the hook's
+ * rotated-out one during the grace, or `secret` when the sink was given one (then no hook is
+ * needed) — within the timestamp tolerance; unknown hook when the database has no such hook.
  */
-export function judge(core: Core, headers: IncomingHttpHeaders, body: string, secret?: string, nowMs: number = Date.now()): Judgement {
+export function judge(core: Core, headers: IncomingHttpHeaders, body: string, opts: JudgeOptions = {}): Judgement {
+  const { eventId, hookId } = opts.claim ?? identify(core, headers);
+  const nowMs = opts.nowMs ?? Date.now();
+  let hook: Hook | undefined;
+  if (hookId && opts.hooks?.has(hookId)) hook = opts.hooks.get(hookId);
+  else if (hookId) {
+    hook = findHookById(core, hookId);
+    opts.hooks?.set(hookId, hook);
+  }
+  const out = { eventId, hookId, hook };
   const signature = header(headers, 'webhook-signature');
   const webhookId = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
-  const eventId = header(headers, 'x-event-id') ?? webhookId ?? null;
-  const hookId = header(headers, 'x-hook-id') ?? (webhookId ? sendingSource(core, webhookId) : undefined) ?? null;
-  const hook = hookId ? findHookById(core, hookId) : undefined;
-  const out = { eventId, hookId, hook };
   if (signature === undefined) return { ...out, verdict: 'unsigned', detail: 'no webhook-signature header' };
   if (webhookId === undefined || timestamp === undefined) {
     return { ...out, verdict: 'invalid', detail: 'webhook-signature without webhook-id and webhook-timestamp' };
   }
   let secrets: { secret: string; name: string }[];
-  if (secret !== undefined) secrets = [{ secret, name: 'the --secret given' }];
+  if (opts.secret !== undefined) secrets = [{ secret: opts.secret, name: 'the --secret given' }];
   else if (!hook) {
     const why = hookId ? `no hook ${hookId} in the database` : 'no X-Hook-ID header, and no delivery being sent with this webhook-id';
     return { ...out, verdict: 'unknown hook', detail: why };

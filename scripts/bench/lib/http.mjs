@@ -37,10 +37,10 @@ export function stopAll() {
 }
 
 /**
- * Keeps `connections` GETs of `path` in flight for `ms`; answers requests/s, the count,
- * errors (anything but 200) and, with `latencies`, p50/p99 in ms.
+ * Keeps `connections` GETs of `path` (or `method` requests with `body`) in flight for `ms`;
+ * answers requests/s, the count, errors (anything but 200) and, with `latencies`, p50/p99 in ms.
  */
-export async function loadGet(url, path, headers, { connections, ms, latencies = false, maxSamples = 5_000_000 }) {
+export async function loadGet(url, path, headers, { connections, ms, latencies = false, maxSamples = 5_000_000, method = 'GET', body }) {
   const pool = new Pool(url, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const samples = [];
   let done = 0;
@@ -51,7 +51,7 @@ export async function loadGet(url, path, headers, { connections, ms, latencies =
     while (performance.now() < deadline) {
       const t0 = performance.now();
       try {
-        const res = await pool.request({ path, method: 'GET', headers });
+        const res = await pool.request({ path, method, headers, body });
         await res.body.dump({ limit: Infinity });
         if (res.statusCode !== 200) errors += 1;
       } catch {
