@@ -7,6 +7,7 @@ import { AnswerPolicy } from '../src/sink/policy.js';
 import { runTel, spawnTel } from './helpers/cli.js';
 import { httpRequest, tempDir } from './helpers/server.js';
 import { startTelServe, startTelSink, until, type TelProcess } from './helpers/tel-process.js';
+import { holdWriteLock } from './helpers/lock.js';
 
 type Received = Record<string, any>;
 
@@ -98,6 +99,24 @@ describe('tel serve delivering to tel sink', () => {
     } finally {
       closeCore(core);
     }
+  });
+
+  it('answers at once while another process holds the file, and writes the records once it lets go', async () => {
+    const s = await sink();
+    const holder = await holdWriteLock(db, 1200);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const post = (i: number) => fetch(`${s.url}/locked/${i}`, { method: 'POST', body: '{}' });
+    expect((await post(0)).status).toBe(200);
+    // its batch meets the lock by now: later requests are answered all the same
+    await new Promise((r) => setTimeout(r, 150));
+    const started = Date.now();
+    const answers = await Promise.all([1, 2, 3, 4].map(post));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(received(s)).toEqual([]);
+    await exited;
+    await s.until(() => received(s).length === 5, 'the records once the file is free');
+    expect(received(s).every((r) => r.verdict === 'unsigned' && r.status === 200)).toBe(true);
   });
 
   it('--fail-rate with a seed drives retries and an auto-disable; the sink and tel count the same tries, statuses and failures', async () => {

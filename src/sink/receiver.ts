@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Core } from '../core-type.js';
 import { STORED_BODY_CHARS } from '../delivery/send.js';
 import { deliverySettings } from '../delivery/settings.js';
+import { BUSY_TIMEOUT_MS, isBusy, SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import type { AnswerPolicy } from './policy.js';
 import { pruneSinkRecords, SinkRecorder, type SinkRecord } from './records.js';
 import type { Hook } from '../modules/webhooks/store.js';
@@ -157,11 +158,14 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
   const port = (server.address() as AddressInfo).port;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   listener = `${shownHost}:${port}`;
+  // a serving process never blocks long on the file: its batches wait for it between tries (records.ts)
+  setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
   const prune = () => {
     try {
       pruneSinkRecords(core, deliverySettings(core).attemptsRetentionSeconds);
     } catch (err) {
-      process.stderr.write(`tel: sink: pruning failed: ${(err as Error)?.message ?? err}\n`);
+      // a busy file: the next round prunes
+      if (!isBusy(err)) process.stderr.write(`tel: sink: pruning failed: ${(err as Error)?.message ?? err}\n`);
     }
   };
   prune();
@@ -180,6 +184,8 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
+      // the last records are written before the process ends, waiting for the file if need be
+      setBusyTimeout(core.db, BUSY_TIMEOUT_MS);
       recorder.flush();
     },
   };

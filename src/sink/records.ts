@@ -1,5 +1,5 @@
 import type { Core } from '../core-type.js';
-import { stmt, transaction } from '../store/db.js';
+import { BUSY_TIMEOUT_MS, isBusy, stmt, transaction } from '../store/db.js';
 
 /** One request `tel sink` received, as it is recorded (`sink_requests`). */
 export interface SinkRecord {
@@ -35,8 +35,10 @@ export type Verdict = 'valid' | 'invalid' | 'unsigned' | 'unknown hook';
 const BATCH = 500;
 /** A record waits this long at most for others to share its transaction. */
 const BATCH_DELAY_MS = 25;
-/** Tries of a batch the file refused (another writer held it past the busy timeout) before it is given up. */
+/** Tries of a batch that failed otherwise than on a busy file, before it is given up. */
 const MAX_TRIES = 5;
+/** How long a batch waits between tries while another process holds the file. */
+const BUSY_RETRY_MS = 10;
 
 function insert(core: Core, r: SinkRecord): number {
   const res = stmt(
@@ -77,6 +79,8 @@ export class SinkRecorder {
   private pending: SinkRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private tries = 0;
+  /** when the batch now waiting first failed */
+  private failingSince: number | undefined;
 
   constructor(
     private readonly core: Core,
@@ -90,7 +94,11 @@ export class SinkRecorder {
     else this.timer ??= setTimeout(() => this.flush(), BATCH_DELAY_MS);
   }
 
-  /** Writes what waits (a batch at a time); a file busy past its timeout is tried again shortly. */
+  /**
+   * Writes what waits, a batch at a time. A file another process holds (past the connection's busy
+   * timeout, short while serving) is tried again every few milliseconds, the event loop free
+   * meanwhile, for as long as a command would wait.
+   */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -102,13 +110,17 @@ export class SinkRecorder {
           for (const r of batch) r.id = insert(this.core, r);
         });
       } catch (err) {
-        if (++this.tries < MAX_TRIES) {
-          this.timer = setTimeout(() => this.flush(), 200);
+        for (const r of batch) r.id = 0;
+        this.failingSince ??= Date.now();
+        const busy = isBusy(err);
+        if (busy ? Date.now() - this.failingSince < BUSY_TIMEOUT_MS : ++this.tries < MAX_TRIES) {
+          this.timer = setTimeout(() => this.flush(), busy ? BUSY_RETRY_MS : 200);
           return;
         }
         process.stderr.write(`tel: sink: ${batch.length} records lost: ${(err as Error)?.message ?? err}\n`);
       }
       this.tries = 0;
+      this.failingSince = undefined;
       this.pending = this.pending.slice(batch.length);
       const kept = batch.filter((r) => r.id);
       if (kept.length > 0) this.written(kept);
