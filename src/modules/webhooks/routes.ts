@@ -8,7 +8,7 @@ import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
-import { accountConfigSchema, webhookSchema } from './schema.js';
+import { accountConfigSchema, replaySchema, validateReplay, webhookSchema } from './schema.js';
 import { parseInstant } from '../../util/time.js';
 import { filteredSamples, SAMPLES } from './samples.js';
 import {
@@ -55,24 +55,16 @@ function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
 /** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */
 function instantField(data: Record<string, unknown>, field: string): number | undefined {
   const v = data[field];
-  if (v === undefined || v === null) return undefined;
+  if (v === undefined) return undefined;
   const at = parseInstant(v);
   if (at === undefined) throw errors.invalidField(field, 'type', 'Value must be Gregorian seconds, an ISO 8601 date or a duration such as 2h', { value: v });
   return at;
 }
 
-/** The replay's filter from the request's `data`: `since` (required), `until`, `hook_id`, `failed_only`. */
+/** The replay's filter from the request's `data` (replaySchema): `since`, `until`, `hook_id`, `failed_only`. */
 function replayFilterOf(ctx: RequestContext): ReplayFilter {
-  const d = dataObject(ctx);
-  const since = instantField(d, 'since');
-  if (since === undefined) throw errors.invalidField('since', 'required', 'Field is required but missing');
-  const hookId = d.hook_id ?? undefined;
-  if (hookId !== undefined && typeof hookId !== 'string') throw errors.invalidField('hook_id', 'type', 'Value did not match type(s): string', { value: hookId });
-  const failedOnly = d.failed_only ?? false;
-  if (failedOnly !== true && failedOnly !== false && failedOnly !== 'true' && failedOnly !== 'false') {
-    throw errors.invalidField('failed_only', 'type', 'Value did not match type(s): boolean', { value: failedOnly });
-  }
-  return { since, until: instantField(d, 'until'), hookId, failedOnly: failedOnly === true || failedOnly === 'true' };
+  const d = validateReplay(dataObject(ctx));
+  return { since: instantField(d, 'since')!, until: instantField(d, 'until'), hookId: d.hook_id, failedOnly: d.failed_only };
 }
 
 function reenableFlag(ctx: RequestContext): void {
@@ -140,7 +132,12 @@ export const webhookRoutes: RouteDef[] = [
   },
   { method: 'GET', path: `${ACCOUNT}/attempts`, handler: (ctx, core) => attemptsReply(ctx, core) },
   // tel's extension: recorded deliveries sent again with their original event ids
-  { method: 'PUT', path: `${ACCOUNT}/replay`, handler: (ctx, core) => ({ data: replayDeliveries(core, ctx.params.account_id, replayFilterOf(ctx)) }) },
+  {
+    method: 'PUT',
+    path: `${ACCOUNT}/replay`,
+    body: replaySchema,
+    handler: (ctx, core) => ({ data: replayDeliveries(core, ctx.params.account_id, replayFilterOf(ctx)) }),
+  },
   {
     method: 'GET',
     path: `${ONE}/attempts`,

@@ -100,3 +100,24 @@ export const accountConfigSchema = {
 
 /** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
 export const validateAccountConfig = compileValidator(accountConfigSchema);
+
+const instant = {
+  type: ['integer', 'string'],
+  description: 'Gregorian seconds (as the API\'s timestamps), an ISO 8601 date, or a duration ago such as 2h',
+};
+
+/** The body of `PUT /v2/accounts/{id}/webhooks/replay`, a tel extension: which recorded deliveries to send again. */
+export const replaySchema = {
+  type: 'object',
+  required: ['since'],
+  description: 'tel extension: recorded deliveries sent again with their original event ids; answers {replayed, skipped}',
+  properties: {
+    since: { ...instant, description: `deliveries made since: ${instant.description}` },
+    until: { ...instant, description: `and made until (default now): ${instant.description}` },
+    hook_id: { type: 'string', description: "only this hook's (refused while it is disabled)" },
+    failed_only: { type: 'boolean', default: false, description: 'only those that never reached the endpoint: failed for good, or dropped while the hook was off' },
+  },
+};
+
+/** Validates a replay's `data` (coercing `"true"` → true) or throws the 400. */
+export const validateReplay = compileValidator<{ since: number | string; until?: number | string; hook_id?: string; failed_only: boolean }>(replaySchema);
