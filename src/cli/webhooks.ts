@@ -238,7 +238,8 @@ export function registerWebhooks(program: Command, io: CliIo): void {
       await withCore(cmd, (core, g) => {
         const r = replayDeliveries(core, existingAccount(core, opts.account), { hookId: opts.hook, since, until, failedOnly: opts.failedOnly === true });
         const skipped = r.skipped ? ` (${r.skipped} left out: their hook is disabled or gone)` : '';
-        emit(io, g, r, () => `Queued ${r.replayed} deliver${r.replayed === 1 ? 'y' : 'ies'} again${skipped}; a running \`tel serve\` sends them.`);
+        const what = r.replayed === 1 ? '1 delivery' : `${r.replayed} deliveries`;
+        emit(io, g, r, () => `Queued ${what} again${skipped}${r.replayed ? `; a running \`tel serve\` sends ${r.replayed === 1 ? 'it' : 'them'}` : ''}.`);
       });
     });
 
