@@ -12,25 +12,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { TEL_NODE_FLAGS, loadGet, runMain, startProcess, stopAll } from './lib/http.mjs';
+import { TEL_NODE_FLAGS, loadGet, loadOptions, runMain, startProcess, stopAll } from './lib/http.mjs';
 
 const TARGET_PER_SECOND = 12_000;
 const WARMUP_MS = 1_000;
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { values: opts } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } } });
-const seconds = Number(opts.seconds);
-const connections = Number(opts.connections);
-if (!(seconds > 0 && seconds <= 600) || !(Number.isInteger(connections) && connections > 0 && connections <= 1000)) {
-  console.error('--seconds must be in (0, 600] and --connections in 1..1000.');
-  process.exit(2);
-}
-if (Number(process.versions.node.split('.')[0]) < 24) {
-  console.error(`the benchmark needs the project's Node 24 (this is ${process.versions.node}): run it with \`npx node scripts/bench/sink.mjs\`.`);
-  process.exit(2);
-}
+const { seconds, connections } = loadOptions('scripts/bench/sink.mjs', { seconds: '5', connections: '32' });
 
 /** The bare baseline: node:http answering every request as the sink does, with nothing recorded. */
 const bareServerSource = `
