@@ -1,25 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
-
-/** Another process (as the offline CLI would be) holding the database's write lock for `ms`. */
-async function holdWriteLock(file: string, ms: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const { DatabaseSync } = require('node:sqlite');
-       const db = new DatabaseSync(${JSON.stringify(file)});
-       db.exec('BEGIN IMMEDIATE');
-       process.stdout.write('held\\n');
-       setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-  return child;
-}
+import { holdWriteLock } from './helpers/lock.js';
 
 describe('a server on a file another process is writing', () => {
   let srv: TestServer;

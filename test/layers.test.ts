@@ -51,6 +51,10 @@ describe('the layers of the code', () => {
     expect(edges(under('delivery'), under('modules'))).toEqual([]);
   });
 
+  it('the sink imports nothing from the faces (HTTP, CLI, live view)', () => {
+    expect(edges(under('sink'), (d) => under('http')(d) || under('cli')(d) || under('tui')(d))).toEqual([]);
+  });
+
   it('the live view imports nothing from the CLI', () => {
     expect(edges(under('tui'), under('cli'))).toEqual([]);
   });

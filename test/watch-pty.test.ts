@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEL_BIN } from './helpers/cli.js';
 import { httpRequest, tempDir } from './helpers/server.js';
+import { startTelSink, type TelProcess } from './helpers/tel-process.js';
+import { newSecret } from '../src/delivery/sign.js';
 
 // The real `tel watch` in a real pseudo-terminal (tmux), against a database that a real
 // `tel serve` child process is filling with deliveries to a loopback sink.
@@ -53,6 +55,7 @@ describe('tel watch against a running tel serve', () => {
   let base = '';
   let token = '';
   let accountId = '';
+  let telSink: (TelProcess & { url: string }) | undefined;
 
   // Spawned in beforeAll (not in the describe body), so a skipped run starts nothing.
   beforeAll(async () => {
@@ -82,6 +85,7 @@ describe('tel watch against a running tel serve', () => {
 
   afterAll(async () => {
     if (hasTmux && socket) spawnSync('tmux', ['-S', socket, 'kill-server']);
+    await telSink?.stop();
     if (server && server.child.exitCode === null) {
       server.child.kill('SIGTERM');
       await exited(server);
@@ -115,6 +119,42 @@ describe('tel watch against a running tel serve', () => {
     await until(() => screen().includes('failures only: 3 of 6 shown'), `failures only\n${screen()}`);
     tmux('send-keys', '-t', session, 'q');
     await until(() => spawnSync('tmux', ['-S', socket, 'has-session', '-t', session]).status !== 0, 'tel watch to quit on q');
+  }, 60_000);
+
+  test.skipIf(!hasTmux)(`the Received pane shows what tel sink got, with its verdict; Enter puts tel's attempt beside it${hasTmux ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
+    // a sub-account of its own, so the other tests' counts stay as they are
+    const sub = await httpRequest(base, 'PUT', `/v2/accounts/${accountId}`, { token, data: { name: 'Consumers' } });
+    const subId = sub.body.data.id;
+    telSink = await startTelSink(db, '--rule', '/refuse=503');
+    for (const [name, path, secret] of [['Signed', '/accept', newSecret()], ['Unsigned', '/refuse', undefined]]) {
+      const r = await httpRequest(base, 'PUT', `/v2/accounts/${subId}/webhooks`, {
+        token,
+        data: { name, uri: `${telSink.url}${path}`, hook: 'channel_create', format: 'json', retries: 0, ...(secret ? { secret } : {}) },
+      });
+      expect(r.status).toBe(201);
+    }
+    expect((await httpRequest(base, 'PUT', `/v2/accounts/${subId}/simulations`, { token, data: { kind: 'call', answer: false } })).status).toBe(201);
+    await telSink.until(() => telSink!.json().filter((l) => l.id).length === 2, 'the sink to record both deliveries');
+
+    const name = 'received';
+    tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '40', `${process.execPath} ${TEL_BIN} watch --db ${db} --account ${subId}`);
+    const pane = () => tmux('capture-pane', '-p', '-t', name);
+    await until(() => pane().includes('3 Received'), `the watch screen\n${pane()}`, 25_000);
+    tmux('send-keys', '-t', name, '3');
+    const list = await until(() => /received 2/.test(pane()) && /Unsigned/.test(pane()) && pane(), `the Received pane\n${pane()}`);
+    expect(list).toMatch(/Consumers\s+Signed\s+POST\s+200\s+\d+ms\s+valid\s+\/accept/);
+    expect(list).toMatch(/Consumers\s+Unsigned\s+POST\s+503\s+\d+ms\s+unsigned\s+\/refuse/);
+    // the newest first; move to the signed one and open it
+    const rows = list.split('\n').filter((l) => /\/accept|\/refuse/.test(l));
+    if (!rows[0].includes('/accept')) tmux('send-keys', '-t', name, 'j');
+    tmux('send-keys', '-t', name, 'Enter');
+    const detail = await until(() => pane().includes('Sent by tel (attempt') && pane(), `the side-by-side detail\n${pane()}`);
+    expect(detail).toMatch(/Verdict\s+valid: signed with the hook's secret/);
+    expect(detail).toMatch(/Sent by tel \(attempt \d+\)\s+│ Received by the sink \(request \d+\)/);
+    // the same signature sent and received, side by side
+    expect(detail).toMatch(/webhook-signature: v1,(\S+).*│\s+webhook-signature: v1,\1/);
+    tmux('send-keys', '-t', name, 'q');
+    await until(() => spawnSync('tmux', ['-S', socket, 'has-session', '-t', name]).status !== 0, 'tel watch to quit on q');
   }, 60_000);
 
   const recorded = async () =>

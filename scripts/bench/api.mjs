@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { TEL_NODE_FLAGS, loadGet, memoryMb, runMain, startProcess, stopAll } from './lib/http.mjs';
+import { TEL_NODE_FLAGS, loadGet, loadOptions, memoryMb, runMain, startProcess, stopAll } from './lib/http.mjs';
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
@@ -17,19 +16,7 @@ const TARGET_RSS_MB = 150;
 const WARMUP_MS = 1_000;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { values: opts } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } },
-});
-const seconds = Number(opts.seconds);
-const connections = Number(opts.connections);
-if (!(seconds > 0 && seconds <= 600) || !(Number.isInteger(connections) && connections > 0 && connections <= 1000)) {
-  console.error('--seconds must be in (0, 600] and --connections in 1..1000.');
-  process.exit(2);
-}
-if (Number(process.versions.node.split('.')[0]) < 24) {
-  console.error(`the benchmark needs the project's Node 24 (this is ${process.versions.node}): run it with \`npx node scripts/bench/api.mjs\`.`);
-  process.exit(2);
-}
+const { seconds, connections } = loadOptions('scripts/bench/api.mjs', { seconds: '10', connections: '50' });
 
 /** The bare baseline: node:http answering every request with the given status, headers and body. */
 const bareServerSource = `

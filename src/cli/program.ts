@@ -13,6 +13,7 @@ import { registerLimits } from './limits.js';
 import { registerResources } from './resources.js';
 import { registerJobs } from './jobs.js';
 import { registerWebhooks } from './webhooks.js';
+import { registerSink } from './sink.js';
 import { registerWatch } from './watch.js';
 import { registerApps } from './apps.js';
 import { registerLab } from './lab.js';
@@ -34,6 +35,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerResources,
   registerJobs,
   registerWebhooks,
+  registerSink,
   registerApps,
   registerWatch,
   registerOpenApi,

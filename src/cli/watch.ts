@@ -15,17 +15,21 @@ interface WatchOptions {
 }
 
 const HELP = `
-On a terminal: a live screen with two panes, Attempts (webhook deliveries, newest first)
-and Jobs (bulk number jobs with progress). It follows the database while \`tel serve\` or
-the CLI writes to it: new rows appear within a second.
+On a terminal: a live screen with three panes, Attempts (webhook deliveries, newest first),
+Jobs (bulk number jobs with progress) and Received (what \`tel sink\` got, with the signature
+verdict). It follows the database while \`tel serve\`, \`tel sink\` or the CLI writes to it:
+new rows appear within a second.
 
-Keys: Tab or 1/2 switch panes · ↑↓ or j/k move (PgUp/PgDn, g/G) · Enter detail (the
-attempt's request and response, the job's per-number errors) · / filter (words such as
-account:lab hook:crm result:failure status:5xx event:channel_create; jobs: resource:,
-status:, id:) · f failures only · Esc clear filters · r re-enable the selected attempt's
-auto-disabled hook (the only write tel watch makes) · q quit.
+Keys: Tab or 1/2/3 switch panes · ↑↓ or j/k move (PgUp/PgDn, g/G) · Enter detail (the
+attempt's request and response, the job's per-number errors, a received request beside
+tel's attempt of the same try) · / filter (words such as account:lab hook:crm
+result:failure status:5xx event:channel_create; jobs: resource:, status:, id:; received:
+verdict:invalid path:/crm method:post) · f failures only · Esc clear filters · r re-enable
+the selected attempt's (or request's) auto-disabled hook (the only write tel watch makes) ·
+q quit.
 
-Not on a terminal (a pipe or a file): plain lines instead, one per attempt or job change.
+Not on a terminal (a pipe or a file): plain lines instead, one per attempt, job change or
+received request.
 It prints the last --tail existing ones (default 10), then keeps following until killed
 (Ctrl-C, SIGTERM, or the reader closing the pipe). --once prints what exists (all of it,
 or the last --tail) and exits. --json prints one JSON object a line (on a terminal too).
@@ -42,10 +46,10 @@ function scopeLabel(file: string, account?: { id: string; name: string }, descen
   return `${basename(file)} · ${who}`;
 }
 
-/** `tel watch`: the live view of webhook attempts and number jobs (or a line stream off a terminal). */
+/** `tel watch`: the live view of webhook attempts, number jobs and received requests (or a line stream off a terminal). */
 export function registerWatch(program: Command, io: CliIo): void {
   withGlobals(program.command('watch'))
-    .description('live view of webhook attempts and number jobs (a line stream when not on a terminal)')
+    .description('live view of webhook attempts, number jobs and what tel sink received (a line stream when not on a terminal)')
     .option('--account <id>', 'only this account')
     .option('--descendants', 'with --account: its sub-accounts too')
     .option('--once', 'print what exists as lines and exit (on a terminal too), instead of following')

@@ -11,10 +11,12 @@ import {
   listHookAttempts,
   listWebhooks,
   reenableAutoDisabled,
+  replayDeliveries,
   resendAttempt,
+  rotateSecret,
   setWebhookEnabled,
 } from '../modules/webhooks/service.js';
-import { gregorianWindow } from '../util/time.js';
+import { gregorianWindow, parseDuration, parseInstant } from '../util/time.js';
 import { CliError, emit, existingAccount, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 interface CreateOptions {
@@ -30,6 +32,7 @@ interface CreateOptions {
   modifiers?: string;
   customData?: string;
   secret?: string;
+  rateLimit?: string;
   disabled?: boolean;
   data?: string;
 }
@@ -46,6 +49,7 @@ async function createDoc(opts: CreateOptions): Promise<Record<string, unknown>> 
   set('format', opts.format);
   set('retries', opts.retries);
   set('secret', opts.secret);
+  set('rate_limit_per_s', opts.rateLimit);
   if (opts.includeSubaccounts) out.include_subaccounts = true;
   if (!opts.internalLegs) out.include_internal_legs = false;
   if (opts.disabled) out.enabled = false;
@@ -59,6 +63,14 @@ function breakerText(core: Parameters<typeof breakerOf>[0], hookId: string): str
   const b = breakerOf(core, hookId);
   if (!b) return '-';
   return b.state === 'open' ? `open (${b.failures} failures)` : 'closed';
+}
+
+/** An instant option (`--since 2h`, an ISO date, Gregorian or unix seconds) as unix ms; a usage error when unreadable. */
+function instantOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const at = parseInstant(value);
+  if (at === undefined) throw new CliError(`${name} must be a duration ago (2h), an ISO 8601 date, or Gregorian or unix seconds, not ${value}.`, 2);
+  return at;
 }
 
 function gregorianOption(value: string | undefined, name: string): number | undefined {
@@ -101,7 +113,8 @@ export function registerWebhooks(program: Command, io: CliIo): void {
         const hook = getWebhook(core, existingAccount(core, opts.account), id);
         const b = breakerOf(core, hook.id);
         const breaker = b ? { state: b.state, consecutive_failures: b.failures, since: new Date(b.changed).toISOString() } : { state: 'closed' };
-        emit(io, { ...g, json: true }, { ...hookJson(hook), breaker });
+        const grace = hook.previousSecret && hook.previousSecret.until > Date.now() ? { previous_secret_signs_until: new Date(hook.previousSecret.until).toISOString() } : {};
+        emit(io, { ...g, json: true }, { ...hookJson(hook), ...grace, breaker });
       }),
     );
 
@@ -119,6 +132,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .option('--modifiers <json>', 'payload pairs that must match, e.g. {"call_direction":"inbound"}')
     .option('--custom-data <json>', 'fields merged into the payload')
     .option('--secret <whsec>', 'sign deliveries (Standard Webhooks): whsec_ + base64 of 24..64 bytes')
+    .option('--rate-limit <per_s>', 'start at most this many deliveries a second (rate_limit_per_s)')
     .option('--disabled', 'create it turned off')
     .option('--data <json|@file>', 'the whole webhook document (options override its fields)')
     .addHelpText(
@@ -204,6 +218,52 @@ export function registerWebhooks(program: Command, io: CliIo): void {
           error: r.client_error ?? (r.result === 'failure' ? r.reason : ''),
         }));
         emit(io, g, items, () => table(lines, ['id', 'time', 'hook', 'event', 'result', 'status', 'ms', 'retries_left', 'error']));
+      });
+    });
+
+  withGlobals(webhooks.command('replay'))
+    .description('send recorded deliveries again, with their original event ids (an event counts once, as its latest delivery)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--hook <id>', 'only this webhook')
+    .requiredOption('--since <time>', 'deliveries made since: a duration ago (2h), an ISO 8601 date, or Gregorian or unix seconds')
+    .option('--until <time>', 'and made until (same forms; default now)')
+    .option('--failed-only', 'only those that never reached the endpoint (failed for good, or dropped while the hook was off)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel webhooks replay --account <id> --since 2h --failed-only\n  $ tel webhooks replay --account <id> --hook <hook_id> --since 2026-05-01T09:00:00Z --until 2026-05-01T10:00:00Z\n\nDeliveries still on their way, and those of disabled or deleted hooks, are left out.\nA running `tel serve` on the same file sends them (paced and signed as the hook is now).',
+    )
+    .action(async (opts: { account: string; hook?: string; since: string; until?: string; failedOnly?: boolean }, cmd: Command) => {
+      const since = instantOption(opts.since, '--since')!;
+      const until = instantOption(opts.until, '--until');
+      await withCore(cmd, (core, g) => {
+        const r = replayDeliveries(core, existingAccount(core, opts.account), { hookId: opts.hook, since, until, failedOnly: opts.failedOnly === true });
+        const skipped = r.skipped ? ` (${r.skipped} left out: their hook is disabled or gone)` : '';
+        const what = r.replayed === 1 ? '1 delivery' : `${r.replayed} deliveries`;
+        emit(io, g, r, () => `Queued ${what} again${skipped}${r.replayed ? `; a running \`tel serve\` sends ${r.replayed === 1 ? 'it' : 'them'}` : ''}.`);
+      });
+    });
+
+  withGlobals(webhooks.command('rotate-secret <hook_id>'))
+    .description('give a webhook a new signing secret; the old one keeps signing beside it until the grace ends')
+    .option('--grace <duration>', 'how long the old secret keeps signing: 30m, 24h, 7d, 0 (default: secret_rotation_grace_s, 24h)')
+    .option('--secret <whsec>', 'the new secret (default: a new random one)')
+    .option('--account <id>', 'refuse unless the hook belongs to this account')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel webhooks rotate-secret <hook_id>\n  $ tel webhooks rotate-secret <hook_id> --grace 1h --json\n\nWhile the grace lasts every delivery carries two signatures in webhook-signature\n(`v1,<new> v1,<old>`, as Standard Webhooks allows): consumers switch secrets at their pace.',
+    )
+    .action(async (id: string, opts: { grace?: string; secret?: string; account?: string }, cmd: Command) => {
+      const graceMs = opts.grace === undefined ? undefined : parseDuration(opts.grace);
+      if (opts.grace !== undefined && graceMs === undefined) throw new CliError(`--grace must be a duration such as 30m, 24h or 0, not ${opts.grace}.`, 2);
+      await withCore(cmd, (core, g) => {
+        const hook = rotateSecret(core, id, { accountId: opts.account && existingAccount(core, opts.account), graceMs, secret: opts.secret });
+        const until = hook.previousSecret ? new Date(hook.previousSecret.until).toISOString() : null;
+        emit(io, g, { ...hookJson(hook), previous_secret_signs_until: until }, () =>
+          [
+            `New secret of webhook ${String(hook.doc.name)} (${hook.id}): ${String(hook.doc.secret)}`,
+            until ? `The old secret keeps signing beside it until ${until}.` : 'The old secret no longer signs.',
+          ].join('\n'),
+        );
       });
     });
 

@@ -36,6 +36,10 @@ export interface DeliveryInput {
   headers?: Record<string, string>;
   /** Standard Webhooks secret (`whsec_…` or base64): signs every try */
   secret?: string;
+  /** a rotated-out secret that also signs (a second `v1,` signature) tries made before `until` (unix ms) */
+  previousSecret?: { secret: string; until: number };
+  /** tries of the delivery's target are paced to this many a second; default not paced */
+  ratePerS?: number;
   /** the stable id receivers de-duplicate on; default a new one */
   eventId?: string;
   /** not before this unix ms; default now */
@@ -58,6 +62,11 @@ export interface DeliveryRow {
   payload: string;
   headers: string;
   secret: string | null;
+  previous_secret: string | null;
+  /** unix ms: tries from then on are signed with `secret` only */
+  previous_secret_until: number | null;
+  /** tries a second the target is paced to, or null */
+  rate_per_s: number | null;
   retries: number;
   tries: number;
   status: 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
@@ -171,6 +180,9 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
       payload: input.payloadJson ?? JSON.stringify(input.payload),
       headers: JSON.stringify(input.headers ?? {}),
       secret: input.secret ?? null,
+      previous_secret: input.previousSecret?.secret ?? null,
+      previous_secret_until: input.previousSecret?.until ?? null,
+      rate_per_s: input.ratePerS ?? null,
       retries: Math.max(0, Math.floor(input.retries ?? 0)),
       tries: 0,
       status: claim ? 'sending' : 'pending',
@@ -183,8 +195,9 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
     const res = stmt(
       core.db,
       `INSERT INTO outbox (event_id, kind, account_id, source_id, source_name, event_name, url, target, method, format,
-         payload, headers, secret, retries, status, due_at, owner, lease_until, created, modified)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         payload, headers, secret, previous_secret, previous_secret_until, rate_per_s, retries, status, due_at, owner, lease_until,
+         created, modified)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       row.event_id,
       row.kind,
@@ -199,6 +212,9 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
       row.payload,
       row.headers,
       row.secret,
+      row.previous_secret,
+      row.previous_secret_until,
+      row.rate_per_s,
       row.retries,
       row.status,
       row.due_at,
@@ -218,4 +234,44 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
 /** One delivery by id, or undefined. */
 export function findDelivery(core: Core, id: number): DeliveryRow | undefined {
   return stmt(core.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as DeliveryRow | undefined;
+}
+
+/** Which deliveries `deliveriesMade` lists: one kind's, of one account, maybe of one source, made in a window. */
+export interface DeliveryFilter {
+  kind: string;
+  accountId: string;
+  sourceId?: string;
+  /** made at or after (unix ms) */
+  createdFrom: number;
+  /** made at or before (unix ms); default now */
+  createdTo?: number;
+}
+
+/** A delivery as a listing of many names it: enough to choose among them before reading any whole. */
+export interface DeliveryHead {
+  id: number;
+  event_id: string;
+  source_id: string | null;
+  status: DeliveryRow['status'];
+}
+
+/** Deliveries made in a window, oldest first, by the account index (never the whole outbox). */
+export function deliveriesMade(core: Core, f: DeliveryFilter): DeliveryHead[] {
+  const source = f.sourceId === undefined ? '' : ' AND source_id = ?';
+  return stmt(
+    core.db,
+    `SELECT id, event_id, source_id, status FROM outbox WHERE account_id = ? AND created >= ? AND created <= ? AND kind = ?${source} ORDER BY id`,
+  ).all(f.accountId, f.createdFrom, f.createdTo ?? Date.now(), f.kind, ...(f.sourceId === undefined ? [] : [f.sourceId])) as unknown as DeliveryHead[];
+}
+
+/**
+ * The source of the delivery being sent with this event id (a try under way), or undefined: how a
+ * receiver that got a request without its source's header finds it. Read through the index of the
+ * rows being sent, which holds only those in flight or queued in a sender's memory.
+ */
+export function sendingSource(core: Core, eventId: string): string | undefined {
+  const r = stmt(core.db, "SELECT source_id FROM outbox WHERE status = 'sending' AND event_id = ? LIMIT 1").get(eventId) as
+    | { source_id: string | null }
+    | undefined;
+  return r?.source_id ?? undefined;
 }

@@ -83,13 +83,19 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
     body = row.payload;
     headers['content-type'] = 'application/json';
   }
-  if (row.secret) Object.assign(headers, signatureHeaders(row.secret, row.event_id, body, nowMs));
+  if (row.secret) Object.assign(headers, signatureHeaders(signingSecrets(row.secret, row, nowMs), row.event_id, body, nowMs));
   // Headers and URLs come from hook and queue configuration: none may carry CR, LF or NUL into the request.
   if (UNSAFE.test(url)) throw new UnsafeRequest('the URL holds a line break or NUL');
   for (const [k, v] of Object.entries(headers)) {
     if (UNSAFE.test(k) || UNSAFE.test(v)) throw new UnsafeRequest(`header ${JSON.stringify(k)} holds a line break or NUL`);
   }
   return { url, headers, body };
+}
+
+/** The secrets a try of a signed row is signed with: its own, and a rotated-out one while its grace lasts. */
+function signingSecrets(secret: string, row: DeliveryRow, nowMs: number): string[] {
+  const previous = row.previous_secret;
+  return previous && (row.previous_secret_until ?? 0) > nowMs ? [secret, previous] : [secret];
 }
 
 /** The Basic authorization of a URL's `user:password@`, and the URL without them; undefined when it has none. */

@@ -149,7 +149,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     rows.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
     const now = Date.now();
     for (const row of rows) {
-      targets.of(row.target, row.source_id).queue.push(Object.assign(row, { heldAt: now }));
+      targets.hold(targets.of(row.target, row.source_id), Object.assign(row, { heldAt: now }));
       held++;
     }
     for (const key of new Set(rows.map((r) => r.target))) pump(key);
@@ -183,7 +183,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       t.sourceId ??= row.source_id;
       t.reserved--;
       reserved--;
-      t.queue.push(Object.assign(row, { heldAt: Date.now() }));
+      targets.hold(t, Object.assign(row, { heldAt: Date.now() }));
       held++;
       pump(row.target);
     },
@@ -194,15 +194,25 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     },
   };
 
-  /** Starts tries of a target's queued rows while its concurrency allows. */
+  /** Starts tries of a target's queued rows while its concurrency (and its pace) allows. */
   function pump(key: string): void {
     const t = targets.get(key);
     if (!t) return;
     const conc = targets.concurrencyOf(t);
     while (!stopping && t.active < conc && t.queue.length > 0) {
+      const wait = targets.paceWait(t, Date.now());
+      if (wait > 0) {
+        // a paced target waits on its own timer; the others are not held up
+        t.paceTimer ??= setTimeout(() => {
+          t.paceTimer = undefined;
+          pump(key);
+        }, wait).unref();
+        return;
+      }
       const row = t.queue.shift()!;
       // A row that waited behind a slow target is checked again (its hook may be gone by now).
       if (Date.now() - row.heldAt > RECHECK_AFTER_MS && !stillSendable(row)) continue;
+      targets.paced(t, row, Date.now());
       t.active++;
       inFlight++;
       void deliver(row, t, key);
@@ -355,6 +365,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       clearInterval(beatTimer);
       clearInterval(recoveryTimer);
       clearInterval(pruneTimer);
+      targets.stopPacing();
       if (dueTimer) clearTimeout(dueTimer);
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       // what is still unrecorded is recorded now (a few tries if the file is busy)

@@ -18,6 +18,8 @@ export interface DeliverySettings {
   perTargetConcurrency: number;
   /** consecutive failed tries after which a target's circuit breaker opens (one try at a time) */
   breakerFailureThreshold: number;
+  /** a hook's replaced secret keeps signing (a second signature) this long, unless told otherwise */
+  secretRotationGraceSeconds: number;
 }
 
 /** The defaults, with the configuration key each one is read from. */
@@ -30,6 +32,7 @@ export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: 
   attemptsRetentionSeconds: { key: 'attempts_retention_s', default: 604_800, min: 1 },
   perTargetConcurrency: { key: 'per_target_concurrency', default: 16, min: 1 },
   breakerFailureThreshold: { key: 'breaker_failure_threshold', default: 5, min: 1 },
+  secretRotationGraceSeconds: { key: 'secret_rotation_grace_s', default: 86_400, min: 0 },
 };
 
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */

@@ -9,6 +9,8 @@ const FAST_WINDOW_FACTOR = 256;
 const FAST_LATENCY_MS = 100;
 /** How long what a target's tries showed is trusted without a new one. */
 const KNOWN_FOR_MS = 30_000;
+/** A paced target holds in memory about this many seconds of its rate (the rest waits on disk). */
+const PACED_WINDOW_S = 2;
 
 /** A claimed row and when it was claimed. */
 export interface HeldRow extends DeliveryRow {
@@ -33,6 +35,12 @@ export interface Target {
   reserved: number;
   /** rows of it wait on disk (its window was full): new ones queue behind them there */
   spilled: boolean;
+  /** tries a second its rows are paced to (the newest held row's `rate_per_s`), or null */
+  ratePerS: number | null;
+  /** unix ms before which a paced target starts no try */
+  nextStartAt: number;
+  /** wakes a paced target when its next try may start */
+  paceTimer?: NodeJS.Timeout;
 }
 
 /** A breaker that changed state, recorded with the next results. */
@@ -66,10 +74,43 @@ export class Targets {
   of(key: string, sourceId: string | null): Target {
     let t = this.byKey.get(key);
     if (!t) {
-      t = { active: 0, queue: [], lastDoneAt: 0, failures: breakerFailures(this.core, key), latencyMs: 0, sourceId, reserved: 0, spilled: false };
+      t = {
+        active: 0,
+        queue: [],
+        lastDoneAt: 0,
+        failures: breakerFailures(this.core, key),
+        latencyMs: 0,
+        sourceId,
+        reserved: 0,
+        spilled: false,
+        ratePerS: null,
+        nextStartAt: 0,
+      };
       this.byKey.set(key, t);
     }
     return t;
+  }
+
+  /** Queues a claimed row behind its target (whose pace follows its newest row). */
+  hold(t: Target, row: HeldRow): void {
+    t.queue.push(row);
+    t.ratePerS = row.rate_per_s;
+  }
+
+  /**
+   * Milliseconds before a try of a paced target may start (0: now). Tries start one interval
+   * (1 / rate) apart; a target that fell behind by less than an interval keeps its cadence, one
+   * idle for longer starts afresh (no burst to make up for the quiet time).
+   */
+  paceWait(t: Target, now: number): number {
+    return t.queue.length > 0 && t.queue[0].rate_per_s ? Math.max(0, t.nextStartAt - now) : 0;
+  }
+
+  /** A try of a target started now (after `paceWait` said it may): its next slot. */
+  paced(t: Target, row: DeliveryRow, now: number): void {
+    if (!row.rate_per_s) return;
+    const interval = 1000 / row.rate_per_s;
+    t.nextStartAt = now - t.nextStartAt < interval ? t.nextStartAt + interval : now + interval;
   }
 
   /** Rows of a target in memory: in flight or queued. */
@@ -88,7 +129,9 @@ export class Targets {
     const t = this.byKey.get(key);
     const conc = this.concurrencyOf(t);
     const fast = t !== undefined && t.lastDoneAt > Date.now() - KNOWN_FOR_MS && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS;
-    return fast ? conc * FAST_WINDOW_FACTOR : conc * 2;
+    const window = fast ? conc * FAST_WINDOW_FACTOR : conc * 2;
+    // a paced target sends no faster for holding more: its backlog waits on disk
+    return t?.ratePerS ? Math.min(window, Math.max(2, Math.ceil(t.ratePerS * PACED_WINDOW_S))) : window;
   }
 
   /** Targets whose window is full: a claim skips their rows. */
@@ -127,5 +170,10 @@ export class Targets {
     for (const [key, t] of this.byKey) {
       if (t.active === 0 && t.queue.length === 0 && t.reserved === 0 && t.lastDoneAt < idleSince) this.byKey.delete(key);
     }
+  }
+
+  /** Stops the pacing timers (the sender is stopping). */
+  stopPacing(): void {
+    for (const t of this.byKey.values()) clearTimeout(t.paceTimer);
   }
 }

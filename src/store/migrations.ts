@@ -382,4 +382,47 @@ export const MIGRATIONS: Migration[] = [
       DELETE FROM meta WHERE key LIKE 'job_executor:%';
     `,
   },
+  {
+    id: '1500-sink-requests',
+    sql: `
+      -- What \`tel sink\` received: one row per request, written in batches; readers follow id.
+      CREATE TABLE sink_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        received INTEGER NOT NULL,       -- unix ms, when its body had been read
+        listener TEXT NOT NULL,          -- host:port of the sink that took it
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        query TEXT NOT NULL,             -- without the '?'; '' when none
+        headers TEXT NOT NULL,           -- JSON object, names in lower case
+        body TEXT NOT NULL,              -- its start (bounded)
+        body_bytes INTEGER NOT NULL,     -- its whole size
+        event_id TEXT,                   -- X-Event-ID, else webhook-id
+        hook_id TEXT,                    -- X-Hook-ID, else the hook of the delivery being sent with that id
+        account_id TEXT,                 -- the hook's account, when the hook is known
+        verdict TEXT NOT NULL,           -- valid | invalid | unsigned | unknown hook
+        verdict_detail TEXT,             -- which secret matched, or why none did
+        status INTEGER,                  -- the status answered; NULL: never answered (--hang)
+        reply TEXT,                      -- the answer's headers and body (JSON)
+        answered_by TEXT,                -- what chose the answer: default, --status, --fail-rate, rule /crm, …
+        latency_ms INTEGER               -- from receipt to the answer; NULL: never answered
+      );
+      -- \`tel watch --account\` follows one account's requests by this range.
+      CREATE INDEX sink_requests_account ON sink_requests(account_id, id);
+    `,
+  },
+  {
+    id: '1501-secret-rotation-and-rate-limits',
+    sql: `
+      -- A rotated secret keeps signing, beside the new one, until its grace ends.
+      ALTER TABLE webhooks ADD COLUMN previous_secret TEXT;
+      ALTER TABLE webhooks ADD COLUMN previous_secret_until INTEGER;    -- unix ms
+      ALTER TABLE outbox ADD COLUMN previous_secret TEXT;
+      ALTER TABLE outbox ADD COLUMN previous_secret_until INTEGER;
+      -- Tries of the delivery's target are paced to this many a second (NULL: not paced).
+      ALTER TABLE outbox ADD COLUMN rate_per_s REAL;
+      -- Replays select an account's deliveries by when they were made.
+      DROP INDEX outbox_account;
+      CREATE INDEX outbox_account ON outbox(account_id, created);
+    `,
+  },
 ];

@@ -5,6 +5,7 @@ import { DetailView } from './DetailView.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 import { JobsPane } from './JobsPane.js';
+import { ReceivedPane } from './ReceivedPane.js';
 import type { ScreenSize } from './use-screen-size.js';
 import { useWatch } from './use-watch.js';
 
@@ -17,6 +18,8 @@ export interface AppProps {
   size?: ScreenSize;
 }
 
+const DETAIL_TITLES = { attempts: 'Attempt detail', jobs: 'Job detail', received: 'Received request: sent and received side by side' } as const;
+
 /** The `tel watch` screen: header, the current pane or a detail view, footer. */
 export function App({ feed, scope, size }: AppProps) {
   const { exit } = useApp();
@@ -26,21 +29,23 @@ export function App({ feed, scope, size }: AppProps) {
   const { state } = v;
   const pane = state.panes[state.pane];
   const filtered = pane.filter !== '' || pane.failuresOnly;
-  const win = state.pane === 'attempts' ? v.attempts : v.jobs;
+  const win = { attempts: v.attempts, jobs: v.jobs, received: v.received }[state.pane];
   return (
     <Box flexDirection="column" width={v.size.columns}>
       <Header pane={state.pane} scope={scope} {...v.header} />
       {state.mode === 'detail' && v.detail ? (
         <Box flexDirection="column" height={v.pageHeight + 1}>
-          <Text bold>{state.pane === 'attempts' ? 'Attempt detail' : 'Job detail'}</Text>
+          <Text bold>{DETAIL_TITLES[state.pane]}</Text>
           <DetailView lines={v.detail} scroll={state.detailScroll} height={v.detailHeight} />
         </Box>
       ) : (
         <Box flexDirection="column" height={v.pageHeight + 1}>
           {state.pane === 'attempts' ? (
             <AttemptsPane win={v.attempts} width={v.size.columns} now={v.now} filtered={filtered} />
-          ) : (
+          ) : state.pane === 'jobs' ? (
             <JobsPane win={v.jobs} width={v.size.columns} now={v.now} filtered={filtered} />
+          ) : (
+            <ReceivedPane win={v.received} width={v.size.columns} now={v.now} filtered={filtered} />
           )}
         </Box>
       )}

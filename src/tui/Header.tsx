@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { count } from './format.js';
-import type { AttemptTotals } from './model.js';
+import type { AttemptTotals, RequestTotals } from './model.js';
 import type { Pane } from './view-state.js';
 
 /** What the header shows. */
@@ -10,6 +10,7 @@ export interface HeaderProps {
   totals: AttemptTotals;
   perMinute: number;
   jobs: { total: number; running: number; pending: number };
+  requests: RequestTotals;
   loading: boolean;
 }
 
@@ -24,7 +25,7 @@ function Tab({ label, active }: { label: string; active: boolean }) {
 }
 
 /** Title, pane tabs, scope, and the totals with the delivery rate. */
-export function Header({ pane, scope, totals, perMinute, jobs, loading }: HeaderProps) {
+export function Header({ pane, scope, totals, perMinute, jobs, requests, loading }: HeaderProps) {
   const rate = totals.total ? `${((totals.successes / totals.total) * 100).toFixed(1)}%` : '-';
   return (
     <Box flexDirection="column">
@@ -34,6 +35,7 @@ export function Header({ pane, scope, totals, perMinute, jobs, loading }: Header
         </Text>
         <Tab label="1 Attempts" active={pane === 'attempts'} />
         <Tab label="2 Jobs" active={pane === 'jobs'} />
+        <Tab label="3 Received" active={pane === 'received'} />
         <Text dimColor wrap="truncate">{`  ${scope}${loading ? '  (loading history…)' : ''}`}</Text>
       </Box>
       <Text wrap="truncate">
@@ -44,6 +46,8 @@ export function Header({ pane, scope, totals, perMinute, jobs, loading }: Header
         {`  delivered ${rate}  ${count(perMinute)}/min   jobs ${count(jobs.total)}`}
         {jobs.running ? <Text color="yellow">{`  ${count(jobs.running)} running`}</Text> : null}
         {jobs.pending ? `  ${count(jobs.pending)} pending` : ''}
+        {requests.total ? `   received ${count(requests.total)}` : ''}
+        {requests.bad ? <Text color="red">{`  ${count(requests.bad)} bad signatures`}</Text> : null}
       </Text>
     </Box>
   );

@@ -1,5 +1,5 @@
 import { progressBar } from './format.js';
-import type { AttemptDetail, HookState, JobDetail } from './types.js';
+import type { AttemptDetail, HookState, JobDetail, RequestDetail } from './types.js';
 
 /** One line of a detail view and how to colour it. */
 export interface DetailLine {
@@ -102,5 +102,72 @@ export function jobDetailLines(d: JobDetail): DetailLine[] {
   for (const e of d.errors) {
     lines.push({ text: `  ${e.number.padEnd(18)} ${e.reason}${e.message ? `: ${e.message}` : ''}`, tone: 'bad' });
   }
+  return lines;
+}
+
+/** Two columns of text, `│` between them, as wide as `width` together (indentation kept, long lines cut). */
+function sideBySide(left: string[], right: string[], width: number, tone?: DetailLine['tone']): DetailLine[] {
+  const w = Math.max(10, Math.floor((width - 3) / 2));
+  const cell = (t: string) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
+  return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => ({ text: `${cell(left[i] ?? '')} │ ${right[i] ?? ''}`, ...(tone ? { tone } : {}) }));
+}
+
+/** Headers of both sides by name, in one order, each beside its namesake (`-` where a side has none). */
+function headerPairs(left: Record<string, string>, right: Record<string, string>): [string[], string[]] {
+  const names = [...new Set([...Object.keys(left), ...Object.keys(right)].map((k) => k.toLowerCase()))].sort();
+  const value = (h: Record<string, string>, name: string) => Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1];
+  const side = (h: Record<string, string>) => names.map((n) => (value(h, n) === undefined ? '  -' : `  ${n}: ${value(h, n)}`));
+  return [side(left), side(right)];
+}
+
+function verdictTone(d: RequestDetail): DetailLine['tone'] {
+  return d.verdict === 'valid' ? 'good' : d.verdict === 'unsigned' ? 'dim' : 'bad';
+}
+
+/**
+ * The lines of a received request's detail view: what the sink got and answered, and beside it
+ * (sent and received side by side) what tel sent and recorded of the same try.
+ */
+export function requestDetailLines(d: RequestDetail, width: number): DetailLine[] {
+  const target = `${d.path}${d.query ? `?${d.query}` : ''}`;
+  const answer = d.status === null ? 'never answered' : `answered ${d.status} in ${d.latencyMs ?? '-'}ms`;
+  const ok = d.status !== null && d.status >= 200 && d.status < 300;
+  const lines: DetailLine[] = [
+    { text: `Received ${d.id}  ${d.method} ${target}  ${answer}  (${d.answeredBy})`, tone: ok ? 'good' : 'bad' },
+    { text: `Verdict     ${d.verdict}${d.verdictDetail ? `: ${d.verdictDetail}` : ''}`, tone: verdictTone(d) },
+    { text: `Account     ${d.accountName || '-'}${d.accountId ? ` (${d.accountId})` : ''}` },
+    { text: `Hook        ${d.hookName || '-'}${d.hookId ? ` (${d.hookId})` : ''}` },
+    { text: `Event       ${d.eventId ?? '-'}` },
+    { text: `Sink        ${d.listener}  at ${new Date(d.at).toISOString()}  body ${d.bodyBytes} bytes` },
+    { text: '' },
+  ];
+  const s = d.sent;
+  lines.push(
+    ...sideBySide(
+      [s ? `Sent by tel (attempt ${s.id})` : 'Sent by tel'],
+      [`Received by the sink (request ${d.id})`],
+      width,
+      'section',
+    ),
+  );
+  if (!s) {
+    const why = d.hookId && d.eventId ? 'no attempt of its hook and event recorded (yet, or any more)' : 'not a delivery of tel (no hook or event id)';
+    return [...lines, ...sideBySide([`  (${why})`], [`  ${d.method} ${target}`], width)];
+  }
+  const [sentHeaders, gotHeaders] = headerPairs(s.requestHeaders, d.headers);
+  lines.push(...sideBySide([`  ${s.method.toUpperCase()} ${s.uri}`, ...sentHeaders, ''], [`  ${d.method} ${target}`, ...gotHeaders, ''], width));
+  lines.push(...sideBySide(bodyLines(s.requestBody).map((t) => `  ${t}`), bodyLines(d.body).map((t) => `  ${t}`), width));
+  lines.push({ text: '' });
+  lines.push(...sideBySide(['What tel recorded'], ['What the sink answered'], width, 'section'));
+  const recorded = [
+    `  ${s.result}  HTTP ${s.httpStatus ?? '-'}  latency ${s.latencyMs ?? '-'}ms  retries left ${s.retriesLeft ?? '-'}`,
+    ...(s.error ? [`  error: ${s.error}`] : []),
+    ...headerLines(s.responseHeaders).map((l) => l.text),
+    ...bodyLines(s.responseBody).map((t) => `  ${t}`),
+  ];
+  const answered = d.reply
+    ? [`  ${answer}`, ...Object.entries(d.reply.headers).map(([k, v]) => `  ${k}: ${v}`), ...bodyLines(d.reply.body).map((t) => `  ${t}`)]
+    : [`  ${answer}`];
+  lines.push(...sideBySide(recorded, answered, width));
   return lines;
 }

@@ -1,5 +1,5 @@
-import { AttemptLog, JobBook } from './model.js';
-import type { WatchedAttempt, WatchedJob, WatchSource } from './types.js';
+import { AttemptLog, JobBook, RequestLog } from './model.js';
+import type { WatchedAttempt, WatchedJob, WatchedRequest, WatchSource } from './types.js';
 
 /** How the feed reads: poll period and chunk sizes. */
 export interface FeedOptions {
@@ -15,6 +15,15 @@ export interface FeedOptions {
 export interface FeedChange {
   attempts: WatchedAttempt[];
   jobs: WatchedJob[];
+  requests: WatchedRequest[];
+}
+
+/** A log the feed follows by id, and where its rows come from. */
+interface Followed<T extends { id: number; at: number }> {
+  log: { addNewer(rows: T[]): void; addOlder(rows: T[]): void; readonly newestId: number; readonly oldestId: number };
+  after(afterId: number, limit: number): T[];
+  before(beforeId: number, limit: number): T[];
+  historyDone: boolean;
 }
 
 export const DEFAULT_POLL_MS = 250;
@@ -23,16 +32,18 @@ const DEFAULT_CHUNK_ROWS = 5000;
 const MAX_CHUNKS_PER_POLL = 10;
 
 /**
- * Follows the database: history in chunks (newest first), then new attempts by id
- * (`id > newest seen`) and jobs that are new or were unfinished, only when
+ * Follows the database: history in chunks (newest first), then new attempts and received
+ * requests by id (`id > newest seen`) and jobs that are new or were unfinished, only when
  * `PRAGMA data_version` says another connection committed something.
  */
 export class WatchFeed {
   readonly attempts = new AttemptLog();
+  readonly requests = new RequestLog();
   readonly jobs = new JobBook();
   /** bumps on every change, so views know when to redraw */
   version = 0;
-  historyDone = false;
+  private readonly followedAttempts: Followed<WatchedAttempt>;
+  private readonly followedRequests: Followed<WatchedRequest>;
   private lastDataVersion: number | null = null;
   private timer: NodeJS.Timeout | undefined;
   private historyTimer: NodeJS.Immediate | undefined;
@@ -49,26 +60,41 @@ export class WatchFeed {
     this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
     this.chunkRows = opts.chunkRows ?? DEFAULT_CHUNK_ROWS;
     this.history = opts.history ?? true;
+    this.followedAttempts = { log: this.attempts, after: (a, l) => source.attemptsAfter(a, l), before: (b, l) => source.attemptsBefore(b, l), historyDone: false };
+    this.followedRequests = { log: this.requests, after: (a, l) => source.requestsAfter(a, l), before: (b, l) => source.requestsBefore(b, l), historyDone: false };
   }
 
-  /** First read: the newest chunk of attempts and every job. Answers what it found. */
+  /** True once every log's history is loaded. */
+  get historyDone(): boolean {
+    return this.followedAttempts.historyDone && this.followedRequests.historyDone;
+  }
+
+  /** First read: the newest chunk of attempts and of received requests, and every job. Answers what it found. */
   prime(): FeedChange {
     this.primed = true;
     this.lastDataVersion = this.source.dataVersion();
-    const attempts = this.source.attemptsBefore(Number.MAX_SAFE_INTEGER, this.chunkRows);
-    this.attempts.addOlder(attempts);
-    this.historyDone = attempts.length < this.chunkRows;
+    const attempts = this.firstChunk(this.followedAttempts);
+    const requests = this.firstChunk(this.followedRequests);
     const jobs = this.jobs.upsert(this.source.jobsChanged(0, []));
     this.bump();
-    return { attempts: [...attempts].reverse(), jobs };
+    return { attempts, jobs, requests };
   }
 
-  /** Loads one more chunk of history; answers false when there is none left. */
+  /** The newest chunk of a log; answers it oldest first. */
+  private firstChunk<T extends { id: number; at: number }>(f: Followed<T>): T[] {
+    const rows = f.before(Number.MAX_SAFE_INTEGER, this.chunkRows);
+    f.log.addOlder(rows);
+    f.historyDone = rows.length < this.chunkRows;
+    return [...rows].reverse();
+  }
+
+  /** Loads one more chunk of history (attempts first); answers false when there is none left. */
   loadHistoryChunk(): boolean {
-    if (this.historyDone) return false;
-    const rows = this.source.attemptsBefore(this.attempts.oldestId, this.chunkRows);
-    this.attempts.addOlder(rows);
-    if (rows.length < this.chunkRows) this.historyDone = true;
+    const f = [this.followedAttempts, this.followedRequests].find((x) => !x.historyDone) as Followed<{ id: number; at: number }> | undefined;
+    if (!f) return false;
+    const rows = f.before(f.log.oldestId, this.chunkRows);
+    f.log.addOlder(rows);
+    if (rows.length < this.chunkRows) f.historyDone = true;
     this.bump();
     return !this.historyDone;
   }
@@ -77,20 +103,27 @@ export class WatchFeed {
   poll(force = false): FeedChange {
     if (!this.primed) return this.prime();
     const dv = this.source.dataVersion();
-    if (!force && dv === this.lastDataVersion) return { attempts: [], jobs: [] };
+    if (!force && dv === this.lastDataVersion) return { attempts: [], jobs: [], requests: [] };
     this.lastDataVersion = dv;
-    const attempts: WatchedAttempt[] = [];
+    const attempts = this.catchUp(this.followedAttempts);
+    const requests = this.catchUp(this.followedRequests);
+    const jobs = this.jobs.upsert(this.source.jobsChanged(this.jobs.newestSeq, this.jobs.unfinished));
+    if (attempts.length || jobs.length || requests.length) this.bump();
+    return { attempts, jobs, requests };
+  }
+
+  /** Reads a log's new rows, a bounded number of chunks a poll. */
+  private catchUp<T extends { id: number; at: number }>(f: Followed<T>): T[] {
+    const out: T[] = [];
     for (let i = 0; i < MAX_CHUNKS_PER_POLL; i++) {
-      const rows = this.source.attemptsAfter(this.attempts.newestId, this.chunkRows);
-      this.attempts.addNewer(rows);
-      attempts.push(...rows);
+      const rows = f.after(f.log.newestId, this.chunkRows);
+      f.log.addNewer(rows);
+      out.push(...rows);
       if (rows.length < this.chunkRows) break;
       // More waiting: make sure the next poll reads on even if nobody commits meanwhile.
       if (i === MAX_CHUNKS_PER_POLL - 1) this.lastDataVersion = null;
     }
-    const jobs = this.jobs.upsert(this.source.jobsChanged(this.jobs.newestSeq, this.jobs.unfinished));
-    if (attempts.length || jobs.length) this.bump();
-    return { attempts, jobs };
+    return out;
   }
 
   /** Starts following: polls every `pollMs`, loads history in the background. */

@@ -1,4 +1,4 @@
-import type { WatchedAttempt, WatchedJob } from './types.js';
+import type { WatchedAttempt, WatchedJob, WatchedRequest } from './types.js';
 
 /** One word of a `/` filter: `field:value`, or a bare value matched against every field. */
 export interface FilterTerm {
@@ -9,6 +9,7 @@ export interface FilterTerm {
 /** The fields a filter word may name, per pane. */
 export const ATTEMPT_FIELDS = ['account', 'hook', 'result', 'status', 'event'] as const;
 export const JOB_FIELDS = ['account', 'resource', 'status', 'id'] as const;
+export const REQUEST_FIELDS = ['account', 'hook', 'verdict', 'status', 'path', 'method', 'event'] as const;
 
 /** Splits filter text into terms (words AND-ed; `field:value` narrows a word to one field). */
 export function parseFilter(text: string): FilterTerm[] {
@@ -41,12 +42,16 @@ function statusMatches(status: number | null, value: string): boolean {
   return s.startsWith(value);
 }
 
+/** The `account:` and `hook:` words, which attempts and received requests answer alike. */
+function ownerField(row: { accountId: string | null; accountName: string; hookId: string | null; hookName: string }, field: 'account' | 'hook', value: string): boolean {
+  return field === 'account' ? has(row.accountId, value) || has(row.accountName, value) : has(row.hookId, value) || has(row.hookName, value);
+}
+
 function attemptField(row: WatchedAttempt, field: string, value: string): boolean {
   switch (field) {
     case 'account':
-      return has(row.accountId, value) || has(row.accountName, value);
     case 'hook':
-      return has(row.hookId, value) || has(row.hookName, value);
+      return ownerField(row, field, value);
     case 'result':
       return row.result.startsWith(value);
     case 'status':
@@ -97,4 +102,36 @@ export function jobMatches(row: WatchedJob, terms: FilterTerm[], failuresOnly: b
     }
   }
   return true;
+}
+
+/** True when a received request went wrong: a signature that does not check out, or no 2xx answer. */
+export function requestFailed(r: WatchedRequest): boolean {
+  return r.verdict === 'invalid' || r.verdict === 'unknown hook' || r.status === null || r.status < 200 || r.status >= 300;
+}
+
+function requestField(row: WatchedRequest, field: string, value: string): boolean {
+  switch (field) {
+    case 'account':
+    case 'hook':
+      return ownerField(row, field, value);
+    case 'verdict':
+      // `unknown` or `unknown_hook` for the verdict with a space
+      return row.verdict.startsWith(value.replace(/_/g, ' '));
+    case 'status':
+      return statusMatches(row.status, value);
+    case 'path':
+      return has(row.path, value);
+    case 'method':
+      return row.method.toLowerCase() === value;
+    case 'event':
+      return has(row.eventId, value);
+    default:
+      return false;
+  }
+}
+
+/** True when a received request passes every term (and went wrong, with `failuresOnly`). */
+export function requestMatches(row: WatchedRequest, terms: FilterTerm[], failuresOnly: boolean): boolean {
+  if (failuresOnly && !requestFailed(row)) return false;
+  return terms.every((t) => (t.field !== null ? requestField(row, t.field, t.value) : REQUEST_FIELDS.some((f) => requestField(row, f, t.value))));
 }

@@ -1,4 +1,4 @@
-import type { WatchedAttempt, WatchedJob } from './types.js';
+import type { WatchedAttempt, WatchedJob, WatchedRequest } from './types.js';
 
 /** Cuts or pads `text` to exactly `width` cells (an ellipsis marks a cut). */
 export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
@@ -60,6 +60,23 @@ export function attemptColumns(totalWidth: number): Column<WatchedAttempt>[] {
   ];
   const used = cols.reduce((n, c) => n + c.width + 1, 0);
   cols.push({ title: 'ERROR', width: Math.max(3, totalWidth - used), value: (r) => r.error ?? '' });
+  return cols;
+}
+
+/** The Received pane's columns; the path takes the width left over. */
+export function requestColumns(totalWidth: number): Column<WatchedRequest>[] {
+  const narrow = totalWidth < 100;
+  const cols: Column<WatchedRequest>[] = [
+    { title: 'TIME', width: 8, value: (r) => clock(r.at) },
+    { title: 'ACCOUNT', width: narrow ? 8 : 14, value: (r) => r.accountName || r.accountId || '-' },
+    { title: 'HOOK', width: narrow ? 10 : 16, value: (r) => r.hookName || r.hookId || '-' },
+    { title: 'METHOD', width: 6, value: (r) => r.method },
+    { title: 'HTTP', width: 4, align: 'right', value: (r) => (r.status === null ? '-' : String(r.status)) },
+    { title: 'LATENCY', width: 7, align: 'right', value: (r) => (r.latencyMs === null ? 'hung' : `${r.latencyMs}ms`) },
+    { title: 'VERDICT', width: 12, value: (r) => r.verdict },
+  ];
+  const used = cols.reduce((n, c) => n + c.width + 1, 0);
+  cols.push({ title: 'PATH', width: Math.max(3, totalWidth - used), value: (r) => r.path });
   return cols;
 }
 
@@ -129,6 +146,20 @@ export function attemptLine(r: WatchedAttempt): string {
     kv('hook', r.hookName || r.hookId) +
     kv('event', r.event) +
     kv('error', r.error) +
+    kv('id', r.id)
+  );
+}
+
+/** The plain-stream line of a request the sink received (`verdict=`, never `failure`: grep failure picks attempts). */
+export function requestLine(r: WatchedRequest): string {
+  return (
+    `${new Date(r.at).toISOString()} received ${r.method} ${r.path}` +
+    kv('status', r.status ?? 'none') +
+    kv('latency_ms', r.latencyMs) +
+    kv('verdict', r.verdict) +
+    kv('account', r.accountName || r.accountId) +
+    kv('hook', r.hookName || r.hookId) +
+    kv('event', r.eventId) +
     kv('id', r.id)
   );
 }

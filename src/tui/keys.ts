@@ -6,9 +6,9 @@ export type Command = Action | { type: 'quit' } | { type: 'reenable' };
 
 /** The footer's key help, per mode. */
 export const KEY_HELP: Record<ViewState['mode'], string> = {
-  list: 'Tab/1/2 pane  ↑↓/jk move  Enter detail  / filter  f failures  Esc clear  r re-enable  q quit',
-  detail: '↑↓/jk scroll  Esc/Enter back  r re-enable  Tab/1/2 pane  q quit',
-  filter: 'type words (account: hook: result: status: event: resource: id:)  Enter apply  Esc cancel',
+  list: 'Tab/1/2/3 pane  ↑↓/jk move  Enter detail  / filter  f failures  Esc clear  r re-enable  q quit',
+  detail: '↑↓/jk scroll  Esc/Enter back  r re-enable  Tab/1/2/3 pane  q quit',
+  filter: 'type words (account: hook: result: status: event: resource: id: verdict: path: method:)  Enter apply  Esc cancel',
 };
 
 /** Translates one key press into a command, or null when the key means nothing here. */
@@ -39,6 +39,8 @@ export function commandFor(input: string, key: Key, state: ViewState, page: numb
       return { type: 'pane', pane: 'attempts' };
     case '2':
       return { type: 'pane', pane: 'jobs' };
+    case '3':
+      return { type: 'pane', pane: 'received' };
     case '/':
       return state.mode === 'list' ? { type: 'filterStart' } : null;
     case 'f':

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { attemptMatches, jobMatches, parseFilter, unknownFields, ATTEMPT_FIELDS } from './filter.js';
-import { attemptLine, compact, fit, jobColumns, jobLine, progressBar, tableLine } from './format.js';
-import { AttemptLog, JobBook } from './model.js';
-import type { WatchedAttempt, WatchedJob } from './types.js';
+import { attemptMatches, jobMatches, parseFilter, requestMatches, unknownFields, ATTEMPT_FIELDS } from './filter.js';
+import { attemptLine, compact, fit, jobColumns, jobLine, progressBar, requestColumns, requestLine, tableLine } from './format.js';
+import { AttemptLog, JobBook, RequestLog } from './model.js';
+import type { WatchedAttempt, WatchedJob, WatchedRequest } from './types.js';
 import { initialViewState, reduce, windowStart, type ListContext } from './view-state.js';
 
 function attempt(id: number, over: Partial<WatchedAttempt> = {}): WatchedAttempt {
@@ -19,6 +19,25 @@ function attempt(id: number, over: Partial<WatchedAttempt> = {}): WatchedAttempt
     latencyMs: 5,
     retriesLeft: null,
     error: null,
+    ...over,
+  };
+}
+
+function request(id: number, over: Partial<WatchedRequest> = {}): WatchedRequest {
+  return {
+    id,
+    at: 1_700_000_000_000 + id * 1000,
+    listener: '127.0.0.1:9000',
+    method: 'POST',
+    path: '/crm',
+    status: 200,
+    latencyMs: 3,
+    verdict: 'valid',
+    accountId: 'a1',
+    accountName: 'Lab',
+    hookId: 'h1',
+    hookName: 'CRM hook',
+    eventId: 'e1',
     ...over,
   };
 }
@@ -138,6 +157,48 @@ describe('view state', () => {
     s = reduce(s, { type: 'pane', pane: 'attempts' }, ctx());
     s = reduce(s, { type: 'clearFilters' }, ctx());
     expect(s.panes.attempts.filter).toBe('');
+  });
+
+  test('Tab visits the three panes in turn', () => {
+    const visited: string[] = [];
+    let s = initialViewState();
+    for (let i = 0; i < 4; i++) {
+      s = reduce(s, { type: 'nextPane' }, ctx());
+      visited.push(s.pane);
+    }
+    expect(visited).toEqual(['jobs', 'received', 'attempts', 'jobs']);
+  });
+});
+
+describe('received requests', () => {
+  test('totals count verdicts; a filter narrows by verdict, status, path and method; f keeps what went wrong', () => {
+    const log = new RequestLog();
+    log.addNewer([
+      request(1),
+      request(2, { verdict: 'invalid', path: '/crm/orders' }),
+      request(3, { verdict: 'unsigned', status: 503 }),
+      request(4, { verdict: 'unknown hook', hookId: null, hookName: '' }),
+      request(5, { status: null, latencyMs: null, method: 'PUT' }),
+    ]);
+    expect(log.totals).toEqual({ total: 5, valid: 2, bad: 2 });
+    const shown = (filter: string, failuresOnly = false) => {
+      log.setFilter((r) => requestMatches(r, parseFilter(filter), failuresOnly));
+      return Array.from({ length: log.length }, (_, i) => log.at(i)!.id);
+    };
+    expect(shown('verdict:unknown_hook')).toEqual([4]);
+    expect(shown('status:5xx')).toEqual([3]);
+    expect(shown('status:none')).toEqual([5]);
+    expect(shown('path:orders')).toEqual([2]);
+    expect(shown('method:put')).toEqual([5]);
+    expect(shown('', true)).toEqual([5, 4, 3, 2]);
+    expect(shown('invalid')).toEqual([2]);
+  });
+
+  test('a received line fits an 80-column terminal and never says failure', () => {
+    expect(tableLine(requestColumns(78), request(1, { path: '/a/very/long/path/that/goes/on/and/on' }), 0).length).toBeLessThanOrEqual(78);
+    const line = requestLine(request(7, { status: 500, verdict: 'invalid' }));
+    expect(line).toMatch(/ received POST \/crm status=500 latency_ms=3 verdict=invalid account=Lab hook="CRM hook" event=e1 id=7$/);
+    expect(line).not.toMatch(/failure/);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { WatchedAttempt, WatchedJob } from './types.js';
+import type { WatchedAttempt, WatchedJob, WatchedRequest } from './types.js';
 
 /**
  * Rows ordered newest first, grown at both ends in O(1): `newer` holds rows that arrived
@@ -56,39 +56,37 @@ export interface AttemptTotals {
   failures: number;
 }
 
-/** Every attempt in scope, newest first, with a filtered view kept up to date as rows arrive. */
-export class AttemptLog {
-  private all = new NewestFirst<WatchedAttempt>();
-  private shown = new NewestFirst<WatchedAttempt>();
-  private predicate: (row: WatchedAttempt) => boolean = () => true;
-  readonly totals: AttemptTotals = { total: 0, successes: 0, failures: 0 };
+/**
+ * Rows followed by id (attempts, received requests), newest first, with a filtered view kept up
+ * to date as rows arrive; `tally` counts each loaded row into a subclass's totals.
+ */
+class FollowedLog<T extends { id: number; at: number }> {
+  private all = new NewestFirst<T>();
+  private shown = new NewestFirst<T>();
+  private predicate: (row: T) => boolean = () => true;
 
-  /** Adds attempts newer than every loaded one (oldest first, as they are read). */
-  addNewer(rows: WatchedAttempt[]): void {
+  protected tally(_row: T): void {}
+
+  /** Adds rows newer than every loaded one (oldest first, as they are read). */
+  addNewer(rows: T[]): void {
     for (const r of rows) {
       this.all.pushNewer(r);
-      this.count(r);
+      this.tally(r);
       if (this.predicate(r)) this.shown.pushNewer(r);
     }
   }
 
-  /** Adds history older than every loaded attempt (newest first, as it is read). */
-  addOlder(rows: WatchedAttempt[]): void {
+  /** Adds history older than every loaded row (newest first, as it is read). */
+  addOlder(rows: T[]): void {
     for (const r of rows) {
       this.all.pushOlder(r);
-      this.count(r);
+      this.tally(r);
       if (this.predicate(r)) this.shown.pushOlder(r);
     }
   }
 
-  private count(r: WatchedAttempt): void {
-    this.totals.total++;
-    if (r.result === 'success') this.totals.successes++;
-    else this.totals.failures++;
-  }
-
   /** Replaces the filter and rebuilds the view (one pass over the loaded rows). */
-  setFilter(predicate: (row: WatchedAttempt) => boolean): void {
+  setFilter(predicate: (row: T) => boolean): void {
     this.predicate = predicate;
     this.shown.clear();
     for (const r of this.all) if (predicate(r)) this.shown.pushOlder(r);
@@ -100,7 +98,7 @@ export class AttemptLog {
   }
 
   /** The shown row at position `i` (0 is the newest). */
-  at(i: number): WatchedAttempt | undefined {
+  at(i: number): T | undefined {
     return this.shown.at(i);
   }
 
@@ -119,7 +117,7 @@ export class AttemptLog {
     return this.all.length ? this.all.at(this.all.length - 1)!.id : Number.POSITIVE_INFINITY;
   }
 
-  /** Attempts made at or after `sinceMs`: a binary search, since time grows with the id. */
+  /** Rows made at or after `sinceMs`: a binary search, since time grows with the id. */
   countSince(sinceMs: number): number {
     let lo = 0;
     let hi = this.all.length;
@@ -129,6 +127,36 @@ export class AttemptLog {
       else hi = mid;
     }
     return lo;
+  }
+}
+
+/** Every attempt in scope, newest first, with a filtered view. */
+export class AttemptLog extends FollowedLog<WatchedAttempt> {
+  readonly totals: AttemptTotals = { total: 0, successes: 0, failures: 0 };
+
+  protected override tally(r: WatchedAttempt): void {
+    this.totals.total++;
+    if (r.result === 'success') this.totals.successes++;
+    else this.totals.failures++;
+  }
+}
+
+/** Totals of the received requests in scope, by signature verdict. */
+export interface RequestTotals {
+  total: number;
+  valid: number;
+  /** invalid or of an unknown hook */
+  bad: number;
+}
+
+/** Every request the sink received in scope, newest first, with a filtered view. */
+export class RequestLog extends FollowedLog<WatchedRequest> {
+  readonly totals: RequestTotals = { total: 0, valid: 0, bad: 0 };
+
+  protected override tally(r: WatchedRequest): void {
+    this.totals.total++;
+    if (r.verdict === 'valid') this.totals.valid++;
+    else if (r.verdict !== 'unsigned') this.totals.bad++;
   }
 }
 

@@ -6,6 +6,7 @@ import { stmt } from '../store/db.js';
 import { describeError } from '../errors.js';
 import { breakerOf } from '../delivery/breakers.js';
 import type { AttemptDetail, WatchedAttempt, HookState, JobDetail, JobError, WatchedJob, ReenableOutcome, WatchSource } from './types.js';
+import { requestReads } from './sqlite-received.js';
 
 /** Which accounts the watch shows: all, one, or one and its descendants. */
 export interface WatchScope {
@@ -139,7 +140,8 @@ export function followQueries(scope: WatchScope): FollowQueries {
 
 /**
  * The watch's reads over a tel database: webhook attempts (`delivery_attempts`, followed by
- * id) and number jobs (`resource_jobs`, followed by `seq`). It writes nothing, except
+ * id), number jobs (`resource_jobs`, followed by `seq`) and what `tel sink` received
+ * (`sink_requests`, followed by id; see sqlite-received.ts). It writes nothing, except
  * through `reenableHook`, which goes through the webhooks service.
  */
 export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource {
@@ -157,7 +159,29 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
     return { id: h.id, accountId: h.account_id, name: h.name ?? '', enabled: h.enabled === 1, disableReason: h.disable_reason, ...(breaker ? { breaker } : {}) };
   };
 
+  const attempt = (id: number): AttemptDetail | undefined => {
+    const row = q(
+      `SELECT ${ATTEMPT_COLS} FROM delivery_attempts a LEFT JOIN accounts ac ON ac.id = a.account_id
+       WHERE a.id = ? AND a.kind = 'webhook'${attemptScope.sql}`,
+    ).get(id, ...attemptScope.args) as AttemptSql | undefined;
+    const full = row && findAttempt(core, id);
+    if (!row || !full) return undefined;
+    return {
+      ...toAttempt(row),
+      method: full.method,
+      uri: full.uri,
+      requestHeaders: parseHeaders(full.req_headers) ?? {},
+      requestBody: full.req_body ?? '',
+      responseHeaders: parseHeaders(full.resp_headers),
+      responseBody: full.resp_body,
+      hook: full.source_id ? hookState(full.source_id) : undefined,
+    };
+  };
+
   return {
+    ...requestReads(core, scopeCondition('r.account_id', scope), attempt),
+    attempt,
+
     attemptsAfter(afterId, limit) {
       return (q(fq.attemptsAfter).all(afterId, ...fq.attemptArgs, limit) as unknown as AttemptSql[]).map(toAttempt);
     },
@@ -168,26 +192,6 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
 
     jobsChanged(afterSeq, watching) {
       return (q(fq.jobsChanged).all(afterSeq, JSON.stringify(watching), ...fq.jobArgs) as unknown as JobSql[]).map(toJob);
-    },
-
-    attempt(id) {
-      const row = q(
-        `SELECT ${ATTEMPT_COLS} FROM delivery_attempts a LEFT JOIN accounts ac ON ac.id = a.account_id
-         WHERE a.id = ? AND a.kind = 'webhook'${attemptScope.sql}`,
-      ).get(id, ...attemptScope.args) as AttemptSql | undefined;
-      const full = row && findAttempt(core, id);
-      if (!row || !full) return undefined;
-      const detail: AttemptDetail = {
-        ...toAttempt(row),
-        method: full.method,
-        uri: full.uri,
-        requestHeaders: parseHeaders(full.req_headers) ?? {},
-        requestBody: full.req_body ?? '',
-        responseHeaders: parseHeaders(full.resp_headers),
-        responseBody: full.resp_body,
-        hook: full.source_id ? hookState(full.source_id) : undefined,
-      };
-      return detail;
     },
 
     job(id) {

@@ -1,6 +1,6 @@
 import type { WatchFeed } from './feed.js';
-import { attemptLine, jobLine } from './format.js';
-import type { WatchedAttempt, WatchedJob } from './types.js';
+import { attemptLine, jobLine, requestLine } from './format.js';
+import type { WatchedAttempt, WatchedJob, WatchedRequest } from './types.js';
 
 /** How the plain stream runs (stdout not a terminal). */
 export interface StreamOptions {
@@ -23,22 +23,32 @@ function jobOut(r: WatchedJob, json: boolean): string {
   return json ? JSON.stringify({ type: 'job', ...r }) : jobLine(r);
 }
 
+function requestOut(r: WatchedRequest, json: boolean): string {
+  return json ? JSON.stringify({ type: 'received', ...r }) : requestLine(r);
+}
+
+/** A log's loaded rows, oldest first. */
+function oldestFirst<T>(log: { length: number; at(i: number): T | undefined }): T[] {
+  const rows: T[] = [];
+  for (let i = log.length - 1; i >= 0; i--) rows.push(log.at(i)!);
+  return rows;
+}
+
 function lastOf<T>(rows: T[], n: number | undefined): T[] {
   return n === undefined ? rows : rows.slice(Math.max(0, rows.length - n));
 }
 
 /**
- * The line stream: existing attempts and jobs (oldest first), then, unless `once`, one line
- * per new attempt or job change, until the signal aborts.
+ * The line stream: existing jobs, attempts and received requests (oldest first), then, unless
+ * `once`, one line per new attempt, job change or received request, until the signal aborts.
  */
 export async function runStream(feed: WatchFeed, out: (line: string) => void, opts: StreamOptions): Promise<void> {
   const first = feed.prime();
   // Load only as much history as will be printed.
-  while ((opts.tail === undefined || feed.attempts.length < opts.tail) && feed.loadHistoryChunk());
-  const attempts: WatchedAttempt[] = [];
-  for (let i = feed.attempts.length - 1; i >= 0; i--) attempts.push(feed.attempts.at(i)!);
+  while ((opts.tail === undefined || feed.attempts.length < opts.tail || feed.requests.length < opts.tail) && feed.loadHistoryChunk());
   for (const j of lastOf(first.jobs, opts.tail)) out(jobOut(j, opts.json));
-  for (const a of lastOf(attempts, opts.tail)) out(attemptOut(a, opts.json));
+  for (const a of lastOf(oldestFirst(feed.attempts), opts.tail)) out(attemptOut(a, opts.json));
+  for (const r of lastOf(oldestFirst(feed.requests), opts.tail)) out(requestOut(r, opts.json));
   if (opts.once) return;
   while (!opts.signal.aborted) {
     await new Promise<void>((resolve) => {
@@ -54,5 +64,6 @@ export async function runStream(feed: WatchFeed, out: (line: string) => void, op
     const change = feed.poll();
     for (const a of change.attempts) out(attemptOut(a, opts.json));
     for (const j of change.jobs) out(jobOut(j, opts.json));
+    for (const r of change.requests) out(requestOut(r, opts.json));
   }
 }

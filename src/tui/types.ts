@@ -30,6 +30,7 @@ export interface AttemptDetail extends WatchedAttempt {
 }
 
 import type { BreakerState } from '../delivery/breakers.js';
+import type { Verdict } from '../sink/records.js';
 
 /** A webhook's current state, for the detail view and the `r` key. */
 export interface HookState {
@@ -74,6 +75,41 @@ export interface JobDetail extends WatchedJob {
   errors: JobError[];
 }
 
+/** One request `tel sink` received, as the watch shows it (a line of the Received pane; the stored row is sink/records.ts' SinkRecord). */
+export interface WatchedRequest {
+  /** the sink table's autoincrement key: newer requests have larger ids */
+  id: number;
+  /** when it arrived, Unix ms */
+  at: number;
+  /** host:port of the sink that took it */
+  listener: string;
+  method: string;
+  path: string;
+  /** the status answered; null when it was never answered (`--hang`) */
+  status: number | null;
+  latencyMs: number | null;
+  verdict: Verdict;
+  accountId: string | null;
+  accountName: string;
+  hookId: string | null;
+  hookName: string;
+  eventId: string | null;
+}
+
+/** A received request whole, beside the attempt tel recorded of the same try. */
+export interface RequestDetail extends WatchedRequest {
+  query: string;
+  headers: Record<string, string>;
+  body: string;
+  bodyBytes: number;
+  verdictDetail: string | null;
+  reply: { headers: Record<string, string>; body: string } | null;
+  /** what chose the answer (`default: ok`, `rule /crm: status`, `default: hang`, …) */
+  answeredBy: string;
+  /** tel's attempt of this very try (same hook and event, recorded once it ended), when there is one */
+  sent: AttemptDetail | undefined;
+}
+
 /** What `r` did. */
 export interface ReenableOutcome {
   ok: boolean;
@@ -95,6 +131,12 @@ export interface WatchSource {
    * final counts are read once more). `afterSeq` 0 reads every job.
    */
   jobsChanged(afterSeq: number, watching: number[]): WatchedJob[];
+  /** Received requests with an id above `afterId`, oldest first, at most `limit`. */
+  requestsAfter(afterId: number, limit: number): WatchedRequest[];
+  /** Received requests with an id below `beforeId`, newest first, at most `limit`. */
+  requestsBefore(beforeId: number, limit: number): WatchedRequest[];
+  /** One received request with tel's attempt of the same try, if it still exists. */
+  request(id: number): RequestDetail | undefined;
   /** One attempt with its request and response, if it still exists. */
   attempt(id: number): AttemptDetail | undefined;
   /** One job with its per-number errors, if it still exists. */

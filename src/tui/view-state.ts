@@ -1,5 +1,6 @@
-/** The two panes. */
-export type Pane = 'attempts' | 'jobs';
+/** The panes, in the order Tab visits them. */
+export const PANES = ['attempts', 'jobs', 'received'] as const;
+export type Pane = (typeof PANES)[number];
 
 /** A row's id in either pane. */
 export type RowId = number | string;
@@ -60,7 +61,15 @@ const emptyPane: PaneState = { selected: null, line: 0, filter: '', failuresOnly
 
 /** The state the watch starts in: Attempts pane, following the newest row. */
 export function initialViewState(pane: Pane = 'attempts'): ViewState {
-  return { pane, panes: { attempts: { ...emptyPane }, jobs: { ...emptyPane } }, mode: 'list', detail: null, detailScroll: 0, draft: '', message: null };
+  return {
+    pane,
+    panes: { attempts: { ...emptyPane }, jobs: { ...emptyPane }, received: { ...emptyPane } },
+    mode: 'list',
+    detail: null,
+    detailScroll: 0,
+    draft: '',
+    message: null,
+  };
 }
 
 /** First row shown so that the selection stays on its screen line, within bounds. */
@@ -90,7 +99,7 @@ export function reduce(s: ViewState, a: Action, ctx: ListContext): ViewState {
     case 'pane':
       return { ...s, pane: a.pane, mode: 'list', detail: null, message: null };
     case 'nextPane':
-      return { ...s, pane: s.pane === 'attempts' ? 'jobs' : 'attempts', mode: 'list', detail: null, message: null };
+      return { ...s, pane: PANES[(PANES.indexOf(s.pane) + 1) % PANES.length], mode: 'list', detail: null, message: null };
     case 'move':
       if (s.mode === 'detail') {
         const max = Math.max(0, ctx.detailLines - ctx.height);

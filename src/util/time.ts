@@ -51,3 +51,28 @@ export function isoSeconds(nowMs: number = Date.now()): string {
   }
   return isoText;
 }
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration as people write it (`500ms`, `90s`, `15m`, `24h`, `7d`; a bare number is seconds) in ms; undefined when unreadable. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
+  return m ? Number(m[1]) * DURATION_UNITS_MS[m[2] ?? 's'] : undefined;
+}
+
+/**
+ * An instant given as Gregorian seconds (the API's timestamps), unix seconds (anything below the
+ * Gregorian offset: years before 3940 cannot be mistaken), an ISO 8601 date, or a duration meaning
+ * that long ago (`2h`); unix ms, or undefined when unreadable.
+ */
+export function parseInstant(value: unknown, nowMs: number = Date.now()): number | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (/^\d+$/.test(text)) {
+    const n = Number(text);
+    return n >= GREGORIAN_OFFSET_SECONDS ? gregorianToUnixMs(n) : n * 1000;
+  }
+  const ago = parseDuration(text);
+  if (ago !== undefined) return nowMs - ago;
+  const at = text === '' ? NaN : Date.parse(text);
+  return Number.isNaN(at) ? undefined : at;
+}

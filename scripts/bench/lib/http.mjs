@@ -1,10 +1,30 @@
 // Shared pieces of the HTTP benchmarks: start a server process, keep requests in flight.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
 export const TEL_NODE_FLAGS = ['--max-semi-space-size=8'];
+
+/**
+ * A load benchmark's `--seconds` and `--connections` (defaults given as strings), checked, on the
+ * project's Node 24: a usage error ends the process with code 2.
+ */
+export function loadOptions(script, defaults) {
+  const { values } = parseArgs({ options: { seconds: { type: 'string', default: defaults.seconds }, connections: { type: 'string', default: defaults.connections } } });
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+  if (!(seconds > 0 && seconds <= 600) || !(Number.isInteger(connections) && connections > 0 && connections <= 1000)) {
+    console.error('--seconds must be in (0, 600] and --connections in 1..1000.');
+    process.exit(2);
+  }
+  if (Number(process.versions.node.split('.')[0]) < 24) {
+    console.error(`the benchmark needs the project's Node 24 (this is ${process.versions.node}): run it with \`npx node ${script}\`.`);
+    process.exit(2);
+  }
+  return { seconds, connections };
+}
 
 /** Processes started here, stopped by `stopAll` (also on errors). */
 const children = new Set();
@@ -37,10 +57,10 @@ export function stopAll() {
 }
 
 /**
- * Keeps `connections` GETs of `path` in flight for `ms`; answers requests/s, the count,
- * errors (anything but 200) and, with `latencies`, p50/p99 in ms.
+ * Keeps `connections` GETs of `path` (or `method` requests with `body`) in flight for `ms`;
+ * answers requests/s, the count, errors (anything but 200) and, with `latencies`, p50/p99 in ms.
  */
-export async function loadGet(url, path, headers, { connections, ms, latencies = false, maxSamples = 5_000_000 }) {
+export async function loadGet(url, path, headers, { connections, ms, latencies = false, maxSamples = 5_000_000, method = 'GET', body }) {
   const pool = new Pool(url, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const samples = [];
   let done = 0;
@@ -51,7 +71,7 @@ export async function loadGet(url, path, headers, { connections, ms, latencies =
     while (performance.now() < deadline) {
       const t0 = performance.now();
       try {
-        const res = await pool.request({ path, method: 'GET', headers });
+        const res = await pool.request({ path, method, headers, body });
         await res.body.dump({ limit: Infinity });
         if (res.statusCode !== 200) errors += 1;
       } catch {

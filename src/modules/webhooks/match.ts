@@ -1,11 +1,11 @@
 import type { Core } from '../../core-type.js';
 import { payloadJson, type PlatformEvent } from '../../delivery/bus.js';
-import { enqueueDelivery, type DeliveryFormat, type DeliveryMethod } from '../../delivery/outbox.js';
+import { enqueueDelivery, type DeliveryFormat, type DeliveryInput, type DeliveryMethod } from '../../delivery/outbox.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { findAccount } from '../accounts/service.js';
 import { ACTION_ALIASES, CHANNEL_HOOKS } from './hook-types.js';
-import { HOOKS_BY_EVENT_CACHE, type HookRow } from './store.js';
+import { HOOKS_BY_EVENT_CACHE, type Hook, type HookRow } from './store.js';
 
 /** The delivery kind webhooks enqueue under. */
 export const WEBHOOK_KIND = 'webhook';
@@ -88,7 +88,25 @@ export function hookPayload(doc: Record<string, unknown>, event: PlatformEvent):
   return out;
 }
 
-type HookHead = Pick<HookRow, 'id' | 'account_id' | 'rev' | 'doc'>;
+type HookHead = Pick<HookRow, 'id' | 'account_id' | 'rev' | 'doc' | 'previous_secret' | 'previous_secret_until'>;
+
+/**
+ * How a hook's deliveries are signed and paced: its secret, a rotated-out one while its grace
+ * lasts (deliveries then carry two signatures), and its `rate_limit_per_s`.
+ */
+export function deliveryTraits(
+  doc: Record<string, unknown>,
+  previous: Hook['previousSecret'],
+  now: number = Date.now(),
+): Pick<DeliveryInput, 'secret' | 'previousSecret' | 'ratePerS'> {
+  const out: Pick<DeliveryInput, 'secret' | 'previousSecret' | 'ratePerS'> = {};
+  if (typeof doc.secret === 'string') {
+    out.secret = doc.secret;
+    if (previous && previous.until > now) out.previousSecret = previous;
+  }
+  if (typeof doc.rate_limit_per_s === 'number') out.ratePerS = doc.rate_limit_per_s;
+  return out;
+}
 
 /**
  * The enabled hooks of an event type that an account's events reach: its own, and its ancestors'
@@ -98,7 +116,7 @@ function hooksFor(core: Core, type: string, accountId: string): HookHead[] {
   return rowCache<HookHead[]>(core.db, HOOKS_BY_EVENT_CACHE).get(`${type} ${accountId}`, () =>
     stmt(
       core.db,
-      `SELECT id, account_id, rev, doc FROM webhooks WHERE hook = ? AND enabled = 1
+      `SELECT id, account_id, rev, doc, previous_secret, previous_secret_until FROM webhooks WHERE hook = ? AND enabled = 1
          AND (account_id = ? OR (include_subaccounts = 1 AND account_id IN (SELECT value FROM json_each(?))))`,
     ).all(type, accountId, JSON.stringify(ancestorsOf(core, accountId))) as unknown as HookHead[],
   )!;
@@ -134,7 +152,7 @@ export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
       ...hookBody(doc, event),
       retries: Number(doc.retries ?? 2),
       headers: { 'X-Hook-ID': r.id, 'X-Account-ID': r.account_id },
-      ...(typeof doc.secret === 'string' ? { secret: doc.secret } : {}),
+      ...deliveryTraits(doc, r.previous_secret ? { secret: r.previous_secret, until: r.previous_secret_until ?? 0 } : null),
     });
     n++;
   }

@@ -8,7 +8,8 @@ import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
-import { accountConfigSchema, webhookSchema } from './schema.js';
+import { accountConfigSchema, replaySchema, validateReplay, webhookSchema } from './schema.js';
+import { parseInstant } from '../../util/time.js';
 import { filteredSamples, SAMPLES } from './samples.js';
 import {
   createWebhook,
@@ -20,7 +21,9 @@ import {
   listHookAttempts,
   listWebhooks,
   reenableAutoDisabled,
+  replayDeliveries,
   updateWebhook,
+  type ReplayFilter,
 } from './service.js';
 import { accountWebhookSettings, changeAccountWebhookSettings, resetAccountWebhookSettings } from './settings-service.js';
 
@@ -47,6 +50,21 @@ function samplesReply(ctx: RequestContext) {
 function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
   const page = listHookAttempts(core, ctx.params.account_id, { ...attemptQueryOf(ctx.query), hookId });
   return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
+}
+
+/** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */
+function instantField(data: Record<string, unknown>, field: string): number | undefined {
+  const v = data[field];
+  if (v === undefined) return undefined;
+  const at = parseInstant(v);
+  if (at === undefined) throw errors.invalidField(field, 'type', 'Value must be Gregorian seconds, an ISO 8601 date or a duration such as 2h', { value: v });
+  return at;
+}
+
+/** The replay's filter from the request's `data` (replaySchema): `since`, `until`, `hook_id`, `failed_only`. */
+function replayFilterOf(ctx: RequestContext): ReplayFilter {
+  const d = validateReplay(dataObject(ctx));
+  return { since: instantField(d, 'since')!, until: instantField(d, 'until'), hookId: d.hook_id, failedOnly: d.failed_only };
 }
 
 function reenableFlag(ctx: RequestContext): void {
@@ -113,6 +131,13 @@ export const webhookRoutes: RouteDef[] = [
     },
   },
   { method: 'GET', path: `${ACCOUNT}/attempts`, handler: (ctx, core) => attemptsReply(ctx, core) },
+  // tel's extension: recorded deliveries sent again with their original event ids
+  {
+    method: 'PUT',
+    path: `${ACCOUNT}/replay`,
+    body: replaySchema,
+    handler: (ctx, core) => ({ data: replayDeliveries(core, ctx.params.account_id, replayFilterOf(ctx)) }),
+  },
   {
     method: 'GET',
     path: `${ONE}/attempts`,

@@ -7,6 +7,9 @@ import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './h
 /** Retries a hook may ask for: extra tries after a failed first one. */
 export const MAX_RETRIES = 5;
 
+/** The highest `rate_limit_per_s` a hook may set (faster than that is no limit in a lab). */
+export const MAX_RATE_PER_S = 10_000;
+
 const scalar = { type: ['string', 'number', 'boolean'] };
 
 /** The webhook document (fields tel does not know, like Monster UI's `group`, are kept). */
@@ -30,6 +33,12 @@ export const webhookSchema = {
     },
     custom_data: { type: 'object', description: 'fields merged into the payload, overwriting' },
     secret: { type: 'string', description: 'Standard Webhooks signing secret: whsec_ + base64 of 24..64 bytes' },
+    rate_limit_per_s: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_RATE_PER_S,
+      description: 'tel extension: deliveries of this hook start at most this many times a second (other hooks are not slowed)',
+    },
   },
 };
 
@@ -91,3 +100,24 @@ export const accountConfigSchema = {
 
 /** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
 export const validateAccountConfig = compileValidator(accountConfigSchema);
+
+const instant = {
+  type: ['integer', 'string'],
+  description: 'Gregorian seconds (as the API\'s timestamps), an ISO 8601 date, or a duration ago such as 2h',
+};
+
+/** The body of `PUT /v2/accounts/{id}/webhooks/replay`, a tel extension: which recorded deliveries to send again. */
+export const replaySchema = {
+  type: 'object',
+  required: ['since'],
+  description: 'tel extension: recorded deliveries sent again with their original event ids; answers {replayed, skipped}',
+  properties: {
+    since: { ...instant, description: `deliveries made since: ${instant.description}` },
+    until: { ...instant, description: `and made until (default now): ${instant.description}` },
+    hook_id: { type: 'string', description: "only this hook's (refused while it is disabled)" },
+    failed_only: { type: 'boolean', default: false, description: 'only those that never reached the endpoint: failed for good, or dropped while the hook was off' },
+  },
+};
+
+/** Validates a replay's `data` (coercing `"true"` → true) or throws the 400. */
+export const validateReplay = compileValidator<{ since: number | string; until?: number | string; hook_id?: string; failed_only: boolean }>(replaySchema);

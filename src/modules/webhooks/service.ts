@@ -3,14 +3,16 @@ import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { stripServerFields } from '../documents/store.js';
 import { clearFailures } from './disabler.js';
-import { enqueueDelivery, findDelivery } from '../../delivery/outbox.js';
+import { deliveriesMade, enqueueDelivery, findDelivery, type DeliveryHead, type DeliveryRow } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
+import { deliverySettings } from '../../delivery/settings.js';
+import { newSecret } from '../../delivery/sign.js';
 import type { Page, PageQuery } from '../../store/pages.js';
 import type { TimeWindow } from '../../util/time.js';
 import { listDescendants } from '../accounts/service.js';
 import { validateWebhook } from './schema.js';
-import { WEBHOOK_KIND } from './match.js';
-import { findHook, getHook, insertHook, listHooks, removeHook, writeHook, type Hook } from './store.js';
+import { deliveryTraits, WEBHOOK_KIND } from './match.js';
+import { findHook, findHookById, getHook, insertHook, listHooks, removeHook, setPreviousSecret, writeHook, type Hook } from './store.js';
 
 /** The request fields a client may not set (Monster UI posts whole documents back). */
 function incomingDoc(input: Record<string, unknown>): Record<string, unknown> {
@@ -89,7 +91,8 @@ export function createWebhook(core: Core, accountId: string, input: Record<strin
 
 /**
  * Replaces (POST) or merges (PATCH) a hook. Enabling clears the disable reason; any edit
- * starts the failure count again, as Kazoo flushes it when a hook changes.
+ * starts the failure count again, as Kazoo flushes it when a hook changes. A new `secret` leaves
+ * the old one signing beside it for `secret_rotation_grace_s` (see rotateSecret).
  */
 export function updateWebhook(
   core: Core,
@@ -98,6 +101,17 @@ export function updateWebhook(
   input: Record<string, unknown>,
   mode: 'replace' | 'merge',
   ifMatch?: string,
+): Hook {
+  return changeWebhook(core, accountId, id, input, mode, { ifMatch });
+}
+
+function changeWebhook(
+  core: Core,
+  accountId: string,
+  id: string,
+  input: Record<string, unknown>,
+  mode: 'replace' | 'merge',
+  opts: { ifMatch?: string; graceMs?: number },
 ): Hook {
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
@@ -108,8 +122,36 @@ export function updateWebhook(
     const doc = validateWebhook(merged);
     const reason = doc.enabled === false ? current.disableReason : null;
     clearFailures(core, id);
-    return writeHook(core, current, doc, reason, ifMatch);
+    const hook = writeHook(core, current, doc, reason, opts.ifMatch);
+    const previous = replacedSecret(current, doc, opts.graceMs ?? deliverySettings(core, accountId).secretRotationGraceSeconds * 1000);
+    if (previous === undefined) return hook;
+    setPreviousSecret(core, id, previous);
+    return { ...hook, previousSecret: previous };
   });
+}
+
+/**
+ * What a write does to the rotated-out secret: undefined when the secret is unchanged (a grace
+ * under way goes on), the old secret with the end of its grace when a new one replaces it, null
+ * when nothing is to sign beside the new one (no secret before or after, or no grace). A second
+ * rotation within the grace replaces the first one's old secret.
+ */
+function replacedSecret(current: Hook, doc: Record<string, unknown>, graceMs: number): Hook['previousSecret'] | undefined {
+  const before = current.doc.secret;
+  if (doc.secret === before) return undefined;
+  if (typeof before !== 'string' || typeof doc.secret !== 'string' || graceMs <= 0) return null;
+  return { secret: before, until: Date.now() + graceMs };
+}
+
+/**
+ * Gives a hook a new signing secret (`secret`, or a new random one) while the old one keeps
+ * signing its deliveries beside it (two `v1,` signatures) for `graceMs` (default the account's
+ * `secret_rotation_grace_s`). `accountId`, when given, must own the hook. Answers the hook.
+ */
+export function rotateSecret(core: Core, hookId: string, opts: { accountId?: string; graceMs?: number; secret?: string } = {}): Hook {
+  const hook = findHookById(core, hookId);
+  if (!hook || (opts.accountId && hook.accountId !== opts.accountId)) throw errors.badIdentifier(hookId);
+  return changeWebhook(core, hook.accountId, hookId, { secret: opts.secret ?? newSecret() }, 'merge', { graceMs: opts.graceMs });
 }
 
 /** Deletes a hook; answers what it was. */
@@ -184,21 +226,96 @@ export function resendAttempt(core: Core, attemptId: number, accountId?: string)
     if (!delivery) throw errors.invalidField('attempt', 'expired', 'the delivery of this attempt is no longer kept', { value: attemptId });
     const hook = attempt.source_id ? findHook(core, attempt.account_id, attempt.source_id) : undefined;
     if (!hook) throw errors.invalidField('hook_id', 'not_found', 'the webhook of this attempt no longer exists', { value: attempt.source_id });
-    if (hook.doc.enabled === false) throw errors.invalidField('hook_id', 'disabled', 'the webhook is disabled: enable it first', { value: hook.id });
-    return enqueueDelivery(core, {
-      kind: delivery.kind,
-      accountId: delivery.account_id,
-      sourceId: hook.id,
-      sourceName: String(hook.doc.name ?? ''),
-      eventName: delivery.event_name,
-      url: delivery.url,
-      method: delivery.method,
-      format: delivery.format,
-      payload: JSON.parse(delivery.payload),
-      retries: Number(hook.doc.retries ?? delivery.retries),
-      headers: JSON.parse(delivery.headers),
-      eventId: delivery.event_id,
-      ...(typeof hook.doc.secret === 'string' ? { secret: hook.doc.secret } : {}),
-    });
+    if (hook.doc.enabled === false) throw hookDisabled(hook);
+    return redeliver(core, delivery, hook);
   });
+}
+
+function hookDisabled(hook: Hook) {
+  return errors.invalidField('hook_id', 'disabled', 'the webhook is disabled: enable it first', { value: hook.id });
+}
+
+/**
+ * A recorded delivery queued again: the same URL, method, body and event id (a receiver that
+ * de-duplicates sees the same event), signed, paced and retried as its hook is now.
+ */
+function redeliver(core: Core, delivery: DeliveryRow, hook: Hook): number {
+  return enqueueDelivery(core, {
+    kind: delivery.kind,
+    accountId: delivery.account_id,
+    sourceId: hook.id,
+    sourceName: String(hook.doc.name ?? ''),
+    eventName: delivery.event_name,
+    url: delivery.url,
+    method: delivery.method,
+    format: delivery.format,
+    payload: JSON.parse(delivery.payload),
+    retries: Number(hook.doc.retries ?? delivery.retries),
+    headers: JSON.parse(delivery.headers),
+    eventId: delivery.event_id,
+    ...deliveryTraits(hook.doc, hook.previousSecret),
+  });
+}
+
+/** Which recorded deliveries a replay sends again. */
+export interface ReplayFilter {
+  /** only this hook's (404 when it does not exist, refused while it is disabled) */
+  hookId?: string;
+  /** made at or after (unix ms) */
+  since: number;
+  /** made at or before (unix ms); default now */
+  until?: number;
+  /** only those that never reached the endpoint: failed for good, or dropped because their hook was off */
+  failedOnly?: boolean;
+}
+
+/** What a replay did: deliveries queued again, and those left out because their hook is disabled or gone. */
+export interface ReplayResult {
+  replayed: number;
+  skipped: number;
+}
+
+/** Deliveries queued per transaction: a long replay never holds the file for long. */
+const REPLAY_CHUNK = 500;
+
+/**
+ * Sends an account's recorded webhook deliveries made in a window again, with their original
+ * event ids (tel's extension, as delivery services offer "replay" or "recover"). An event
+ * delivered several times (resent, replayed) counts once, as its latest delivery: with
+ * `failedOnly`, an event a later delivery brought through is not sent again. Deliveries still on
+ * their way are left alone. The API and the CLI both replay with it.
+ */
+export function replayDeliveries(core: Core, accountId: string, f: ReplayFilter): ReplayResult {
+  if (f.until !== undefined && f.until < f.since) {
+    throw errors.invalidField('until', 'date_range', 'until is prior to since', { value: f.until, cause: f.since });
+  }
+  if (f.hookId) {
+    const hook = getHook(core, accountId, f.hookId);
+    if (hook.doc.enabled === false) throw hookDisabled(hook);
+  }
+  const latest = new Map<string, DeliveryHead>();
+  for (const d of deliveriesMade(core, { kind: WEBHOOK_KIND, accountId, sourceId: f.hookId, createdFrom: f.since, createdTo: f.until })) {
+    latest.set(`${d.source_id} ${d.event_id}`, d);
+  }
+  const wanted = new Set<DeliveryRow['status']>(f.failedOnly ? ['failed', 'cancelled'] : ['delivered', 'failed', 'cancelled']);
+  const chosen = [...latest.values()].filter((d) => wanted.has(d.status)).map((d) => d.id);
+  const hooks = new Map<string, Hook | undefined>();
+  const result: ReplayResult = { replayed: 0, skipped: 0 };
+  for (let i = 0; i < chosen.length; i += REPLAY_CHUNK) {
+    transaction(core.db, () => {
+      for (const id of chosen.slice(i, i + REPLAY_CHUNK)) {
+        const delivery = findDelivery(core, id);
+        if (!delivery?.source_id) continue;
+        if (!hooks.has(delivery.source_id)) hooks.set(delivery.source_id, findHook(core, accountId, delivery.source_id));
+        const hook = hooks.get(delivery.source_id);
+        if (!hook || hook.doc.enabled === false) {
+          result.skipped++;
+          continue;
+        }
+        redeliver(core, delivery, hook);
+        result.replayed++;
+      }
+    });
+  }
+  return result;
 }

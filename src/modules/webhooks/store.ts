@@ -11,6 +11,8 @@ export interface Hook {
   /** the public document (name, uri, hook, http_verb, …, and fields tel does not know) */
   doc: Record<string, unknown>;
   disableReason: string | null;
+  /** the secret a rotation replaced, still signing beside the new one until `until` (unix ms) */
+  previousSecret: { secret: string; until: number } | null;
   rev: string;
   created: number;
   modified: number;
@@ -24,6 +26,8 @@ export interface HookRow {
   include_subaccounts: number;
   doc: string;
   disable_reason: string | null;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   rev: string;
   created: number;
   modified: number;
@@ -36,6 +40,7 @@ export function hookFromRow(r: HookRow): Hook {
     accountId: r.account_id,
     doc: JSON.parse(r.doc),
     disableReason: r.disable_reason,
+    previousSecret: r.previous_secret ? { secret: r.previous_secret, until: r.previous_secret_until ?? 0 } : null,
     rev: r.rev,
     created: r.created,
     modified: r.modified,
@@ -79,7 +84,7 @@ export function insertHook(core: Core, accountId: string, doc: Record<string, un
     )
     .run(id, accountId, String(doc.hook), doc.enabled === false ? 0 : 1, doc.include_subaccounts === true ? 1 : 0, body, rev, now, now);
   forgetMatching(core);
-  return { id, accountId, doc, disableReason: null, rev, created: now, modified: now };
+  return { id, accountId, doc, disableReason: null, previousSecret: null, rev, created: now, modified: now };
 }
 
 /** Replaces a hook's document (and its disable reason), checking the revision: a stale one is a 409. */
@@ -106,6 +111,22 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
   return { ...current, doc, disableReason, rev, modified: now };
 }
 
+/** Records the secret a rotation replaced and until when it keeps signing (null: none). */
+export function setPreviousSecret(core: Core, hookId: string, previous: Hook['previousSecret']): void {
+  stmt(core.db, 'UPDATE webhooks SET previous_secret = ?, previous_secret_until = ? WHERE id = ?').run(
+    previous?.secret ?? null,
+    previous?.until ?? null,
+    hookId,
+  );
+  forgetMatching(core);
+}
+
+/** One hook by id alone (whatever its account), or undefined. */
+export function findHookById(core: Core, id: string): Hook | undefined {
+  const r = stmt(core.db, 'SELECT * FROM webhooks WHERE id = ?').get(id) as HookRow | undefined;
+  return r ? hookFromRow(r) : undefined;
+}
+
 /** Deletes a hook for good. */
 export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
   const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
@@ -123,9 +144,8 @@ export function enabledHookIds(core: Core, ids: string[]): Set<string> {
 
 /** Turns a hook off on behalf of the disabler, recording why. */
 export function autoDisableHook(core: Core, hookId: string, reason: string): boolean {
-  const r = stmt(core.db, 'SELECT * FROM webhooks WHERE id = ?').get(hookId) as HookRow | undefined;
-  if (!r || r.enabled === 0) return false;
-  const h = hookFromRow(r);
+  const h = findHookById(core, hookId);
+  if (!h || h.doc.enabled === false) return false;
   writeHook(core, h, { ...h.doc, enabled: false }, reason);
   return true;
 }

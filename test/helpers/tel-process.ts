@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { TEL_BIN } from './cli.js';
+
+/** A long-running `tel` child process (serve, sink, watch) and what it printed so far. */
+export interface TelProcess {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  /** stdout's complete lines that are JSON objects, parsed */
+  json(): Record<string, any>[];
+  /** resolves with `fn`'s first truthy answer, polled; rejects after `timeoutMs` naming `what` and the output */
+  until<T>(fn: () => Awaitable<T | undefined | false | null>, what: string, timeoutMs?: number): Promise<T>;
+  /** sends `signal` and resolves with the exit code */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/** Polls `fn` every 25 ms until it answers (or resolves to) something truthy. */
+export async function until<T>(fn: () => Awaitable<T | undefined | false | null>, what: string, timeoutMs = 8000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Starts `tel …args` on the project's Node and follows its output. */
+export function startTel(args: string[]): TelProcess {
+  const child = spawn(process.execPath, [TEL_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p: TelProcess = {
+    child,
+    stdout: '',
+    stderr: '',
+    json() {
+      return p.stdout
+        .split('\n')
+        .slice(0, -1)
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
+    },
+    until(fn, what, timeoutMs) {
+      return until(() => {
+        if (child.exitCode !== null) throw new Error(`tel ${args[0]} exited (${child.exitCode}) while waiting for ${what}:\n${p.stdout}${p.stderr}`);
+        return fn();
+      }, `${what}\n${p.stdout}${p.stderr}`, timeoutMs);
+    },
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal);
+      return exited;
+    },
+  };
+  child.stdout!.on('data', (d) => (p.stdout += d));
+  child.stderr!.on('data', (d) => (p.stderr += d));
+  return p;
+}
+
+/** Starts `tel sink --json` on a free port of the database; resolves once it listens, with its URL. */
+export async function startTelSink(db: string, ...options: string[]): Promise<TelProcess & { url: string }> {
+  const p = startTel(['sink', '--db', db, '--port', '0', '--json', ...options]);
+  // the first start of the bundle on a busy box is slow
+  const first = await p.until(() => p.json()[0], 'tel sink to listen', 20_000);
+  return Object.assign(p, { url: String(first.listening) });
+}
+
+/** Starts `tel serve` on a free port of the database; resolves once it listens, with its URL. */
+export async function startTelServe(db: string): Promise<TelProcess & { url: string }> {
+  const p = startTel(['serve', '--db', db, '--port', '0']);
+  const url = await p.until(() => /tel listening on (http:\/\/\S+)/.exec(p.stdout)?.[1], 'tel serve to listen', 20_000);
+  return Object.assign(p, { url });
+}
