@@ -8,19 +8,24 @@ const ALLOW_HEADERS = [
 const EXPOSE_HEADERS = ['Content-Type', 'X-Auth-Token', 'X-Request-ID', 'X-Kazoo-Cluster-ID', 'Location', 'ETag'].join(', ');
 
 const byMethods = new Map<string, Readonly<Record<string, string>>>();
+/** By the list itself: a route's list of methods is one frozen array for all its requests. */
+const byList = new WeakMap<readonly string[], Readonly<Record<string, string>>>();
 
 /** The CORS headers tel sends on every response, errors included (built once per method list). */
-export function corsHeaders(allowedMethods: string[]): Readonly<Record<string, string>> {
+export function corsHeaders(allowedMethods: readonly string[]): Readonly<Record<string, string>> {
+  const known = byList.get(allowedMethods);
+  if (known) return known;
   const key = allowedMethods.join(',');
   let headers = byMethods.get(key);
   if (!headers) {
     headers = Object.freeze(buildCors(allowedMethods));
     byMethods.set(key, headers);
   }
+  if (Object.isFrozen(allowedMethods)) byList.set(allowedMethods, headers);
   return headers;
 }
 
-function buildCors(allowedMethods: string[]): Record<string, string> {
+function buildCors(allowedMethods: readonly string[]): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': ['OPTIONS', ...allowedMethods].join(', '),

@@ -27,6 +27,13 @@ export function successEnvelope(
   extras: EnvelopeExtras = {},
   authenticated = true,
 ): string {
+  // A document's answer (extras hold at most its revision): its keys in their fixed order, written directly.
+  if (!hasOtherExtras(extras)) {
+    let text = authToken ? `{"auth_token":${JSON.stringify(authToken)},` : '{';
+    if (dataJson !== undefined) text += `"data":${dataJson},`;
+    text += `"node":${NODE_JSON},"request_id":${JSON.stringify(requestId)},"revision":${JSON.stringify(extras.revision ?? md5Hex(dataJson ?? 'null'))},"status":"success","timestamp":${timestampJson()}`;
+    return authenticated ? `${text},"version":${VERSION_JSON}}` : `${text}}`;
+  }
   const { revision, ...rest } = extras;
   // values already in JSON; the keys are assigned as the envelope object's would be (same order)
   const env: Record<string, string | undefined> = {};
@@ -37,7 +44,7 @@ export function successEnvelope(
   env.request_id = JSON.stringify(requestId);
   env.revision = JSON.stringify(revision ?? md5Hex(dataJson ?? 'null'));
   env.status = '"success"';
-  env.timestamp = JSON.stringify(isoSeconds());
+  env.timestamp = timestampJson();
   // Kazoo tells its version only to a caller whose token it checked.
   if (authenticated) env.version = VERSION_JSON;
   let text = '{';
@@ -83,6 +90,25 @@ export function dataJson(data: unknown): string | undefined {
 }
 
 const NODE_JSON = JSON.stringify(NODE_NAME);
+
+/** True when the extras hold anything besides `revision` (listings: page_size, keys…). */
+function hasOtherExtras(extras: EnvelopeExtras): boolean {
+  for (const key in extras) if (key !== 'revision') return true;
+  return false;
+}
+
+let timestampText = '';
+let timestampJsonText = '';
+
+/** The envelope's `timestamp` as JSON (the same for a whole second). */
+function timestampJson(): string {
+  const iso = isoSeconds();
+  if (iso !== timestampText) {
+    timestampText = iso;
+    timestampJsonText = JSON.stringify(iso);
+  }
+  return timestampJsonText;
+}
 const VERSION_JSON = JSON.stringify(VERSION);
 
 function md5Hex(text: string): string {

@@ -18,7 +18,12 @@ export function newId(): string {
 
 /** True for a 32-hex lower-case id. */
 export function isDocId(value: string): boolean {
-  return /^[0-9a-f]{32}$/.test(value);
+  if (value.length !== 32) return false;
+  for (let i = 0; i < 32; i++) {
+    const c = value.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /** A new 64-hex API key (32 random bytes). */
