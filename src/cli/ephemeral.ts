@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { closeCore, openCore } from '../core.js';
-import { startApi } from '../http/app.js';
 import { generatePassword, initDatabase } from '../modules/accounts/bootstrap.js';
 import { masterAccount } from '../modules/accounts/service.js';
 import type { Lab } from '../lab/read.js';
@@ -51,6 +50,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
   try {
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
     try {
+      const { startApi } = await import('../http/app.js');
       api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost });
     } catch (err) {
       throw new CliError(`Cannot listen on ${opts.host}:${opts.port}: ${(err as Error).message}.`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { endpointNames } from '../core.js';
-import { apiRouter } from '../http/app.js';
+import { apiRouter } from '../http/api-router.js';
 import { parsePath, type ParsedPath } from '../api-path.js';
 import { requiresToken } from '../http/router.js';
 import { findAccount, getAccount } from '../modules/accounts/service.js';

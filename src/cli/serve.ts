@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { closeCore } from '../core.js';
-import { startApi } from '../http/app.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
@@ -50,6 +49,8 @@ removes its database.`,
       }
       let api;
       try {
+        // the HTTP server (node:http and all) loads only when one starts
+        const { startApi } = await import('../http/app.js');
         api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
       } catch (err) {
         closeCore(core);

@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { isValidSecret } from '../delivery/sign.js';
 import { AnswerPolicy, checkBehaviour, parseRule, PolicyError, type Behaviour, type Rule } from '../sink/policy.js';
-import { startSinkReceiver } from '../sink/receiver.js';
 import type { SinkRecord } from '../sink/records.js';
 import { CliError, withCore, withGlobals, type CliIo } from './io.js';
 
@@ -129,6 +128,8 @@ export function registerSink(program: Command, io: CliIo): void {
           io.out(batch.map(({ record, hookName }) => (g.json ? JSON.stringify(recordJson(record, hookName)) : recordLine(record, hookName))).join('\n'));
         let sink;
         try {
+          // the receiver (node:http and all) loads only when a sink starts
+          const { startSinkReceiver } = await import('../sink/receiver.js');
           sink = await startSinkReceiver(core, { host: opts.host, port, policy: new AnswerPolicy(defaults, rules, seed), secret: opts.secret, recorded: print });
         } catch (err) {
           throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);

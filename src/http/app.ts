@@ -2,20 +2,14 @@ import type { AddressInfo } from 'node:net';
 import type { Core } from '../core-type.js';
 import { MODULES } from '../modules/index.js';
 import type { Worker } from '../modules/types.js';
-import { buildRouter, type Router } from './router.js';
+import { apiRouter } from './api-router.js';
 import { createApiServer } from './server.js';
 import { hostGuard } from './host-guard.js';
 import { startCheckpointer } from '../store/checkpointer.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
 
-let router: Router | undefined;
-
-/** The router of every module (built once per process). */
-export function apiRouter(): Router {
-  router ??= buildRouter(MODULES);
-  return router;
-}
+export { apiRouter } from './api-router.js';
 
 /** A listening API server with its background workers. */
 export interface RunningApi {

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Core } from '../core-type.js';
 import { STORED_BODY_CHARS } from '../delivery/send.js';
@@ -8,6 +9,10 @@ import type { AnswerPolicy } from './policy.js';
 import { pruneSinkRecords, SinkRecorder, type SinkRecord } from './records.js';
 import type { Hook } from '../modules/webhooks/store.js';
 import { identify, judge, type Claim } from './verify.js';
+
+// node:http through require, as the API server loads it: its ESM facade would load Node's internal
+// fetch with it (see http/server.ts).
+const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /** A request body is read this far for checking its signature; the rest is counted, not kept. */
 export const MAX_READ_BYTES = 1024 * 1024;
