@@ -115,13 +115,19 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
         return;
       }
       const limit = Math.min(room, CLAIM_BATCH);
-      const candidates = dueRows(core, targets.saturated(), limit);
+      const saturated = targets.saturated();
+      // a full target may have rows waiting: it is topped up from disk as it drains (see deliver)
+      for (const key of saturated) targets.get(key)!.spilled = true;
+      const candidates = dueRows(core, saturated, limit);
       if (candidates.length === 0) break;
       const quota = new Map<string, number>();
       const ids: number[] = [];
       for (const c of candidates) {
         const left = quota.get(c.target) ?? targets.windowOf(c.target) - targets.load(c.target);
-        if (left <= 0) continue;
+        if (left <= 0) {
+          targets.of(c.target, null).spilled = true;
+          continue;
+        }
         quota.set(c.target, left - 1);
         ids.push(c.id);
       }

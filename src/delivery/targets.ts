@@ -33,7 +33,7 @@ export interface Target {
   sourceId: string | null;
   /** rows of this process's transactions reserved for it, not yet committed */
   reserved: number;
-  /** rows of it wait on disk (its window was full): new ones queue behind them there */
+  /** rows of it may wait on disk (its window was full when they came): new ones queue behind them there */
   spilled: boolean;
   /** tries a second its rows are paced to (the newest held row's `rate_per_s`), or null */
   ratePerS: number | null;
