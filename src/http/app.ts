@@ -9,8 +9,6 @@ import { startCheckpointer } from '../store/checkpointer.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
 
-export { apiRouter } from './api-router.js';
-
 /** A listening API server with its background workers. */
 export interface RunningApi {
   url: string;

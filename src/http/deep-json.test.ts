@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { mergePatch } from '../modules/resources/service.js';
 import { dropNulls } from '../schema/validate.js';
 import { MAX_JSON_DEPTH, jsonTooDeep } from '../util/json.js';
-import { apiRouter } from './app.js';
+import { apiRouter } from './api-router.js';
 
 const DEEP = 10_000;
 const deepArray = (n: number) => '['.repeat(n) + ']'.repeat(n);

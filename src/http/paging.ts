@@ -102,7 +102,7 @@ export function pageExtras<T, K>(page: Page<T, K>, show: (key: K) => unknown = (
 }
 
 /** `start_key` of a listing paged by attempt id (an opaque key, as the listings give it). */
-export function attemptStartKey(query: URLSearchParams): number | undefined {
+function attemptStartKey(query: URLSearchParams): number | undefined {
   const start = decodeStartKey(query.get('start_key'));
   return typeof start === 'number' ? start : undefined;
 }

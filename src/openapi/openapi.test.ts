@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRouter } from '../http/app.js';
+import { apiRouter } from '../http/api-router.js';
 import { MODULES } from '../modules/index.js';
 import { webhookSchema } from '../modules/webhooks/schema.js';
 import { runTel } from '../../test/helpers/cli.js';
