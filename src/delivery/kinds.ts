@@ -5,7 +5,10 @@ import type { TryOutcome } from './send.js';
 
 /** What the sender asks of the producer of a kind of deliveries (`webhook`, `queue`, …). */
 export interface DeliveryKind {
-  /** answers which of the claimed rows may still be sent (e.g. their hook is enabled); the others are cancelled */
+  /**
+   * answers which of the claimed rows may still be sent (e.g. their hook is enabled); the others are
+   * cancelled. Asked of every row that waited in memory a while: it should answer from a cache.
+   */
   sendable?(core: Core, rows: DeliveryRow[]): Set<number>;
   /** a delivery failed for good (its retries are used up); runs in the transaction recording it */
   exhausted?(core: Core, row: DeliveryRow, outcome: TryOutcome, at: number): void;
@@ -26,7 +29,7 @@ export function dropUnsendable(core: Core, rows: DeliveryRow[], now: number): De
     const ok = check ? check(core, list) : undefined;
     for (const r of list) {
       if (!ok || ok.has(r.id)) keep.push(r);
-      else stmt(core.db, "UPDATE outbox SET status = 'cancelled', owner = NULL, lease_until = NULL, modified = ? WHERE id = ?").run(now, r.id);
+      else stmt(core.db, "UPDATE outbox SET status = 'cancelled', owner = NULL, lease_until = NULL, modified = ? WHERE id = ? AND status = 'sending'").run(now, r.id);
     }
   }
   return keep;

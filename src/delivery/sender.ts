@@ -216,7 +216,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
         return;
       }
       const row = t.queue.shift()!;
-      // A row that waited behind a slow target is checked again (its hook may be gone by now).
+      // A row that waited behind a slow or busy target is checked again (its hook may be gone by now).
       if (Date.now() - row.heldAt > RECHECK_AFTER_MS && !stillSendable(row)) continue;
       targets.paced(t, row, Date.now());
       t.active++;
@@ -225,9 +225,13 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     }
   }
 
+  /**
+   * Whether a row may still be sent; one its kind no longer wants is cancelled. Kinds answer from
+   * memory (see DeliveryKind.sendable), so a long queue of waiting rows costs no query a row.
+   */
   function stillSendable(row: DeliveryRow): boolean {
     try {
-      if (transaction(core.db, () => dropUnsendable(core, [row], Date.now())).length > 0) return true;
+      if (dropUnsendable(core, [row], Date.now()).length > 0) return true;
     } catch (err) {
       log('check failed', err);
       return true;
