@@ -36,7 +36,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   core.serving = true;
   setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
   announceServer(core.db);
-  const checkpointer = startCheckpointer(core.db);
+  const checkpointer = startCheckpointer(core.db, core.file);
   const workers: Worker[] = [];
   for (const m of MODULES) {
     const w = m.start?.(core);

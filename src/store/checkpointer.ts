@@ -1,7 +1,24 @@
-import type { Db } from './db.js';
+import { createRequire } from 'node:module';
+import type { Worker as ThreadWorker } from 'node:worker_threads';
+import { commitCount, stmt, type Db } from './db.js';
 
-/** How often a serving process checkpoints the write-ahead log into the database file. */
-export const CHECKPOINT_INTERVAL_MS = 250;
+/** How often a serving process considers checkpointing the write-ahead log into the database file. */
+export const CHECKPOINT_TICK_MS = 100;
+
+/** A tick whose event loop was busy less than this share of the time is a quiet moment. */
+const QUIET_UTILIZATION = 0.5;
+
+/** The longest a busy server leaves committed pages in the log before checkpointing them anyway. */
+export const CHECKPOINT_MAX_DEFER_MS = 3_000;
+
+/** The cadence of the fallback, should the checkpoint thread not start or fail. */
+const FALLBACK_INTERVAL_MS = 250;
+
+/** Tunables of the checkpointer; the defaults suit a server, tests shrink them. */
+export interface CheckpointerOptions {
+  tickMs?: number;
+  maxDeferMs?: number;
+}
 
 /** A running checkpointer; `stop()` ends it and leaves the WAL checkpointed. */
 export interface Checkpointer {
@@ -9,13 +26,37 @@ export interface Checkpointer {
 }
 
 /**
- * The checkpoint policy of a serving process: the WAL is copied into the database file on a
- * timer rather than by whichever commit crosses SQLite's threshold, so the sync a checkpoint costs
- * comes a few times a second, never in the middle of a burst of commits. A PASSIVE checkpoint
- * never waits for a reader or writer (the CLI's included).
+ * The thread's code: one connection of its own to the file, a PASSIVE checkpoint on each request
+ * (it copies what the log holds into the file without waiting for, or blocking, any reader or
+ * writer), the counts answered back.
  */
-export function startCheckpointer(db: Db, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
-  const checkpoint = () => {
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(workerData.file, { timeout: 0 });
+db.exec('PRAGMA wal_autocheckpoint = 0');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+parentPort.on('message', (m) => {
+  if (m === 'close') { db.close(); parentPort.close(); return; }
+  try { parentPort.postMessage({ ok: true, ...checkpoint.get() }); }
+  catch (err) { parentPort.postMessage({ ok: false, error: String(err && err.message || err) }); }
+});
+`;
+
+/**
+ * The checkpoint policy of a serving process. Committed pages are copied from the write-ahead
+ * log into the database file at quiet moments — when the event loop was mostly idle over the last
+ * tick — so a burst of simulated calls and deliveries does not pay for it while it lasts; a server
+ * busy without pause still checkpoints every few seconds. The copying runs on a thread of its own
+ * with its own connection (a PASSIVE checkpoint blocks nobody), so the event loop keeps answering
+ * while seconds' worth of pages are written; this connection then checkpoints the few pages
+ * committed meanwhile, leaving the log wholly copied, so that the next commit starts it over
+ * rather than growing it. Without the thread (an in-memory file, or a thread that fails) the
+ * connection checkpoints on a short timer itself.
+ */
+export function startCheckpointer(db: Db, file: string, opts: CheckpointerOptions = {}): Checkpointer {
+  const maxDeferMs = opts.maxDeferMs ?? CHECKPOINT_MAX_DEFER_MS;
+  const checkpointHere = () => {
     try {
       if (db.isOpen) db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     } catch (err) {
@@ -23,13 +64,97 @@ export function startCheckpointer(db: Db, intervalMs = CHECKPOINT_INTERVAL_MS): 
     }
   };
   db.exec('PRAGMA wal_autocheckpoint = 0');
-  const timer = setInterval(checkpoint, intervalMs);
+  const onDisk = file !== '' && file !== ':memory:' && !file.startsWith('file:');
+  if (!onDisk) return timerCheckpointer(db, checkpointHere);
+
+  let thread: ThreadWorker;
+  try {
+    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+    thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file } });
+  } catch (err) {
+    process.stderr.write(`tel: checkpoint thread did not start (${(err as Error)?.message ?? err}); checkpointing on the main thread\n`);
+    return timerCheckpointer(db, checkpointHere);
+  }
+  thread.unref();
+
+  let fallback: Checkpointer | undefined;
+  const fallBack = (why: string) => {
+    if (fallback) return;
+    process.stderr.write(`tel: checkpoint thread ${why}; checkpointing on the main thread\n`);
+    clearInterval(tick);
+    fallback = timerCheckpointer(db, checkpointHere);
+  };
+  thread.on('error', (err) => fallBack(`failed (${err.message})`));
+  thread.on('exit', () => {
+    if (!stopping) fallBack('ended');
+  });
+
+  let stopping = false;
+  let running = false;
+  /** commits of this connection, and the file's change counter (other processes), at the last request */
+  let seenCommits = -1;
+  let seenVersion = -1;
+  let lastDoneAt = Date.now();
+  let elu = performance.eventLoopUtilization();
+  let onDone: (() => void) | undefined;
+
+  thread.on('message', (m: { ok: boolean; error?: string }) => {
+    running = false;
+    if (!m.ok) process.stderr.write(`tel: checkpoint failed: ${m.error}\n`);
+    // what was committed while the thread copied: a few pages, copied here so the log starts over
+    checkpointHere();
+    lastDoneAt = Date.now();
+    onDone?.();
+  });
+
+  const tick = setInterval(() => {
+    const busy = performance.eventLoopUtilization(elu);
+    elu = performance.eventLoopUtilization();
+    if (running || stopping || !db.isOpen) return;
+    const commits = commitCount(db);
+    let version = seenVersion;
+    try {
+      version = (stmt(db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
+    } catch {
+      /* the next tick asks again */
+    }
+    if (commits === seenCommits && version === seenVersion) return;
+    if (busy.utilization >= QUIET_UTILIZATION && Date.now() - lastDoneAt < maxDeferMs) return;
+    seenCommits = commits;
+    seenVersion = version;
+    running = true;
+    thread.postMessage('checkpoint');
+  }, opts.tickMs ?? CHECKPOINT_TICK_MS);
+  tick.unref();
+
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(tick);
+      if (fallback) return fallback.stop();
+      // waited for: the thread keeps the process alive until it has finished
+      thread.ref();
+      if (running) await new Promise<void>((resolve) => (onDone = resolve));
+      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+      thread.postMessage('close');
+      await exited;
+      if (!db.isOpen) return;
+      db.exec('PRAGMA wal_autocheckpoint = 1000');
+      checkpointHere();
+    },
+  };
+}
+
+/** Checkpoints on this connection every FALLBACK_INTERVAL_MS: short, so that each one is short too. */
+function timerCheckpointer(db: Db, checkpointHere: () => void): Checkpointer {
+  const timer = setInterval(checkpointHere, FALLBACK_INTERVAL_MS);
+  timer.unref();
   return {
     async stop() {
       clearInterval(timer);
       if (!db.isOpen) return;
       db.exec('PRAGMA wal_autocheckpoint = 1000');
-      checkpoint();
+      checkpointHere();
     },
   };
 }

@@ -156,6 +156,13 @@ function rolledBack(db: Db, hooks: SettleHook[]): void {
   for (const hook of rollbackHooks.get(db) ?? []) hook();
 }
 
+const commits = new WeakMap<Db, number>();
+
+/** How many transactions this connection has committed (the checkpointer's sign of new pages in the log). */
+export function commitCount(db: Db): number {
+  return commits.get(db) ?? 0;
+}
+
 /** Runs `fn` in one IMMEDIATE transaction (nested calls join the outer one). */
 export function transaction<T>(db: Db, fn: () => T): T {
   const state = txState(db);
@@ -173,6 +180,7 @@ export function transaction<T>(db: Db, fn: () => T): T {
   try {
     result = fn();
     db.exec('COMMIT');
+    commits.set(db, (commits.get(db) ?? 0) + 1);
   } catch (err) {
     if (db.isTransaction) db.exec('ROLLBACK');
     state.depth = 0;

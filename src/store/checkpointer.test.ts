@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from './checkpointer.js';
+import { openDb, transaction, type Db } from './db.js';
+
+/** Pages are copied into the database file only by a checkpoint: its size tells whether one ran. */
+const fileBytes = (file: string) => statSync(file).size;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes about `kib` KiB in one transaction. */
+function write(db: Db, kib: number): void {
+  transaction(db, () => {
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    for (let i = 0; i < kib; i++) insert.run('x'.repeat(1000));
+  });
+}
+
+/** Keeps the event loop busy for `ms`, committing a little every few milliseconds. */
+async function busyFor(db: Db, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const spin = Date.now() + 8;
+    while (Date.now() < spin) write(db, 1);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('checkpointer', () => {
+  let dir: string;
+  let file: string;
+  let db: Db;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tel-ckpt-'));
+    file = join(dir, 'c.db');
+    db = openDb(file);
+    db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT)');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  });
+  afterEach(() => {
+    if (db.isOpen) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies committed pages into the file at the first quiet moment, on its own thread', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000 });
+    try {
+      const before = fileBytes(file);
+      write(db, 2000);
+      // committed, but in the log only
+      expect(fileBytes(file)).toBe(before);
+      const deadline = Date.now() + 5000;
+      while (fileBytes(file) < before + 2_000_000 && Date.now() < deadline) await sleep(20);
+      expect(fileBytes(file)).toBeGreaterThanOrEqual(before + 2_000_000);
+      await sleep(200);
+      // the log was wholly copied: the next commit starts it over instead of growing it
+      const wal = fileBytes(`${file}-wal`);
+      write(db, 10);
+      expect(fileBytes(`${file}-wal`)).toBe(wal);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
+  it('leaves the log alone while the server is busy, then checkpoints once it has waited the longest it may', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 1500 });
+    try {
+      const before = fileBytes(file);
+      await busyFor(db, 700);
+      // busy the whole time and within the longest deferral: nothing copied yet
+      expect(fileBytes(file)).toBe(before);
+      await busyFor(db, 1800);
+      expect(fileBytes(file)).toBeGreaterThan(before);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
+  it('stops with everything checkpointed, and a stopped process leaves no thread running', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000 });
+    write(db, 500);
+    await ckpt.stop();
+    const other = openDb(file);
+    try {
+      const r = other.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number; checkpointed: number };
+      expect(r.checkpointed).toBe(r.log);
+      expect(fileBytes(file)).toBeGreaterThan(500_000);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('checkpoints an in-memory database on the connection itself, without failing', async () => {
+    const mem = openDb(':memory:');
+    const ckpt = startCheckpointer(mem, ':memory:', { tickMs: 20 });
+    await sleep(300);
+    await ckpt.stop();
+    mem.close();
+  });
+});
