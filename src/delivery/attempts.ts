@@ -146,7 +146,8 @@ export function pruneAttempts(core: Core, retentionSeconds: number, nowMs: numbe
   }
   for (let i = 0; i < 1000; i++) {
     const n = Number(
-      stmt(core.db, `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status IN ('delivered', 'failed', 'cancelled') AND modified < ? LIMIT 5000)`,
+      // finished: delivered, failed or cancelled, in the words of the index (outbox_finished) that finds them
+      stmt(core.db, `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status NOT IN ('pending', 'sending') AND modified < ? LIMIT 5000)`,
         )
         .run(before).changes,
     );
