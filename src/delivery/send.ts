@@ -41,29 +41,40 @@ export interface TryOutcome {
   retryAfter?: string;
 }
 
-const parsedHeaders = new Map<string, Readonly<Record<string, string>>>();
+const USER_AGENT = `tel-webhooks/${VERSION}`;
 
-/** A row's configured headers (its JSON text), parsed once per distinct text: a hook's rows share it. */
-function configuredHeaders(text: string): Readonly<Record<string, string>> {
-  let h = parsedHeaders.get(text);
-  if (!h) {
-    h = Object.freeze(JSON.parse(text) as Record<string, string>);
-    if (parsedHeaders.size >= 1000) parsedHeaders.clear();
-    parsedHeaders.set(text, h);
-  }
-  return h;
+/**
+ * What a delivery's URL and configured headers (its row's JSON text) make of its requests — the
+ * same for every row of a hook: the URL without fragment or credentials, the headers lower-cased
+ * (with the credentials' Basic authorization unless one is configured), each checked once; or why
+ * no safe request can be made of them.
+ */
+interface RequestBase {
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  unsafe?: string;
 }
 
-/** The request of one try: URL, headers and body, signed when the delivery has a secret. */
-export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { url: string; headers: Record<string, string>; body: string } {
-  const headers: Record<string, string> = {
-    'user-agent': `tel-webhooks/${VERSION}`,
-    'x-event-id': row.event_id,
-  };
-  for (const [k, v] of Object.entries(configuredHeaders(row.headers))) headers[k.toLowerCase()] = v;
+const requestBases = new Map<string, RequestBase>();
+
+/** A row's request base, worked out once per distinct URL and headers (a hook's rows share them). */
+function requestBase(rowUrl: string, headersText: string): RequestBase {
+  const key = `${rowUrl}\n${headersText}`;
+  let base = requestBases.get(key);
+  if (!base) {
+    base = makeRequestBase(rowUrl, headersText);
+    if (requestBases.size >= 1000) requestBases.clear();
+    requestBases.set(key, base);
+  }
+  return base;
+}
+
+function makeRequestBase(rowUrl: string, headersText: string): RequestBase {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(JSON.parse(headersText) as Record<string, string>)) headers[k.toLowerCase()] = v;
   // a fragment names a place in the receiver's document: it is not part of the request
-  const hash = row.url.indexOf('#');
-  let url = hash >= 0 ? row.url.slice(0, hash) : row.url;
+  const hash = rowUrl.indexOf('#');
+  let url = hash >= 0 ? rowUrl.slice(0, hash) : rowUrl;
   // user:password@ in the uri is sent as Basic authorization (as Kazoo's HTTP client does)
   if (url.includes('@')) {
     const credentials = basicCredentials(url);
@@ -72,6 +83,23 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
       headers.authorization ??= credentials.authorization;
     }
   }
+  // Headers and URLs come from hook and queue configuration: none may carry CR, LF or NUL into the request.
+  if (UNSAFE.test(url)) return { url: rowUrl.replace(/[\r\n\0]/g, ''), headers, unsafe: 'the URL holds a line break or NUL' };
+  for (const [k, v] of Object.entries(headers)) {
+    if (UNSAFE.test(k) || UNSAFE.test(v)) return { url, headers, unsafe: `header ${JSON.stringify(k)} holds a line break or NUL` };
+  }
+  return { url, headers: Object.freeze(headers) };
+}
+
+/** The request of one try: URL, headers and body, signed when the delivery has a secret. */
+export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { url: string; headers: Record<string, string>; body: string } {
+  const base = requestBase(row.url, row.headers);
+  if (base.unsafe !== undefined) throw new UnsafeRequest(base.unsafe);
+  // the event id goes into a header (and a signed one into the signature's)
+  if (UNSAFE.test(row.event_id)) throw new UnsafeRequest('the event id holds a line break or NUL');
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, 'x-event-id': row.event_id };
+  for (const k in base.headers) headers[k] = base.headers[k];
+  let url = base.url;
   let body = '';
   if (row.method === 'get') {
     url = appendQuery(url, formEncode(JSON.parse(row.payload)));
@@ -84,11 +112,6 @@ export function buildRequest(row: DeliveryRow, nowMs: number = Date.now()): { ur
     headers['content-type'] = 'application/json';
   }
   if (row.secret) Object.assign(headers, signatureHeaders(signingSecrets(row.secret, row, nowMs), row.event_id, body, nowMs));
-  // Headers and URLs come from hook and queue configuration: none may carry CR, LF or NUL into the request.
-  if (UNSAFE.test(url)) throw new UnsafeRequest('the URL holds a line break or NUL');
-  for (const [k, v] of Object.entries(headers)) {
-    if (UNSAFE.test(k) || UNSAFE.test(v)) throw new UnsafeRequest(`header ${JSON.stringify(k)} holds a line break or NUL`);
-  }
   return { url, headers, body };
 }
 
@@ -200,11 +223,12 @@ export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: nu
     req = buildRequest(row);
   } catch (err) {
     if (!(err instanceof UnsafeRequest)) throw err;
-    return { ok: false, url: row.url.replace(/[\r\n\0]/g, ''), reason: 'invalid request', clientError: err.message, latencyMs: 0, reqHeaders: {}, reqBody: '' };
+    return outcomeOf(row.url.replace(/[\r\n\0]/g, ''), {}, '', false, undefined, 'invalid request', err.message, 0);
   }
   const { origin, path } = splitUrl(req.url, originOfTarget(row.target));
   const started = performance.now();
-  const base = { url: req.url, reqHeaders: recordedHeaders(req.headers), reqBody: clip(req.body) };
+  const reqHeaders = recordedHeaders(req.headers);
+  const reqBody = clip(req.body);
   try {
     const res = await exchange(
       agent,
@@ -221,27 +245,42 @@ export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: nu
       timeoutMs,
     );
     const ok = res.status >= 200 && res.status < 300;
-    const retryAfter = res.status === 429 || res.status === 503 ? headerText(res.headers['retry-after']) : undefined;
-    return {
-      ...base,
-      ok,
-      status: res.status,
-      ...(ok ? {} : { reason: 'bad response code' }),
-      latencyMs: Math.round(performance.now() - started),
-      respHeaders: res.headers,
-      respBody: res.body,
-      ...(retryAfter !== undefined ? { retryAfter } : {}),
-    };
+    const outcome = outcomeOf(req.url, reqHeaders, reqBody, ok, res.status, ok ? undefined : 'bad response code', undefined, started);
+    outcome.respHeaders = res.headers;
+    outcome.respBody = res.body;
+    if (res.status === 429 || res.status === 503) outcome.retryAfter = headerText(res.headers['retry-after']);
+    return outcome;
   } catch (err) {
     const timedOut = err instanceof ResponseTimeout;
-    return {
-      ...base,
-      ok: false,
-      reason: timedOut ? 'response timeout' : 'connection error',
-      clientError: timedOut ? `timeout after ${timeoutMs} ms` : clientErrorOf(err),
-      latencyMs: Math.round(performance.now() - started),
-    };
+    const clientError = timedOut ? `timeout after ${timeoutMs} ms` : clientErrorOf(err);
+    return outcomeOf(req.url, reqHeaders, reqBody, false, undefined, timedOut ? 'response timeout' : 'connection error', clientError, started);
   }
+}
+
+/** A try's outcome, every field in place (one shape for all of them); `started` 0: no request was made. */
+function outcomeOf(
+  url: string,
+  reqHeaders: Record<string, string>,
+  reqBody: string,
+  ok: boolean,
+  status: number | undefined,
+  reason: string | undefined,
+  clientError: string | undefined,
+  started: number,
+): TryOutcome {
+  return {
+    ok,
+    url,
+    status,
+    reason,
+    clientError,
+    latencyMs: started === 0 ? 0 : Math.round(performance.now() - started),
+    reqHeaders,
+    reqBody,
+    respHeaders: undefined,
+    respBody: undefined,
+    retryAfter: undefined,
+  };
 }
 
 function clip(text: string): string {
