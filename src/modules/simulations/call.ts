@@ -3,6 +3,7 @@ import { compileValidator } from '../../schema/validate.js';
 import { getAccount } from '../accounts/service.js';
 import { newId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
+import type { PlatformEvent } from '../../delivery/bus.js';
 import { listEvent, type EmittedEvent } from './registry.js';
 
 /** SIP codes of the hangup causes a simulated call may end with. */
@@ -72,11 +73,13 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     call_forwarded: false,
     custom_channel_vars: {},
     custom_application_vars: {},
-    ...(account.tree.length > 0 ? { reseller_id: account.tree[account.tree.length - 1] } : {}),
   };
+  if (account.tree.length > 0) base.reseller_id = account.tree[account.tree.length - 1];
+  // the legs' payloads share these fields: serialised once, each leg's own fields appended
+  const baseJson = JSON.stringify(base);
   const events: EmittedEvent[] = [];
-  const emit = (event: string, extra: Record<string, unknown> = {}) => {
-    const published = { type: event, accountId, payload: { ...base, ...extra, hook_event: event, timestamp: nowGregorian() } };
+  const emit = (event: string, extra?: Record<string, unknown>) => {
+    const published = legEvent(event, accountId, base, baseJson, extra, nowGregorian());
     core.bus.publish(published);
     events.push(listEvent(event, published));
   };
@@ -97,4 +100,38 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     billing_seconds: answered ? duration - ringing : 0,
   });
   return events;
+}
+
+/**
+ * One leg's event: the call's fields, the leg's own, `hook_event` and `timestamp` — as the object
+ * `{...base, ...extra, hook_event, timestamp}` and, made from `baseJson` (the base's JSON text),
+ * exactly the text `JSON.stringify` of it gives, so that neither its deliveries nor the answer
+ * serialise it again. A field of `extra` the object would not append (one `base` has too, or an
+ * integer-like one) makes it serialised whole instead.
+ */
+export function legEvent(
+  event: string,
+  accountId: string,
+  base: Record<string, unknown>,
+  baseJson: string,
+  extra: Record<string, unknown> | undefined,
+  timestamp: number,
+): PlatformEvent {
+  const payload: Record<string, unknown> = { ...base };
+  let json: string | undefined = baseJson.length > 2 ? `${baseJson.slice(0, -1)},` : '{';
+  if (Object.hasOwn(base, 'hook_event') || Object.hasOwn(base, 'timestamp')) json = undefined;
+  if (extra) {
+    for (const k in extra) {
+      const v = extra[k];
+      // a key the object would not append: one base has, one set last, or an integer-like one (placed first)
+      if (Object.hasOwn(base, k) || k === 'hook_event' || k === 'timestamp' || (k.charCodeAt(0) >= 48 && k.charCodeAt(0) <= 57)) json = undefined;
+      payload[k] = v;
+      if (json !== undefined && v !== undefined) json += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
+    }
+  }
+  payload.hook_event = event;
+  payload.timestamp = timestamp;
+  return json === undefined
+    ? { type: event, accountId, payload }
+    : { type: event, accountId, payload, json: `${json}"hook_event":${JSON.stringify(event)},"timestamp":${timestamp}}` };
 }

@@ -12,19 +12,44 @@ export interface EmittedEvent {
 export type Simulation = (core: Core, accountId: string, data: Record<string, unknown>) => EmittedEvent[];
 
 
-/** Emitted events that list a published event as it is, by the event they list. */
-const listed = new WeakMap<EmittedEvent, PlatformEvent>();
-
 /**
- * The emitted event `{event, ...payload}` of a published event. Its JSON is made from the
- * payload's, which the event's deliveries serialised already: one serialisation for both (the
- * object must not change afterwards). A payload with an `event` key or integer-like keys (whose
- * place in the object differs) is serialised on its own.
+ * The emitted event `{event, ...payload}` of a published event, without copying the payload: its
+ * `event` and `call_id` are at hand, and it serialises (toJSON) as that object would. Its JSON is
+ * made from the payload's, which the event's deliveries serialised already: one serialisation for
+ * both (the payload must not change afterwards).
  */
+class ListedEvent implements EmittedEvent {
+  [field: string]: unknown;
+  readonly event: string;
+  readonly call_id?: string;
+  readonly #published: PlatformEvent;
+  /** `{event, ...payload}` keeps the payload's order: its JSON is the payload's with `event` put first */
+  readonly #splices: boolean;
+
+  constructor(name: string, published: PlatformEvent) {
+    this.event = name;
+    const callId = published.payload.call_id;
+    if (typeof callId === 'string') this.call_id = callId;
+    this.#published = published;
+    this.#splices = keysKeepTheirPlace(published.payload);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { event: this.event, ...this.#published.payload };
+  }
+
+  /** This event's JSON text. */
+  json(): string {
+    if (!this.#splices) return JSON.stringify(this);
+    const p = payloadJson(this.#published);
+    const name = JSON.stringify(this.event);
+    return p === '{}' ? `{"event":${name}}` : `{"event":${name},${p.slice(1)}`;
+  }
+}
+
+/** The emitted event listing a published event as it is (see ListedEvent). */
 export function listEvent(name: string, published: PlatformEvent): EmittedEvent {
-  const e: EmittedEvent = { event: name, ...published.payload };
-  if (keysKeepTheirPlace(published.payload)) listed.set(e, published);
-  return e;
+  return new ListedEvent(name, published);
 }
 
 /** No `event` key and no integer-like key (which objects place first): `{event, ...payload}` keeps the payload's order. */
@@ -38,12 +63,11 @@ function keysKeepTheirPlace(payload: Record<string, unknown>): boolean {
 
 /** The JSON text of `{events}` as the simulations endpoint answers it. */
 export function eventsJson(events: EmittedEvent[]): string {
-  const parts = events.map((e) => {
-    const published = listed.get(e);
-    if (!published) return JSON.stringify(e);
-    const name = JSON.stringify(e.event);
-    const p = payloadJson(published);
-    return p === '{}' ? `{"event":${name}}` : `{"event":${name},${p.slice(1)}`;
-  });
-  return `{"events":[${parts.join(',')}]}`;
+  let text = '{"events":[';
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (i > 0) text += ',';
+    text += e instanceof ListedEvent ? e.json() : JSON.stringify(e);
+  }
+  return `${text}]}`;
 }
