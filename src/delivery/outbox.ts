@@ -34,6 +34,8 @@ export interface DeliveryInput {
   retries?: number;
   /** extra request headers (e.g. `X-Hook-ID`) */
   headers?: Record<string, string>;
+  /** `headers` as JSON, when the caller has it already (a hook's are the same for all its deliveries) */
+  headersJson?: string;
   /** Standard Webhooks secret (`whsec_…` or base64): signs every try */
   secret?: string;
   /** a rotated-out secret that also signs (a second `v1,` signature) tries made before `until` (unix ms) */
@@ -129,19 +131,27 @@ export function attachClaimer(core: Core, claimer: InlineClaimer): () => void {
  * port; connections are still pooled per origin.
  */
 export function targetOf(url: string, sourceId?: string | null): string {
-  const key = sourceId ? `${url} ${sourceId}` : url;
-  let target = targets.get(key);
+  // by source, then URL: a hook's strings are the same objects delivery after delivery, so the
+  // lookups reuse their hashes (a key made of both would be a new string each time)
+  let byUrl = targets.get(sourceId ?? '');
+  if (!byUrl) targets.set(sourceId ?? '', (byUrl = new Map()));
+  let target = byUrl.get(url);
   if (target === undefined) {
     const u = new URL(url);
     target = `${u.origin}${u.pathname}${sourceId ? ` ${sourceId}` : ''}`;
-    if (targets.size >= 10_000) targets.clear();
-    targets.set(key, target);
+    if (++targetCount > 10_000) {
+      targets.clear();
+      targetCount = 1;
+      targets.set(sourceId ?? '', (byUrl = new Map()));
+    }
+    byUrl.set(url, target);
   }
   return target;
 }
 
-/** Targets by URL and hook: a hook's deliveries all have the same (parsing a URL costs more than a lookup). */
-const targets = new Map<string, string>();
+/** Targets by source and URL: a hook's deliveries all have the same (parsing a URL costs more than a lookup). */
+const targets = new Map<string, Map<string, string>>();
+let targetCount = 0;
 
 /**
  * Queues one outgoing HTTP delivery in the durable outbox and answers its id.
@@ -178,7 +188,7 @@ export function enqueueDelivery(core: Core, input: DeliveryInput): number {
       method: input.method,
       format: input.format ?? 'json',
       payload: input.payloadJson ?? JSON.stringify(input.payload),
-      headers: JSON.stringify(input.headers ?? {}),
+      headers: input.headersJson ?? JSON.stringify(input.headers ?? {}),
       secret: input.secret ?? null,
       previous_secret: input.previousSecret?.secret ?? null,
       previous_secret_until: input.previousSecret?.until ?? null,

@@ -55,16 +55,23 @@ interface RequestBase {
   unsafe?: string;
 }
 
-const requestBases = new Map<string, RequestBase>();
+/** By headers text, then URL (strings a hook's rows share: their hashes are reused). */
+const requestBases = new Map<string, Map<string, RequestBase>>();
+let requestBaseCount = 0;
 
 /** A row's request base, worked out once per distinct URL and headers (a hook's rows share them). */
 function requestBase(rowUrl: string, headersText: string): RequestBase {
-  const key = `${rowUrl}\n${headersText}`;
-  let base = requestBases.get(key);
+  let byUrl = requestBases.get(headersText);
+  if (!byUrl) requestBases.set(headersText, (byUrl = new Map()));
+  let base = byUrl.get(rowUrl);
   if (!base) {
     base = makeRequestBase(rowUrl, headersText);
-    if (requestBases.size >= 1000) requestBases.clear();
-    requestBases.set(key, base);
+    if (++requestBaseCount > 1000) {
+      requestBases.clear();
+      requestBaseCount = 1;
+      requestBases.set(headersText, (byUrl = new Map()));
+    }
+    byUrl.set(rowUrl, base);
   }
   return base;
 }

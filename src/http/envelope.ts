@@ -29,9 +29,10 @@ export function successEnvelope(
 ): string {
   // A document's answer (extras hold at most its revision): its keys in their fixed order, written directly.
   if (!hasOtherExtras(extras)) {
-    let text = authToken ? `{"auth_token":${JSON.stringify(authToken)},` : '{';
+    let text = authToken ? `{"auth_token":${tokenJson(authToken)},` : '{';
     if (dataJson !== undefined) text += `"data":${dataJson},`;
-    text += `"node":${NODE_JSON},"request_id":${JSON.stringify(requestId)},"revision":${JSON.stringify(extras.revision ?? md5Hex(dataJson ?? 'null'))},"status":"success","timestamp":${timestampJson()}`;
+    const revision = extras.revision === undefined ? `"${md5Hex(dataJson ?? 'null')}"` : JSON.stringify(extras.revision);
+    text += `"node":${NODE_JSON},"request_id":${requestIdJson(requestId)},"revision":${revision},"status":"success","timestamp":${timestampJson()}`;
     return authenticated ? `${text},"version":${VERSION_JSON}}` : `${text}}`;
   }
   const { revision, ...rest } = extras;
@@ -110,6 +111,25 @@ function timestampJson(): string {
   return timestampJsonText;
 }
 const VERSION_JSON = JSON.stringify(VERSION);
+
+/** Request ids are made of word characters and dashes (see the server): quoted, they are their JSON. */
+function requestIdJson(requestId: string): string {
+  return /^[\w-]*$/.test(requestId) ? `"${requestId}"` : JSON.stringify(requestId);
+}
+
+const tokenJsons = new Map<string, string>();
+
+/** A token's JSON text: a client sends the same token request after request, so it is serialised once. */
+function tokenJson(token: string): string {
+  let json = tokenJsons.get(token);
+  if (json === undefined) {
+    json = JSON.stringify(token);
+    if (token.length > 4096) return json;
+    if (tokenJsons.size >= 1000) tokenJsons.clear();
+    tokenJsons.set(token, json);
+  }
+  return json;
+}
 
 function md5Hex(text: string): string {
   return hash('md5', text, 'hex');

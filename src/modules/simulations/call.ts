@@ -126,12 +126,24 @@ export function legEvent(
       // a key the object would not append: one base has, one set last, or an integer-like one (placed first)
       if (Object.hasOwn(base, k) || k === 'hook_event' || k === 'timestamp' || (k.charCodeAt(0) >= 48 && k.charCodeAt(0) <= 57)) json = undefined;
       payload[k] = v;
-      if (json !== undefined && v !== undefined) json += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
+      if (json !== undefined && v !== undefined) json += `${keyJson(k)}:${typeof v === 'number' && Number.isFinite(v) ? String(v) : JSON.stringify(v)},`;
     }
   }
   payload.hook_event = event;
   payload.timestamp = timestamp;
   return json === undefined
     ? { type: event, accountId, payload }
-    : { type: event, accountId, payload, json: `${json}"hook_event":${JSON.stringify(event)},"timestamp":${timestamp}}` };
+    : { type: event, accountId, payload, json: `${json}"hook_event":${keyJson(event)},"timestamp":${timestamp}}` };
+}
+
+const keyJsons = new Map<string, string>();
+
+/** The JSON text of a field name (or event name): the few a simulation uses, serialised once each. */
+function keyJson(key: string): string {
+  let json = keyJsons.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(key);
+    if (keyJsons.size < 1000) keyJsons.set(key, json);
+  }
+  return json;
 }

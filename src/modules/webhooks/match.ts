@@ -128,6 +128,18 @@ function hookBody(doc: Record<string, unknown>, event: PlatformEvent): { payload
   return payload === event.payload ? { payload, payloadJson: payloadJson(event) } : { payload };
 }
 
+const headersOf = new WeakMap<HookHead, { headers: Record<string, string>; headersJson: string }>();
+
+/** The headers a hook's deliveries carry, and their JSON: made once per hook row read. */
+function hookHeaders(r: HookHead): { headers: Record<string, string>; headersJson: string } {
+  let h = headersOf.get(r);
+  if (!h) {
+    const headers = { 'X-Hook-ID': r.id, 'X-Account-ID': r.account_id };
+    headersOf.set(r, (h = { headers, headersJson: JSON.stringify(headers) }));
+  }
+  return h;
+}
+
 /**
  * The bus subscriber: finds the enabled hooks of the event's account (and of its ancestors
  * with `include_subaccounts`) that want the event and writes one outbox delivery for each,
@@ -151,7 +163,7 @@ export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
       format: (doc.format ?? 'form-data') as DeliveryFormat,
       ...hookBody(doc, event),
       retries: Number(doc.retries ?? 2),
-      headers: { 'X-Hook-ID': r.id, 'X-Account-ID': r.account_id },
+      ...hookHeaders(r),
       ...deliveryTraits(doc, r.previous_secret ? { secret: r.previous_secret, until: r.previous_secret_until ?? 0 } : null),
     });
     n++;
