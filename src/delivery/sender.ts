@@ -27,9 +27,15 @@ export interface SenderOptions {
 }
 
 const CLAIM_BATCH = 500;
-const FLUSH_BATCH = 500;
-/** Results are recorded (and busy targets topped up) at most this long after a try ends. */
-const FLUSH_DELAY_MS = 100;
+const CLAIM_ROUNDS_A_TURN = 2;
+/**
+ * Results recorded in one commit at most, and how long after a try ends they are: the commit that
+ * records them holds the event loop, so it is kept to a few milliseconds (requests wait behind it).
+ */
+const FLUSH_BATCH = 200;
+const FLUSH_DELAY_MS = 25;
+/** Rows a spilled target is topped up with from disk at most per flush (claiming them holds the loop too). */
+const REFILL_BATCH = 250;
 /** A row waiting in memory longer than this is checked again before it is sent. */
 const RECHECK_AFTER_MS = 250;
 /** How often rows of senders that are gone are looked for (a cheap read of the rows being sent). */
@@ -104,11 +110,19 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     });
   }
 
-  /** Claims due rows of every target that has room in its window (retries, other processes' rows). */
+  /**
+   * Claims due rows of every target that has room in its window (retries, other processes' rows):
+   * a batch or two a turn, the next turn going on while more wait, so that requests are answered
+   * in between.
+   */
   function claim(): void {
     settingsCache.clear();
     starved = false;
-    for (let round = 0; round < 50 && !stopping; round++) {
+    for (let round = 0; !stopping; round++) {
+      if (round === CLAIM_ROUNDS_A_TURN) {
+        scheduleClaim();
+        return;
+      }
       const room = maxInMemory - held;
       if (room <= 0) {
         starved = true;
@@ -131,7 +145,9 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
         quota.set(c.target, left - 1);
         ids.push(c.id);
       }
-      if (ids.length > 0) hold(claimRows(core, claimant, ids));
+      // rows only of targets that are full: nothing to take until they drain
+      if (ids.length === 0) break;
+      hold(claimRows(core, claimant, ids));
       if (candidates.length < limit) break;
     }
     scheduleNextDue();
@@ -139,7 +155,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
 
   /** Tops up a spilled target from its rows on disk; `freed` rows are about to leave memory. */
   function refill(key: string, freed: number): DeliveryRow[] {
-    const want = Math.min(targets.windowOf(key) - targets.load(key), maxInMemory - held + freed);
+    const want = Math.min(targets.windowOf(key) - targets.load(key), maxInMemory - held + freed, REFILL_BATCH);
     if (want <= 0 || stopping) return [];
     const { rows, drained: empty } = claimTargetRows(core, claimant, key, want);
     // nothing of it left on disk: its new rows may come inline again
