@@ -1,23 +1,11 @@
 import { existsSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
+import { tuneCompilerForServing } from './compiler-tuning.js';
 import { untilStopped } from './signals.js';
-
-/**
- * A server runs the same request and delivery code for hours: V8 is told to compile it with its
- * optimising compiler after 200 calls instead of 3,000, skipping the middle tier (Maglev), whose
- * code a busy server otherwise kept running for good — measured on a stream of simulated calls
- * and deliveries, a fifth less CPU a call once warm. Commands that run for a moment keep V8's
- * defaults (set here, before the server's code runs hot; V8's flags are not frozen under Node).
- */
-function tuneCompilerForServing(): void {
-  setFlagsFromString('--no-maglev');
-  setFlagsFromString('--invocation-count-for-turbofan=200');
-}
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
 export function registerServe(program: Command, io: CliIo): void {
@@ -49,7 +37,6 @@ Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephe
 removes its database.`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {
-      tuneCompilerForServing();
       const g = globalsOf(cmd);
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
@@ -66,6 +53,7 @@ removes its database.`,
         // the HTTP server (node:http and all) loads only when one starts
         const { startApi } = await import('../http/app.js');
         api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
+        tuneCompilerForServing();
       } catch (err) {
         closeCore(core);
         throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);

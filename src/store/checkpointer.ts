@@ -35,6 +35,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(workerData.file, { timeout: 0 });
 db.exec('PRAGMA wal_autocheckpoint = 0');
+db.exec('PRAGMA cache_size = -256');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
@@ -70,7 +71,8 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   let thread: ThreadWorker;
   try {
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
-    thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file } });
+    // a small heap: the thread runs a few lines and holds nothing
+    thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
   } catch (err) {
     process.stderr.write(`tel: checkpoint thread did not start (${(err as Error)?.message ?? err}); checkpointing on the main thread\n`);
     return timerCheckpointer(db, checkpointHere);
