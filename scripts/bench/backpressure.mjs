@@ -4,7 +4,8 @@
 // every request after 2 s. The server's RSS is sampled every 250 ms until the sink has every
 // delivery. Target: peak RSS under 200 MB, every delivery arrives.
 //
-//   npx node scripts/bench/backpressure.mjs [--events 100000] [--delay-ms 2000] [--concurrency 64]
+//   npx node scripts/bench/backpressure.mjs [--events 100000] [--delay-ms 2000] [--concurrency 16]
+// (--concurrency: tries in flight per hook; 16 is tel's default per-target concurrency)
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const { values: opts } = parseArgs({
   options: {
     events: { type: 'string', default: '100000' },
     'delay-ms': { type: 'string', default: '2000' },
-    concurrency: { type: 'string', default: '64' },
+    concurrency: { type: 'string', default: '16' },
   },
 });
 const EVENTS = Number(opts.events);
