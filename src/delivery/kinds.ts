@@ -15,6 +15,17 @@ export interface DeliveryKind {
 }
 
 
+/** Whether a row's kind still wants it sent (one row: the sender asks it of every row that waited a while). */
+export function stillWanted(core: Core, row: DeliveryRow): boolean {
+  const check = core.deliveryKinds[row.kind]?.sendable;
+  return !check || check(core, [row]).has(row.id);
+}
+
+/** Marks a row its kind no longer wants cancelled (unless another sender took it meanwhile). */
+export function cancel(core: Core, row: DeliveryRow, now: number): void {
+  stmt(core.db, "UPDATE outbox SET status = 'cancelled', owner = NULL, lease_until = NULL, modified = ? WHERE id = ? AND status = 'sending'").run(now, row.id);
+}
+
 /** Cancels claimed rows their kind no longer wants sent (a deleted or disabled hook). */
 export function dropUnsendable(core: Core, rows: DeliveryRow[], now: number): DeliveryRow[] {
   const byKind = new Map<string, DeliveryRow[]>();
@@ -29,7 +40,7 @@ export function dropUnsendable(core: Core, rows: DeliveryRow[], now: number): De
     const ok = check ? check(core, list) : undefined;
     for (const r of list) {
       if (!ok || ok.has(r.id)) keep.push(r);
-      else stmt(core.db, "UPDATE outbox SET status = 'cancelled', owner = NULL, lease_until = NULL, modified = ? WHERE id = ? AND status = 'sending'").run(now, r.id);
+      else cancel(core, r, now);
     }
   }
   return keep;

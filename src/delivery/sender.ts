@@ -4,7 +4,7 @@ import { isBusy, stmt, transaction } from '../store/db.js';
 import { groupCommit } from '../store/group-commit.js';
 import { pruneAttempts } from './attempts.js';
 import { claimRows, claimTargetRows, dueRows, nextDueAt, type Claimant } from './claim.js';
-import { dropUnsendable } from './kinds.js';
+import { cancel, stillWanted } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaimer } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
@@ -247,7 +247,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
    */
   function stillSendable(row: DeliveryRow): boolean {
     try {
-      if (dropUnsendable(core, [row], Date.now()).length > 0) return true;
+      if (stillWanted(core, row)) return true;
+      cancel(core, row, Date.now());
     } catch (err) {
       log('check failed', err);
       return true;

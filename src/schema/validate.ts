@@ -58,15 +58,23 @@ export interface Validator<T = Record<string, unknown>> {
   check(doc: unknown): ValidationErrors | undefined;
 }
 
+/** The compilers of the validators made so far, emptied by compileValidators. */
+const uncompiled: (() => unknown)[] = [];
+
 /** Compiles a schema once into a validator. */
 export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema): Validator<T> {
   // compiled at the first document checked, not when the module is loaded
   let fn: ValidateFunction | undefined;
-  const check = (doc: unknown): ValidationErrors | undefined => {
+  const compile = () => {
     if (!fn) {
       fn = ajvInstance().compile(schema);
       noteCompilation();
     }
+    return fn;
+  };
+  uncompiled.push(compile);
+  const check = (doc: unknown): ValidationErrors | undefined => {
+    const fn = compile();
     dropNulls(doc);
     return fn(doc) ? undefined : toKazooErrors(fn.errors ?? []);
   };
@@ -78,6 +86,15 @@ export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema
   validate.schema = schema;
   validate.check = check;
   return validate;
+}
+
+/**
+ * Compiles up to `max` validators made so far that have not checked a document yet; answers how
+ * many are left. A server compiles them all soon after it starts, so that no request waits for one.
+ */
+export function compileValidators(max = Infinity): number {
+  for (let i = 0; i < max && uncompiled.length > 0; i++) uncompiled.shift()!();
+  return uncompiled.length;
 }
 
 /**
