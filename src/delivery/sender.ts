@@ -102,6 +102,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     claimQueued = true;
     setImmediate(() => {
       claimQueued = false;
+      // a claim queued just before the sender stopped: the file may be closed by now
+      if (stopping) return;
       try {
         claim();
       } catch (err) {
