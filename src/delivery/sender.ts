@@ -59,6 +59,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   // holds only its target's connections, never the ones of its neighbours on the same origin.
   // undici is loaded with the first delivery: commands that never send do not pay for it.
   let agent: Promise<Agent> | undefined;
+  /** the Agent once loaded: a try then starts without waiting for a promise */
+  let loadedAgent: Agent | undefined;
   const agentOf = (): Promise<Agent> =>
     (agent ??= import('undici').then(
       ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } }),
@@ -265,7 +267,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     let outcome: TryOutcome;
     try {
       settings = settingsOf(row.account_id);
-      outcome = await sendTry(await agentOf(), row, settings.requestTimeoutMs);
+      outcome = await sendTry(loadedAgent ?? (loadedAgent = await agentOf()), row, settings.requestTimeoutMs);
     } catch (err) {
       settings = settingsOf();
       outcome = { ok: false, url: row.url, reason: 'connection error', clientError: String(err), latencyMs: 0, reqHeaders: {}, reqBody: '' };
