@@ -36,8 +36,6 @@ const FLUSH_BATCH = 200;
 const FLUSH_DELAY_MS = 25;
 /** Rows a spilled target is topped up with from disk at most per flush (claiming them holds the loop too). */
 const REFILL_BATCH = 250;
-/** A row waiting in memory longer than this is checked again before it is sent. */
-const RECHECK_AFTER_MS = 250;
 /** How often rows of senders that are gone are looked for (a cheap read of the rows being sent). */
 const RECOVERY_INTERVAL_MS = 1000;
 
@@ -173,9 +171,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   /** Queues claimed rows per target and starts what each target's concurrency allows. */
   function hold(rows: DeliveryRow[]): void {
     rows.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
-    const now = Date.now();
     for (const row of rows) {
-      targets.hold(targets.of(row.target, row.source_id), Object.assign(row, { heldAt: now }));
+      targets.hold(targets.of(row.target, row.source_id), row);
       held++;
     }
     for (const key of new Set(rows.map((r) => r.target))) pump(key);
@@ -209,7 +206,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       t.sourceId ??= row.source_id;
       t.reserved--;
       reserved--;
-      targets.hold(t, Object.assign(row, { heldAt: Date.now() }));
+      targets.hold(t, row);
       held++;
       pump(row.target);
     },
@@ -236,8 +233,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
         return;
       }
       const row = t.queue.shift()!;
-      // A row that waited behind a slow or busy target is checked again (its hook may be gone by now).
-      if (Date.now() - row.heldAt > RECHECK_AFTER_MS && !stillSendable(row)) continue;
+      // Checked again just before its try: its hook may have been deleted or turned off meanwhile.
+      if (!stillSendable(row)) continue;
       targets.paced(t, row, Date.now());
       t.active++;
       inFlight++;

@@ -12,17 +12,12 @@ const KNOWN_FOR_MS = 30_000;
 /** A paced target holds in memory about this many seconds of its rate (the rest waits on disk). */
 const PACED_WINDOW_S = 2;
 
-/** A claimed row and when it was claimed. */
-export interface HeldRow extends DeliveryRow {
-  heldAt: number;
-}
-
 /** One delivery target (a source's endpoint) as the sender holds it. */
 export interface Target {
   /** tries in flight */
   active: number;
   /** claimed rows waiting for a free slot, oldest first */
-  queue: HeldRow[];
+  queue: DeliveryRow[];
   /** when a try to it last ended (unix ms) */
   lastDoneAt: number;
   /** consecutive failed tries; at the breaker threshold the target is probed one try at a time */
@@ -92,7 +87,7 @@ export class Targets {
   }
 
   /** Queues a claimed row behind its target (whose pace follows its newest row). */
-  hold(t: Target, row: HeldRow): void {
+  hold(t: Target, row: DeliveryRow): void {
     t.queue.push(row);
     t.ratePerS = row.rate_per_s;
   }

@@ -12,8 +12,12 @@ import { simulateParking } from '../simulations/parking.js';
 
 /** Webhook deliveries whose hook was deleted or turned off since they were queued are not sent. */
 function sendableHooks(core: Core, rows: DeliveryRow[]): Set<number> {
-  const enabled = enabledHookIds(core, rows.map((r) => r.source_id).filter((id): id is string => id !== null));
-  return new Set(rows.filter((r) => r.source_id !== null && enabled.has(r.source_id)).map((r) => r.id));
+  const ids: string[] = [];
+  for (const r of rows) if (r.source_id !== null) ids.push(r.source_id);
+  const enabled = enabledHookIds(core, ids);
+  const sendable = new Set<number>();
+  for (const r of rows) if (r.source_id !== null && enabled.has(r.source_id)) sendable.add(r.id);
+  return sendable;
 }
 
 /** How often failures too old to count towards auto-disable are forgotten. */
