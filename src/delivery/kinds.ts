@@ -7,7 +7,7 @@ import type { TryOutcome } from './send.js';
 export interface DeliveryKind {
   /**
    * answers which of the claimed rows may still be sent (e.g. their hook is enabled); the others are
-   * cancelled. Asked of every row that waited in memory a while: it should answer from a cache.
+   * cancelled. Asked of every row just before its try: it should answer from a cache.
    */
   sendable?(core: Core, rows: DeliveryRow[]): Set<number>;
   /** a delivery failed for good (its retries are used up); runs in the transaction recording it */
@@ -15,7 +15,7 @@ export interface DeliveryKind {
 }
 
 
-/** Whether a row's kind still wants it sent (one row: the sender asks it of every row that waited a while). */
+/** Whether a row's kind still wants it sent (the sender asks it of every row just before its try). */
 export function stillWanted(core: Core, row: DeliveryRow): boolean {
   const check = core.deliveryKinds[row.kind]?.sendable;
   return !check || check(core, [row]).has(row.id);

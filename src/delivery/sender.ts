@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
 import type { Core, Worker } from '../core-type.js';
-import { isBusy, stmt, transaction } from '../store/db.js';
+import { isBusy, stmt } from '../store/db.js';
 import { groupCommit } from '../store/group-commit.js';
 import { pruneAttempts } from './attempts.js';
 import { claimRows, claimTargetRows, dueRows, nextDueAt, type Claimant } from './claim.js';
@@ -244,7 +244,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
 
   /**
    * Whether a row may still be sent; one its kind no longer wants is cancelled. Kinds answer from
-   * memory (see DeliveryKind.sendable), so a long queue of waiting rows costs no query a row.
+   * memory (see DeliveryKind.sendable): the check costs no query a row.
    */
   function stillSendable(row: DeliveryRow): boolean {
     try {

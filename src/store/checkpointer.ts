@@ -93,10 +93,11 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
 
   let stopping = false;
   let running = false;
-  /** commits of this connection, and the file's change counter (other processes), at the last request */
+  /** commits of this connection, and the file's change counter (other processes), when last looked at */
   let seenCommits = -1;
   let seenVersion = -1;
-  let lastDoneAt = Date.now();
+  /** since when the log holds pages no checkpoint has been asked to copy (unix ms) */
+  let pendingSince: number | undefined;
   let elu = performance.eventLoopUtilization();
   let onDone: (() => void) | undefined;
 
@@ -105,7 +106,6 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     if (!m.ok) process.stderr.write(`tel: checkpoint failed: ${m.error}\n`);
     // what was committed while the thread copied: a few pages, copied here so the log starts over
     checkpointHere();
-    lastDoneAt = Date.now();
     onDone?.();
   });
 
@@ -120,10 +120,14 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     } catch {
       /* the next tick asks again */
     }
-    if (commits === seenCommits && version === seenVersion) return;
-    if (busy.utilization >= QUIET_UTILIZATION && Date.now() - lastDoneAt < maxDeferMs) return;
-    seenCommits = commits;
-    seenVersion = version;
+    if (commits !== seenCommits || version !== seenVersion) {
+      pendingSince ??= Date.now();
+      seenCommits = commits;
+      seenVersion = version;
+    }
+    if (pendingSince === undefined) return;
+    if (busy.utilization >= QUIET_UTILIZATION && Date.now() - pendingSince < maxDeferMs) return;
+    pendingSince = undefined;
     running = true;
     thread.postMessage('checkpoint');
   }, opts.tickMs ?? CHECKPOINT_TICK_MS);

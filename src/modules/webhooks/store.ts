@@ -140,7 +140,7 @@ export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
 
 /**
  * Which of these hooks exist and are enabled. Read through a row cache: the sender asks it of
- * every delivery that waited in its memory a while, thousands a second when a target is busy.
+ * every delivery just before its try, thousands a second.
  */
 export function enabledHookIds(core: Core, ids: string[]): Set<string> {
   const cache = rowCache<boolean>(core.db, HOOK_ENABLED_CACHE);
