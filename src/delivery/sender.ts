@@ -8,7 +8,7 @@ import { cancel, stillWanted } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaimer } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
-import { deliverySettings, type DeliverySettings } from './settings.js';
+import { currentDeliverySettings, deliverySettings, type DeliverySettings } from './settings.js';
 import { recordTries, type FinishedTry } from './settle.js';
 import { Targets, type BreakerChange, type Target } from './targets.js';
 
@@ -64,13 +64,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } }),
     ));
 
-  // Settings per account, read again after every claim and flush (config changes apply within milliseconds).
-  const settingsCache = new Map<string, DeliverySettings>();
-  const settingsOf = (accountId = ''): DeliverySettings => {
-    let s = settingsCache.get(accountId);
-    if (!s) settingsCache.set(accountId, (s = deliverySettings(core, accountId || undefined)));
-    return s;
-  };
+  // Settings per account, as they are now (a configuration change applies to the next try).
+  const settingsOf = (accountId = ''): DeliverySettings => currentDeliverySettings(core, accountId);
   const targets = new Targets(core, () => settingsOf());
 
   /** rows in memory: queued per target or in flight, until their results are recorded */
@@ -118,7 +113,6 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
    * in between.
    */
   function claim(): void {
-    settingsCache.clear();
     starved = false;
     for (let round = 0; !stopping; round++) {
       if (round === CLAIM_ROUNDS_A_TURN) {
@@ -290,7 +284,6 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     flushTimer = undefined;
     if (flushing) return flushing;
     if (finished.length === 0) return Promise.resolve();
-    settingsCache.clear();
     const batch = finished;
     finished = [];
     const changes = breakerChanges;

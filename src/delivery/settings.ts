@@ -61,6 +61,32 @@ export function deliverySettings(core: Core, accountId?: string): DeliverySettin
   return out;
 }
 
+interface Remembered {
+  system: unknown;
+  account: unknown;
+  settings: DeliverySettings;
+}
+
+const remembered = new WeakMap<Core, Map<string, Remembered>>();
+
+/**
+ * `deliverySettings`, for the sender's every try: worked out again only when the documents it
+ * comes from changed. They are read through row caches, which give the same object until a write
+ * (this process's or another's) replaces it, so a change applies to the next try.
+ */
+export function currentDeliverySettings(core: Core, accountId = ''): DeliverySettings {
+  let byAccount = remembered.get(core);
+  if (!byAccount) remembered.set(core, (byAccount = new Map()));
+  const system = core.config.get(WEBHOOKS_CATEGORY);
+  const account = accountId ? core.config.forAccount(accountId, WEBHOOKS_CATEGORY) : null;
+  const hit = byAccount.get(accountId);
+  if (hit && hit.system === system && hit.account === account) return hit.settings;
+  const settings = deliverySettings(core, accountId || undefined);
+  if (byAccount.size >= 10_000) byAccount.clear();
+  byAccount.set(accountId, { system, account, settings });
+  return settings;
+}
+
 /** The delay before retry number `retry` (1 for the first): base × 2^(retry−1), capped. */
 export function retryDelayMs(settings: DeliverySettings, retry: number): number {
   const raw = settings.retryBaseDelayMs * 2 ** Math.max(0, retry - 1);
