@@ -9,13 +9,30 @@ export interface Claimant {
   leaseMs: number;
 }
 
-/** Due rows of targets not in `skip`, oldest first: their ids and targets only (the claim index). */
-export function dueRows(core: Core, skip: string[], limit: number): { id: number; target: string }[] {
-  return stmt(
+/**
+ * The targets that have pending rows, due or not: one seek in the target index each (a skip scan),
+ * however many rows wait. A full target's backlog is never walked row by row to find the rows of
+ * the others: a dead endpoint's thousands of waiting retries cost the claim one seek.
+ */
+export function pendingTargets(core: Core): string[] {
+  const rows = stmt(
     core.db,
-    `SELECT id, target FROM outbox WHERE status = 'pending' AND due_at <= ?
-       AND target NOT IN (SELECT value FROM json_each(?)) ORDER BY due_at, id LIMIT ?`,
-  ).all(Date.now(), JSON.stringify(skip), limit) as { id: number; target: string }[];
+    `WITH RECURSIVE t(target) AS (
+       SELECT (SELECT MIN(target) FROM outbox WHERE status = 'pending')
+       UNION ALL
+       SELECT (SELECT MIN(target) FROM outbox WHERE status = 'pending' AND target > t.target) FROM t WHERE t.target IS NOT NULL)
+     SELECT target FROM t WHERE target IS NOT NULL`,
+  ).all() as { target: string }[];
+  return rows.map((r) => r.target);
+}
+
+/** Ids of up to `limit` due rows of one target, oldest first (its own index range). */
+export function dueIds(core: Core, target: string, now: number, limit: number): number[] {
+  const rows = stmt(
+    core.db,
+    `SELECT id FROM outbox WHERE status = 'pending' AND target = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?`,
+  ).all(target, now, limit) as { id: number }[];
+  return rows.map((r) => r.id);
 }
 
 /** Claims these rows (those still pending) for `c`; rows their kind no longer wants are cancelled. */

@@ -3,7 +3,7 @@ import type { Core, Worker } from '../core-type.js';
 import { isBusy, stmt } from '../store/db.js';
 import { groupCommit } from '../store/group-commit.js';
 import { pruneAttempts } from './attempts.js';
-import { claimRows, claimTargetRows, dueRows, nextDueAt, type Claimant } from './claim.js';
+import { claimRows, claimTargetRows, dueIds, nextDueAt, pendingTargets, type Claimant } from './claim.js';
 import { cancel, stillWanted } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaimer } from './outbox.js';
@@ -26,8 +26,11 @@ export interface SenderOptions {
   pruneIntervalMs?: number;
 }
 
-const CLAIM_BATCH = 500;
-const CLAIM_ROUNDS_A_TURN = 2;
+/**
+ * Rows claimed from the file a turn at most (the next turn goes on while more are due): claiming
+ * holds the event loop, some 10 µs a row, so requests wait no more than a few milliseconds for it.
+ */
+const CLAIM_BATCH = 150;
 /**
  * Results recorded in one commit at most, and how long after a try ends they are: the commit that
  * records them holds the event loop, so it is kept to a few milliseconds (requests wait behind it).
@@ -79,6 +82,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   const toRefill = new Set<string>();
   let stopping = false;
   let claimQueued = false;
+  let claimTurn = 0;
   /** memory was full when rows were due: claim again once results free some */
   let starved = false;
   let flushTimer: NodeJS.Timeout | undefined;
@@ -109,44 +113,39 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
 
   /**
    * Claims due rows of every target that has room in its window (retries, other processes' rows):
-   * a batch or two a turn, the next turn going on while more wait, so that requests are answered
-   * in between.
+   * a batch a turn, the next turn going on while more wait, so that requests are answered in
+   * between.
    */
   function claim(): void {
     starved = false;
-    for (let round = 0; !stopping; round++) {
-      if (round === CLAIM_ROUNDS_A_TURN) {
-        scheduleClaim();
-        return;
-      }
-      const room = maxInMemory - held;
-      if (room <= 0) {
-        starved = true;
-        return;
-      }
-      const limit = Math.min(room, CLAIM_BATCH);
-      const saturated = targets.saturated();
-      // a full target may have rows waiting: it is topped up from disk as it drains (see deliver)
-      for (const key of saturated) targets.get(key)!.spilled = true;
-      const candidates = dueRows(core, saturated, limit);
-      if (candidates.length === 0) break;
-      const quota = new Map<string, number>();
-      const ids: number[] = [];
-      for (const c of candidates) {
-        const left = quota.get(c.target) ?? targets.windowOf(c.target) - targets.load(c.target);
-        if (left <= 0) {
-          targets.of(c.target, null).spilled = true;
-          continue;
-        }
-        quota.set(c.target, left - 1);
-        ids.push(c.id);
-      }
-      // rows only of targets that are full: nothing to take until they drain
-      if (ids.length === 0) break;
-      hold(claimRows(core, claimant, ids));
-      if (candidates.length < limit) break;
+    if (stopping) return;
+    const room = maxInMemory - held;
+    if (room <= 0) {
+      starved = true;
+      return;
     }
-    scheduleNextDue();
+    const limit = Math.min(room, CLAIM_BATCH);
+    // a full target may have rows waiting: it is topped up from disk as it drains (see deliver)
+    for (const key of targets.saturated()) targets.get(key)!.spilled = true;
+    // each target with room takes its oldest due rows, as many as its window has room for; the
+    // target asked first moves on a turn, so that a full batch of one does not keep the others waiting
+    const now = Date.now();
+    const ids: number[] = [];
+    const keys = pendingTargets(core);
+    const first = claimTurn++ % Math.max(1, keys.length);
+    for (const key of [...keys.slice(first), ...keys.slice(0, first)]) {
+      const free = targets.windowOf(key) - targets.load(key);
+      const want = Math.min(free, limit - ids.length);
+      if (want <= 0) continue;
+      const due = dueIds(core, key, now, want);
+      for (const id of due) ids.push(id);
+      // its window fills up with these: what else waits of it comes as it drains (see deliver)
+      if (due.length === free) targets.of(key, null).spilled = true;
+      if (ids.length === limit) break;
+    }
+    if (ids.length > 0) hold(claimRows(core, claimant, ids));
+    if (ids.length === limit) scheduleClaim();
+    else scheduleNextDue();
   }
 
   /** Tops up a spilled target from its rows on disk; `freed` rows are about to leave memory. */
