@@ -58,6 +58,36 @@ describe('one endpoint never starves the others', () => {
     expect(live).toHaveLength(calls * 3);
     expect(sink.requests.filter((r) => r.path === '/dead').length).toBe(2);
   });
+
+  it("rows another process wrote behind a dead endpoint's older backlog of 3,000 are claimed for the live ones", async () => {
+    await setWebhookConfig(srv, { per_target_concurrency: 2, request_timeout_ms: 30_000 });
+    sink.respond((r) => (r.path.startsWith('/backlog-dead') ? 'hang' : { status: 200 }));
+    const { enqueueDelivery } = await import('./outbox.js');
+    const { transaction } = await import('../store/db.js');
+    const { openCore, closeCore } = await import('../core.js');
+    // a second connection to the file, as the offline CLI has: its rows wait on disk, pending,
+    // until the server claims them; the dead endpoint's come first in due order
+    const other = openCore(srv.dbFile);
+    const probe = (sourceId: string, path: string, i: number) =>
+      enqueueDelivery(other, { kind: 'probe', accountId: srv.master.account_id, sourceId, eventName: 'probe', url: `${sink.url}${path}`, method: 'post', payload: { i } });
+    try {
+      transaction(other.db, () => {
+        for (let i = 0; i < 3000; i++) probe('backlog-dead', '/backlog-dead', i);
+      });
+      transaction(other.db, () => {
+        for (let i = 0; i < 40; i++) for (const name of ['a', 'z']) probe(`backlog-live-${name}`, `/backlog-live/${name}`, i);
+      });
+    } finally {
+      closeCore(other);
+    }
+    const live = await sink.waitFor(80, { filter: (r) => r.path.startsWith('/backlog-live/'), timeoutMs: 10_000 });
+    expect(live).toHaveLength(80);
+    expect(new Set(live.map((r) => `${r.path} ${JSON.parse(r.body).i}`)).size).toBe(80);
+    // the dead endpoint holds its two slots only; its rows wait, none dropped
+    expect(sink.requests.filter((r) => r.path === '/backlog-dead').length).toBe(2);
+    const { n } = srv.core.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE source_id = 'backlog-dead' AND status IN ('pending', 'sending')").get() as { n: number };
+    expect(n).toBe(3000);
+  });
 });
 
 describe('the circuit breaker of a failing endpoint', () => {
