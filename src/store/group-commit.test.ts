@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { onSettle, openDb, type Db } from './db.js';
+import { commitCount, onSettle, openDb, type Db } from './db.js';
 import { groupCommit } from './group-commit.js';
 
 describe('group commit', () => {
@@ -31,6 +32,40 @@ describe('group commit', () => {
     expect(rows(other)).toEqual([]);
     expect(await Promise.all(units)).toEqual([1, 1, 1]);
     for (const s of seen) expect(s).toEqual(['a', 'b', 'c']);
+  });
+
+  it('takes 8 units a commit at most: the others commit in the next turns, after the I/O that came meanwhile', async () => {
+    // a loopback connection: what the first unit writes is readable at the next poll for I/O
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const received = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    const peer = await received;
+    const order: string[] = [];
+    let seenWhenRead: number | undefined;
+    peer.once('data', () => (seenWhenRead = order.length));
+    try {
+      const before = commitCount(db);
+      const values = Array.from({ length: 20 }, (_, i) => `u${String(i).padStart(2, '0')}`);
+      const units = values.map((v) =>
+        groupCommit(db, () => {
+          if (order.length === 0) client.write('x');
+          order.push(v);
+          return db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
+        }),
+      );
+      expect(await Promise.all(units)).toEqual(values.map(() => 1));
+      expect(commitCount(db) - before).toBe(3);
+      expect(order).toEqual(values);
+      expect(rows(other)).toEqual(values);
+      // the byte written during the first commit was read before the second one ran
+      expect(seenWhenRead).toBe(8);
+    } finally {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('undoes a unit that throws, alone: its writes and its settle hooks; the others commit once', async () => {

@@ -17,14 +17,25 @@ const BUSY_RETRY_MS = 10;
 const groups = new WeakMap<Db, Group>();
 
 /**
+ * Units one transaction takes at most; the others run in the next turn, after the I/O that came
+ * meanwhile. A commit then holds the event loop a millisecond or two, not the time of every call
+ * that dozens of clients fired at once: a GET waits less behind it, and deliveries (whose answers
+ * are I/O) keep pace with the calls that make them instead of falling behind into a backlog on
+ * disk, which costs more to claim back than to send at once. Measured on a stream of simulated
+ * calls (32 in flight) with their deliveries: 0.72 million instructions a call at 8, 0.73 at 4,
+ * 0.83 at 16, 0.93 with no limit.
+ */
+const MAX_UNITS_A_COMMIT = 8;
+
+/**
  * Runs `fn` in a transaction shared with the other units submitted during the same turn of the
- * event loop, and resolves with its result once that transaction has committed (so an answer
- * sent after it is durable). Many small writes (simulated calls fired by dozens of clients) then
- * cost one commit together instead of one each. A unit that throws is undone alone and its
- * promise rejects; the others commit. For that the group is first run straight through, and
- * only when a unit throws is it rolled back and run again with a savepoint per unit: so a unit
- * must be safe to run twice when its first run was rolled back (its writes are, and so are the
- * settle hooks it registered; see `onSettle`).
+ * event loop (up to MAX_UNITS_A_COMMIT of them), and resolves with its result once that
+ * transaction has committed (so an answer sent after it is durable). Many small writes (simulated
+ * calls fired by dozens of clients) then cost one commit together instead of one each. A unit
+ * that throws is undone alone and its promise rejects; the others commit. For that the group is
+ * first run straight through, and only when a unit throws is it rolled back and run again with a
+ * savepoint per unit: so a unit must be safe to run twice when its first run was rolled back (its
+ * writes are, and so are the settle hooks it registered; see `onSettle`).
  */
 export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
   let group = groups.get(db);
@@ -34,16 +45,20 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
     g.jobs.push({ fn, resolve: resolve as (value: unknown) => void, reject });
     if (g.scheduled) return;
     g.scheduled = true;
-    // after the I/O callbacks of this turn: every request that arrived with this one joins it
-    setImmediate(() => runGroup(db, g, g.jobs.splice(0), Date.now() + BUSY_TIMEOUT_MS));
+    // after the I/O callbacks of this turn: requests that arrived with this one join it
+    setImmediate(function run() {
+      const batch = g.jobs.splice(0, MAX_UNITS_A_COMMIT);
+      if (g.jobs.length > 0) setImmediate(run);
+      else g.scheduled = false;
+      runGroup(db, batch, Date.now() + BUSY_TIMEOUT_MS);
+    });
   });
 }
 
 /** A unit threw: the group is run again unit by unit. */
 class UnitFailed extends Error {}
 
-function runGroup(db: Db, g: Group, jobs: Job[], giveUpAt: number): void {
-  g.scheduled = false;
+function runGroup(db: Db, jobs: Job[], giveUpAt: number): void {
   let outcomes: { ok: boolean; value: unknown }[];
   try {
     try {
@@ -73,7 +88,7 @@ function runGroup(db: Db, g: Group, jobs: Job[], giveUpAt: number): void {
     // Another process holds the file: try again a little later, the event loop free meanwhile
     // (units that arrive in between form the next group).
     if (isBusy(err) && Date.now() < giveUpAt) {
-      setTimeout(() => runGroup(db, g, jobs, giveUpAt), BUSY_RETRY_MS);
+      setTimeout(() => runGroup(db, jobs, giveUpAt), BUSY_RETRY_MS);
       return;
     }
     // the transaction itself failed (BEGIN or COMMIT): nothing of the group was kept
