@@ -123,10 +123,27 @@ export class Targets {
   windowOf(key: string): number {
     const t = this.byKey.get(key);
     const conc = this.concurrencyOf(t);
-    const fast = t !== undefined && t.lastDoneAt > Date.now() - KNOWN_FOR_MS && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS;
-    const window = fast ? conc * FAST_WINDOW_FACTOR : conc * 2;
+    const window = t !== undefined && this.quick(t) ? conc * FAST_WINDOW_FACTOR : conc * 2;
     // a paced target sends no faster for holding more: its backlog waits on disk
     return t?.ratePerS ? Math.min(window, Math.max(2, Math.ceil(t.ratePerS * PACED_WINDOW_S))) : window;
+  }
+
+  /**
+   * Whether a target that answers quickly has half of what it may hold in memory queued: the
+   * sender is falling behind the events that make its deliveries (the endpoint is not the
+   * reason), and that target's next rows would wait on disk. A slow or failing target's backlog
+   * waits on disk by design: it says nothing of the sender.
+   */
+  fallingBehind(): boolean {
+    for (const [key, t] of this.byKey) {
+      if (t.queue.length * 2 >= FAST_WINDOW_FACTOR && this.quick(t) && t.queue.length * 2 >= this.windowOf(key)) return true;
+    }
+    return false;
+  }
+
+  /** A target known to answer quickly: its last tries, within KNOWN_FOR_MS, failed none and took FAST_LATENCY_MS at most on average. */
+  private quick(t: Target): boolean {
+    return t.lastDoneAt > Date.now() - KNOWN_FOR_MS && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS;
   }
 
   /** Targets whose window is full: a claim skips their rows. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitCount, onSettle, openDb, type Db } from './db.js';
-import { groupCommit } from './group-commit.js';
+import { groupCommit, limitUnitsPerCommit } from './group-commit.js';
 
 describe('group commit', () => {
   let dir: string;
@@ -34,7 +34,7 @@ describe('group commit', () => {
     for (const s of seen) expect(s).toEqual(['a', 'b', 'c']);
   });
 
-  it('takes 8 units a commit at most: the others commit in the next turns, after the I/O that came meanwhile', async () => {
+  it('takes as many units a commit as a limit allows: the others commit in the next turns, after the I/O that came meanwhile', async () => {
     // a loopback connection: what the first unit writes is readable at the next poll for I/O
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,23 +45,33 @@ describe('group commit', () => {
     const order: string[] = [];
     let seenWhenRead: number | undefined;
     peer.once('data', () => (seenWhenRead = order.length));
-    try {
-      const before = commitCount(db);
-      const values = Array.from({ length: 20 }, (_, i) => `u${String(i).padStart(2, '0')}`);
-      const units = values.map((v) =>
-        groupCommit(db, () => {
-          if (order.length === 0) client.write('x');
-          order.push(v);
-          return db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
-        }),
+    const values = (prefix: string) => Array.from({ length: 20 }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
+    const submit = (vs: string[]) =>
+      Promise.all(
+        vs.map((v) =>
+          groupCommit(db, () => {
+            if (order.length === 0) client.write('x');
+            order.push(v);
+            return db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
+          }),
+        ),
       );
-      expect(await Promise.all(units)).toEqual(values.map(() => 1));
+    const unlimit = limitUnitsPerCommit(db, () => 8);
+    try {
+      let before = commitCount(db);
+      expect(await submit(values('a'))).toEqual(values('a').map(() => 1));
       expect(commitCount(db) - before).toBe(3);
-      expect(order).toEqual(values);
-      expect(rows(other)).toEqual(values);
+      expect(order).toEqual(values('a'));
+      expect(rows(other)).toEqual(values('a'));
       // the byte written during the first commit was read before the second one ran
       expect(seenWhenRead).toBe(8);
+      // without the limit, the units of one turn share one commit
+      unlimit();
+      before = commitCount(db);
+      expect(await submit(values('b'))).toEqual(values('b').map(() => 1));
+      expect(commitCount(db) - before).toBe(1);
     } finally {
+      unlimit();
       client.destroy();
       peer.destroy();
       await new Promise((resolve) => server.close(resolve));

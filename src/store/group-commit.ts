@@ -16,22 +16,32 @@ const BUSY_RETRY_MS = 10;
 
 const groups = new WeakMap<Db, Group>();
 
+/** Units one transaction takes at most; the others run in the next turn. */
+const MAX_UNITS_A_COMMIT = 64;
+
+const limits = new WeakMap<Db, () => number>();
+
 /**
- * Units one transaction takes at most; the others run in the next turn, after the I/O that came
- * meanwhile. A commit then holds the event loop a millisecond or two, not the time of every call
- * that dozens of clients fired at once: a GET waits less behind it, and deliveries (whose answers
- * are I/O) keep pace with the calls that make them instead of falling behind into a backlog on
- * disk, which costs more to claim back than to send at once. Measured on a stream of simulated
- * calls (32 in flight) with their deliveries: 0.72 million instructions a call at 8, 0.73 at 4,
- * 0.83 at 16, 0.93 with no limit.
+ * Lets whoever works on what the commits produce ask for smaller ones while it falls behind:
+ * `limit()`, asked each turn, is how many units the next transaction may take (the others run
+ * in the next turns, after the I/O that came meanwhile). The delivery sender asks for 8 while a
+ * target's queue nears what it may hold in memory: deliveries, whose answers are I/O, then keep
+ * pace with the calls that make them rather than fall behind into a backlog on disk, which costs
+ * more to claim back than to send at once. Answers the function that removes the limit.
  */
-const MAX_UNITS_A_COMMIT = 8;
+export function limitUnitsPerCommit(db: Db, limit: () => number): () => void {
+  limits.set(db, limit);
+  return () => {
+    if (limits.get(db) === limit) limits.delete(db);
+  };
+}
 
 /**
  * Runs `fn` in a transaction shared with the other units submitted during the same turn of the
- * event loop (up to MAX_UNITS_A_COMMIT of them), and resolves with its result once that
- * transaction has committed (so an answer sent after it is durable). Many small writes (simulated
- * calls fired by dozens of clients) then cost one commit together instead of one each. A unit
+ * event loop (up to MAX_UNITS_A_COMMIT of them, or fewer: see limitUnitsPerCommit), and resolves
+ * with its result once that transaction has committed (so an answer sent after it is durable).
+ * Many small writes (simulated calls fired by dozens of clients) then cost one commit together
+ * instead of one each. A unit
  * that throws is undone alone and its promise rejects; the others commit. For that the group is
  * first run straight through, and only when a unit throws is it rolled back and run again with a
  * savepoint per unit: so a unit must be safe to run twice when its first run was rolled back (its
@@ -47,7 +57,7 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
     g.scheduled = true;
     // after the I/O callbacks of this turn: requests that arrived with this one join it
     setImmediate(function run() {
-      const batch = g.jobs.splice(0, MAX_UNITS_A_COMMIT);
+      const batch = g.jobs.splice(0, Math.max(1, Math.min(MAX_UNITS_A_COMMIT, limits.get(db)?.() ?? Infinity)));
       if (g.jobs.length > 0) setImmediate(run);
       else g.scheduled = false;
       runGroup(db, batch, Date.now() + BUSY_TIMEOUT_MS);
