@@ -131,12 +131,13 @@ export class Targets {
   /**
    * Whether a target that answers quickly has half of what it may hold in memory queued: the
    * sender is falling behind the events that make its deliveries (the endpoint is not the
-   * reason), and that target's next rows would wait on disk. A slow or failing target's backlog
-   * waits on disk by design: it says nothing of the sender.
+   * reason), and that target's next rows would wait on disk. The backlog of a slow, failing or
+   * paced target waits on disk by design: it says nothing of the sender.
    */
   fallingBehind(): boolean {
     for (const [key, t] of this.byKey) {
-      if (t.queue.length * 2 >= FAST_WINDOW_FACTOR && this.quick(t) && t.queue.length * 2 >= this.windowOf(key)) return true;
+      if (t.queue.length * 2 < FAST_WINDOW_FACTOR || t.ratePerS || !this.quick(t)) continue;
+      if (t.queue.length * 2 >= this.windowOf(key)) return true;
     }
     return false;
   }

@@ -36,16 +36,27 @@ export function limitUnitsPerCommit(db: Db, limit: () => number): () => void {
   };
 }
 
+/** Units the next transaction may take: the limit asked for, if any (one at least). */
+function unitsNow(db: Db): number {
+  let limit = Infinity;
+  try {
+    limit = limits.get(db)?.() ?? Infinity;
+  } catch {
+    /* a limit that cannot tell: none */
+  }
+  return Math.max(1, Math.min(MAX_UNITS_A_COMMIT, limit));
+}
+
 /**
  * Runs `fn` in a transaction shared with the other units submitted during the same turn of the
  * event loop (up to MAX_UNITS_A_COMMIT of them, or fewer: see limitUnitsPerCommit), and resolves
  * with its result once that transaction has committed (so an answer sent after it is durable).
  * Many small writes (simulated calls fired by dozens of clients) then cost one commit together
- * instead of one each. A unit
- * that throws is undone alone and its promise rejects; the others commit. For that the group is
- * first run straight through, and only when a unit throws is it rolled back and run again with a
- * savepoint per unit: so a unit must be safe to run twice when its first run was rolled back (its
- * writes are, and so are the settle hooks it registered; see `onSettle`).
+ * instead of one each. A unit that throws is undone alone and its promise rejects; the others
+ * commit. For that the group is first run straight through, and only when a unit throws is it
+ * rolled back and run again with a savepoint per unit: so a unit must be safe to run twice when
+ * its first run was rolled back (its writes are, and so are the settle hooks it registered; see
+ * `onSettle`).
  */
 export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
   let group = groups.get(db);
@@ -57,7 +68,7 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
     g.scheduled = true;
     // after the I/O callbacks of this turn: requests that arrived with this one join it
     setImmediate(function run() {
-      const batch = g.jobs.splice(0, Math.max(1, Math.min(MAX_UNITS_A_COMMIT, limits.get(db)?.() ?? Infinity)));
+      const batch = g.jobs.splice(0, unitsNow(db));
       if (g.jobs.length > 0) setImmediate(run);
       else g.scheduled = false;
       runGroup(db, batch, Date.now() + BUSY_TIMEOUT_MS);
