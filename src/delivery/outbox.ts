@@ -2,6 +2,7 @@ import type { Core } from '../core-type.js';
 import type { Db } from '../store/db.js';
 import { onSettle, stmt, transaction } from '../store/db.js';
 import { newId } from '../util/ids.js';
+import { PairMemo } from '../util/memo.js';
 
 /** HTTP verbs a delivery may use. */
 export type DeliveryMethod = 'get' | 'post' | 'put';
@@ -131,27 +132,16 @@ export function attachClaimer(core: Core, claimer: InlineClaimer): () => void {
  * port; connections are still pooled per origin.
  */
 export function targetOf(url: string, sourceId?: string | null): string {
-  // by source, then URL: a hook's strings are the same objects delivery after delivery, so the
-  // lookups reuse their hashes (a key made of both would be a new string each time)
-  let byUrl = targets.get(sourceId ?? '');
-  if (!byUrl) targets.set(sourceId ?? '', (byUrl = new Map()));
-  let target = byUrl.get(url);
-  if (target === undefined) {
-    const u = new URL(url);
-    target = `${u.origin}${u.pathname}${sourceId ? ` ${sourceId}` : ''}`;
-    if (++targetCount > 10_000) {
-      targets.clear();
-      targetCount = 1;
-      targets.set(sourceId ?? '', (byUrl = new Map()));
-    }
-    byUrl.set(url, target);
-  }
-  return target;
+  return targets.get(sourceId ?? '', url, makeTarget);
+}
+
+function makeTarget(sourceId: string, url: string): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}${sourceId ? ` ${sourceId}` : ''}`;
 }
 
 /** Targets by source and URL: a hook's deliveries all have the same (parsing a URL costs more than a lookup). */
-const targets = new Map<string, Map<string, string>>();
-let targetCount = 0;
+const targets = new PairMemo<string>(10_000);
 
 /**
  * Queues one outgoing HTTP delivery in the durable outbox and answers its id.

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { PairMemo } from '../util/memo.js';
 import { VERSION } from '../version.js';
 import { appendQuery, formEncode } from './encode.js';
 import type { DeliveryRow } from './outbox.js';
@@ -55,26 +56,15 @@ interface RequestBase {
   unsafe?: string;
 }
 
-/** By headers text, then URL (strings a hook's rows share: their hashes are reused). */
-const requestBases = new Map<string, Map<string, RequestBase>>();
-let requestBaseCount = 0;
+/** By headers text, then URL (strings a hook's rows share). */
+const requestBases = new PairMemo<RequestBase>(1000);
 
 /** A row's request base, worked out once per distinct URL and headers (a hook's rows share them). */
 function requestBase(rowUrl: string, headersText: string): RequestBase {
-  let byUrl = requestBases.get(headersText);
-  if (!byUrl) requestBases.set(headersText, (byUrl = new Map()));
-  let base = byUrl.get(rowUrl);
-  if (!base) {
-    base = makeRequestBase(rowUrl, headersText);
-    if (++requestBaseCount > 1000) {
-      requestBases.clear();
-      requestBaseCount = 1;
-      requestBases.set(headersText, (byUrl = new Map()));
-    }
-    byUrl.set(rowUrl, base);
-  }
-  return base;
+  return requestBases.get(headersText, rowUrl, baseOf);
 }
+
+const baseOf = (headersText: string, rowUrl: string): RequestBase => makeRequestBase(rowUrl, headersText);
 
 function makeRequestBase(rowUrl: string, headersText: string): RequestBase {
   const headers: Record<string, string> = {};
