@@ -12,7 +12,8 @@ import { compileValidators } from '../schema/validate.js';
  * of 5,000 calls after the first 200 ran 1.02-1.23 times as fast in its first round as with 200
  * and 500 (four pairs of runs). Set only then (V8's flags are not frozen under Node): commands
  * that run for a moment, a server's start-up and the schema compiler keep V8's defaults, and
- * their code is not optimised for nothing.
+ * their code is not optimised for nothing. (That optimising runs on the main thread: a start-up
+ * flag, see bin/tel.js.)
  */
 export function prepareForServing(): void {
   const next = () => {
