@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { TEL_NODE_FLAGS } from './lib/http.mjs';
 import { Pool } from 'undici';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,7 +32,7 @@ let server;
 
 /** Starts `tel serve` and resolves with its URL. */
 function startTel(db) {
-  server = spawn(process.execPath, ['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, [...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolveStart, reject) => {
     const timer = setTimeout(() => reject(new Error(`tel serve printed no URL within 15 s: ${out}`)), 15_000);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { TEL_NODE_FLAGS } from './lib/http.mjs';
 import { loadEngine as loadEngineFrom } from './lib/engine.mjs';
 import { Agent } from 'undici';
 
@@ -99,7 +100,7 @@ async function startSink() {
 
 /** `tel serve` on a database, resolved once it listens. */
 function startTel(db) {
-  const child = spawn(process.execPath, ['bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let out = '';
   return new Promise((resolveStart, reject) => {
