@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+// tel is started four ways — the bin/tel.js shebang (npx tel), the npm scripts, the single
+// executable and the project's benchmarks — and each passes Node the V8 flags itself: they must
+// be the same flags, or a server behaves (and measures) differently depending on how it started.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
+
+/** The quoted strings of the array after `prefix` in a file's text (`execArgv: ['--a', '--b']`). */
+function quotedArray(path: string, prefix: string): string[] {
+  const text = read(path);
+  const at = text.indexOf(prefix);
+  expect(at, `${prefix} in ${path}`).toBeGreaterThanOrEqual(0);
+  const list = text.slice(at + prefix.length, text.indexOf(']', at));
+  return [...list.matchAll(/'([^']+)'/g)].map((x) => x[1]);
+}
+
+/** The flags of `#!/usr/bin/env -S node --a --b`. */
+function shebangFlags(): string[] {
+  const first = read('bin/tel.js').split('\n')[0];
+  const m = /^#!\/usr\/bin\/env -S node((?: --[\w=-]+)*)$/.exec(first);
+  expect(m, first).not.toBeNull();
+  return m![1].trim().split(' ');
+}
+
+describe('the V8 flags tel runs with', () => {
+  const flags = shebangFlags();
+
+  test('the shebang carries the young-generation cap and main-thread optimisation', () => {
+    expect(flags).toEqual(['--max-semi-space-size=8', '--no-concurrent-recompilation']);
+  });
+
+  test('the npm scripts that run tel pass the same', () => {
+    const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+    expect(scripts.start).toContain(`node ${flags.join(' ')} bin/tel.js serve`);
+    expect(scripts.tel).toContain(`node ${flags.join(' ')} bin/tel.js`);
+  });
+
+  test('the single executable is built with the same', () => {
+    const execArgv = quotedArray('scripts/build.mjs', 'execArgv: [');
+    expect(execArgv.filter((a) => !a.startsWith('--disable-warning'))).toEqual(flags);
+  });
+
+  test("the project's benchmarks start servers with the same", () => {
+    expect(quotedArray('scripts/bench/lib/http.mjs', 'export const TEL_NODE_FLAGS = [')).toEqual(flags);
+  });
+});
