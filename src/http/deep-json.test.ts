@@ -111,6 +111,19 @@ describe('the depth scan', () => {
     expect(jsonTooDeep('[[],[],[],[]]', 2)).toBe(false);
   });
 
+  it('a large body of few brackets, and one of many shallow ones, are told apart from a deep one', () => {
+    const numbers = JSON.stringify({ data: { numbers: Array.from({ length: 100_000 }, (_, i) => `+1415555${String(i).padStart(4, '0')}`) } });
+    expect(jsonTooDeep(numbers)).toBe(false);
+    expect(jsonTooDeep(`${'['.repeat(64)}${']'.repeat(64)}`)).toBe(false);
+    expect(jsonTooDeep(`${'['.repeat(65)}${']'.repeat(65)}`)).toBe(true);
+    // more brackets than the limit, none deep: the scan decides
+    expect(jsonTooDeep(JSON.stringify(Array.from({ length: 1000 }, () => ({ a: [1] }))))).toBe(false);
+    // bytes seen through a view that starts inside a larger buffer
+    const inside = new Uint8Array(Buffer.from(`xx${'['.repeat(6)}`)).subarray(2);
+    expect(jsonTooDeep(inside, 5)).toBe(true);
+    expect(jsonTooDeep(inside, 6)).toBe(false);
+  });
+
   it('a merge patch walks any depth without recursion, and leaves the target as it was', () => {
     const target = { a: { b: { c: 1, d: 2 }, keep: true }, gone: 1 };
     expect(mergePatch(target, { a: { b: { c: null, e: 3 } }, gone: null, list: [1] })).toEqual({

@@ -107,7 +107,11 @@ export function dropNulls(value: unknown): void {
   while (pending.length > 0) {
     const v = pending.pop();
     if (Array.isArray(v)) {
-      for (const item of v) if (item !== null && typeof item === 'object') pending.push(item);
+      // indexed: this runs once a request, often before V8 optimises it, over lists of 100,000
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (item !== null && typeof item === 'object') pending.push(item);
+      }
     } else if (v !== null && typeof v === 'object') {
       const obj = v as Record<string, unknown>;
       for (const key of Object.keys(obj)) {

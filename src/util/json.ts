@@ -25,6 +25,7 @@ export function jsonTooDeep(text: string | Uint8Array, max: number = MAX_JSON_DE
 }
 
 function bytesTooDeep(bytes: Uint8Array, max: number): boolean {
+  if (fewOpenings(bytes, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
@@ -38,4 +39,18 @@ function bytesTooDeep(bytes: Uint8Array, max: number): boolean {
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
   }
   return false;
+}
+
+/**
+ * True when the text holds `max` opening brackets or fewer in all (inside strings too): it then
+ * cannot nest deeper than that. Found by the native byte search, so a large body of few objects
+ * (a list of 100,000 numbers) is not walked byte by byte; past `max` openings the scan decides.
+ */
+function fewOpenings(bytes: Uint8Array, max: number): boolean {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let n = 0;
+  for (const open of [OPEN_ARRAY, OPEN_OBJECT]) {
+    for (let i = buf.indexOf(open); i !== -1; i = buf.indexOf(open, i + 1)) if (++n > max) return false;
+  }
+  return true;
 }
