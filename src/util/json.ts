@@ -49,8 +49,7 @@ function bytesTooDeep(bytes: Uint8Array, max: number): boolean {
 function fewOpenings(bytes: Uint8Array, max: number): boolean {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let n = 0;
-  for (const open of [OPEN_ARRAY, OPEN_OBJECT]) {
-    for (let i = buf.indexOf(open); i !== -1; i = buf.indexOf(open, i + 1)) if (++n > max) return false;
-  }
+  for (let i = buf.indexOf(OPEN_ARRAY); i !== -1; i = buf.indexOf(OPEN_ARRAY, i + 1)) if (++n > max) return false;
+  for (let i = buf.indexOf(OPEN_OBJECT); i !== -1; i = buf.indexOf(OPEN_OBJECT, i + 1)) if (++n > max) return false;
   return true;
 }
