@@ -31,6 +31,14 @@ export function numberJson(r: NumberRow): Record<string, unknown> {
   return out;
 }
 
+/** The JSON text of `numberJson(r)`, written directly (a job's detail writes one per number). */
+export function numberJsonText(r: NumberRow): string {
+  let text = `{"assigned_to":${JSON.stringify(r.account_id)},"created":${unixMsToGregorian(r.created)},"features":[],"state":${JSON.stringify(r.state)},"updated":${unixMsToGregorian(r.modified)}`;
+  if (r.resource_id) text += `,"resource_id":${JSON.stringify(r.resource_id)}`;
+  if (r.job_id) text += `,"job_id":${JSON.stringify(r.job_id)}`;
+  return `${text}}`;
+}
+
 /** Adds numbers to an account; answers false for a number the inventory already holds. */
 export type NumberAdder = (number: string, accountId: string, resourceId: string, jobId: string, now: number) => boolean;
 

@@ -93,7 +93,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'GET',
       path: `${base}/jobs/:job_id`,
-      handler: (ctx, core) => ({ data: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) }),
+      handler: (ctx, core) => ({ json: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) }),
     },
   ];
   return superduper ? routes.map((r) => ({ ...r, superduper: true })) : routes;
