@@ -173,6 +173,7 @@ describe('bulk number jobs', () => {
     const job = await waitDone(srv, `${base}/jobs/${created.id}`, token);
     expect(Object.keys(job.successes)).toEqual(['+16175550100', '+16175550101']);
   });
+
   it("a job's detail is answered as the very text its object serialises to, however mixed its results", async () => {
     // successes, a number given twice, numbers no inventory takes (integer-like, quoted, accented:
     // object keys a serialiser orders or escapes), one of them given twice, and a name to escape
