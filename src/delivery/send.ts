@@ -61,12 +61,10 @@ const requestBases = new PairMemo<RequestBase>(1000);
 
 /** A row's request base, worked out once per distinct URL and headers (a hook's rows share them). */
 function requestBase(rowUrl: string, headersText: string): RequestBase {
-  return requestBases.get(headersText, rowUrl, baseOf);
+  return requestBases.get(headersText, rowUrl, makeRequestBase);
 }
 
-const baseOf = (headersText: string, rowUrl: string): RequestBase => makeRequestBase(rowUrl, headersText);
-
-function makeRequestBase(rowUrl: string, headersText: string): RequestBase {
+function makeRequestBase(headersText: string, rowUrl: string): RequestBase {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(JSON.parse(headersText) as Record<string, string>)) headers[k.toLowerCase()] = v;
   // a fragment names a place in the receiver's document: it is not part of the request

@@ -4,7 +4,7 @@ import { errors } from '../errors.js';
 import { newId } from '../util/ids.js';
 import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
 import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
-import { numberJson, numberJsonText, type NumberRow } from '../modules/numbers/service.js';
+import { numberJsonText, type NumberRow } from '../modules/numbers/service.js';
 
 /** Job statuses: `pending` → `running` → `complete` (or `failed`). */
 export type JobStatus = 'pending' | 'running' | 'complete' | 'failed';
@@ -121,45 +121,20 @@ interface ResultRow extends Partial<NumberRow> {
 }
 
 /**
- * A job with its per-number results: `successes` keyed by E.164 number (the number as the
- * inventory shows it) and `errors` keyed by the number as given (`{reason, message}`).
+ * A job with its per-number results, as the API answers it (the text of `jobDetailJson`, read).
  */
 export function jobDetail(core: Core, job: JobRow): Record<string, unknown> {
-  const numbers = jobNumbers(core, job.seq);
-  const rows = stmt(core.db, RESULTS_SQL).all(job.seq) as unknown as ResultRow[];
-  const successes: Record<string, unknown> = {};
-  const errs: Record<string, unknown> = {};
-  for (const r of rows) {
-    if (r.reason === null) {
-      const n = r.result_number!;
-      successes[n] = r.number ? numberJson(r as NumberRow) : { state: 'released' };
-    } else {
-      errs[numbers[r.idx]] = { reason: r.reason, ...(r.message ? { message: r.message } : {}) };
-    }
-  }
-  const out: Record<string, unknown> = {
-    id: job.id,
-    resource_id: job.resource_id,
-    numbers,
-    status: job.status,
-    successes,
-    errors: errs,
-    timestamp: unixMsToGregorian(job.created),
-    total: job.total,
-    processed: job.processed,
-    modified: unixMsToGregorian(job.modified),
-  };
-  if (job.name) out.name = job.name;
-  if (job.error) out.reason = job.error;
-  return out;
+  return JSON.parse(jobDetailJson(core, job)) as Record<string, unknown>;
 }
 
 /**
- * The JSON text of `jobDetail(core, job)`, written as the rows are read: a job of 100,000
- * numbers answers some 25 MB, which built as objects and then serialised held the server for
- * seconds. The list of numbers goes in as stored; each success is written from its row; the
- * errors (a few, usually) go through an object, as their keys are the numbers as given (any
- * text). A test holds it to `JSON.stringify(jobDetail(…))`, character for character.
+ * A job with its per-number results, as JSON text: `successes` keyed by E.164 number (the number
+ * as the inventory shows it, or `{"state":"released"}` once it left) and `errors` keyed by the
+ * number as given (`{reason, message}`). Written as the rows are read: a job of 100,000 numbers
+ * answers some 25 MB, which built as objects and then serialised held the server for seconds.
+ * The list of numbers goes in as stored; each success is written from its row (the inventory's
+ * numbers are `+…`, never a key an object would reorder, and each is added once); the errors (a
+ * few, usually) go through an object, as their keys are the numbers as given (any text, repeats).
  */
 export function jobDetailJson(core: Core, job: JobRow): string {
   const stored = (stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(job.seq) as { numbers: string } | undefined)?.numbers ?? '[]';
@@ -169,8 +144,6 @@ export function jobDetailJson(core: Core, job: JobRow): string {
   for (const r of stmt(core.db, RESULTS_SQL).iterate(job.seq) as Iterable<ResultRow>) {
     if (r.reason === null) {
       const n = r.result_number!;
-      // numbers in the inventory are E.164 (`+…`); any other key an object might order otherwise
-      if (!n.startsWith('+')) return JSON.stringify(jobDetail(core, job));
       successes += `${successes === '' ? '' : ','}${JSON.stringify(n)}:${r.number ? numberJsonText(r as NumberRow) : '{"state":"released"}'}`;
     } else {
       numbers ??= JSON.parse(stored) as string[];

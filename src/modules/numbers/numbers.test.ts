@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { toE164 } from './normalize.js';
+import { numberJson, numberJsonText, type NumberRow } from './service.js';
 
 describe('E.164 normalisation of numbers as typed', () => {
   it.each([
@@ -17,6 +18,15 @@ describe('E.164 normalisation of numbers as typed', () => {
   it.each([['hello'], ['12345'], ['+0123456789'], ['+1234567890123456'], ['1055550100'], ['']])('%s is not a number', (input) =>
     expect(toE164(input)).toBeUndefined(),
   );
+});
+
+describe("a number's record as JSON text (job details write one per number)", () => {
+  const row: NumberRow = { number: '+14155550100', account_id: 'a"b\\c', resource_id: 'r1', state: 'in_service', job_id: '202611-ab', created: 1_795_000_000_123, modified: 1_795_000_999_999 };
+  it.each([
+    ['with a resource and a job', row],
+    ['without either', { ...row, resource_id: null, job_id: null }],
+    ['with an empty resource', { ...row, resource_id: '', job_id: null }],
+  ])('%s: the very text the record serialises to', (_name, r) => expect(numberJsonText(r)).toBe(JSON.stringify(numberJson(r))));
 });
 
 describe('GET /v2/accounts/{id}/phone_numbers', () => {
