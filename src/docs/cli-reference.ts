@@ -69,8 +69,11 @@ export function renderHelpText(text: string): string {
 function renderCommand(cmd: Command, globals: ReadonlySet<string>, depth: number): string {
   const help = cmd.createHelp();
   const parts = [`${'#'.repeat(depth)} ${commandPath(cmd)}`, prose(sentence(cmd.description())), fence('sh', help.commandUsage(cmd))];
-  const args = cmd.registeredArguments.filter((a) => a.description);
-  if (args.length > 0) parts.push(table(['Argument', 'Description'], args.map((a) => [code(a.name()), prose(sentence(a.description))])));
+  const args = cmd.registeredArguments.filter((a) => a.description || a.argChoices);
+  if (args.length > 0) {
+    const text = (a: (typeof args)[number]) => [prose(sentence(a.description)), a.argChoices ? `One of ${a.argChoices.map(code).join(', ')}.` : ''].filter(Boolean).join(' ');
+    parts.push(table(['Argument', 'Description'], args.map((a) => [code(a.name()), text(a)])));
+  }
   const options = help.visibleOptions(cmd).filter((o) => o.long !== '--help' && !globals.has(o.long ?? ''));
   if (options.length > 0) parts.push(table(['Option', 'Description'], options.map((o) => [code(o.flags), optionText(o)])));
   const after = helpAfter(cmd);

@@ -9,14 +9,14 @@ import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc }
 export type { ConfigCategory, ConfigCheck, ConfigDoc, ConfigKey } from './categories.js';
 
 /** Kazoo's category names accepted as aliases of the seed's. */
-const ALIASES: Record<string, string> = {
+export const CATEGORY_ALIASES: Readonly<Record<string, string>> = {
   'crossbar.token_restrictions': 'api.token_restrictions',
   'crossbar.resources': 'api.resources',
 };
 
 /** The canonical name of a configuration category. */
 export function canonicalCategory(category: string): string {
-  return ALIASES[category] ?? category;
+  return CATEGORY_ALIASES[category] ?? category;
 }
 
 /** System configuration (`system_configs`), cached until the database changes. */
