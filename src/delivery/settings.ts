@@ -1,5 +1,4 @@
 import type { Core } from '../core-type.js';
-import type { ConfigCategory } from '../modules/config/categories.js';
 
 /** The system configuration category (and account config id) of delivery settings. */
 export const WEBHOOKS_CATEGORY = 'webhooks';
@@ -74,17 +73,6 @@ export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: 
     min: 0,
     about: 'Seconds a replaced signing secret keeps signing beside the new one (a second signature); 0 for none.',
   },
-};
-
-/** The `webhooks` configuration category, declared from the settings above. */
-export const WEBHOOKS_CONFIG: ConfigCategory = {
-  name: WEBHOOKS_CATEGORY,
-  description:
-    'How deliveries are sent, retried, counted and kept: webhooks, and queue notifications (their backoff and timeout). ' +
-    'An account overrides any of these keys at `/v2/accounts/{id}/configs/webhooks`.',
-  keys: Object.fromEntries(
-    Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min, default: s.default, description: s.about }]),
-  ),
 };
 
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */
