@@ -1,4 +1,4 @@
-import { nameOf, shellQuote as q, valueSlots, type CompletionModel, type Values } from './model.js';
+import { caseFunction, nameOf, shellQuote as q, valueSlots, type CompletionModel, type Values } from './model.js';
 
 /** The bash function call that offers `values` (the word being completed is `$cur`). */
 function offer(values: Values): string {
@@ -16,37 +16,26 @@ function offer(values: Values): string {
 
 /** The completion script for bash (4.1 or later), made from the program's model. */
 export function bashScript(model: CompletionModel, version: string): string {
-  const commands = model.commands.map((c) => {
-    const flags = c.options.filter((o) => !o.takesValue).flatMap((o) => o.names);
-    const subs = c.subcommands.map(nameOf);
-    return `    ${q(c.path)}) _tel_subs=${q(subs.join(' '))} _tel_flags=${q(flags.join(' '))} _tel_valued=${q(c.valued.join(' '))} ;;`;
-  });
-  const values = valueSlots(model).map(({ path, slot, values }) => `    ${q(`${path}|${slot}`)}) ${offer(values)} ;;`);
-  const keys = Object.entries(model.configKeys).map(([category, names]) => `    ${q(category)}) _tel_words ${q(names.join(' '))} ;;`);
+  const commands = caseFunction('_tel_command', '$1', [
+    ...model.commands.map((c): [string, string] => {
+      const flags = c.options.filter((o) => !o.takesValue).flatMap((o) => o.names);
+      return [c.path, `_tel_subs=${q(c.subcommands.map(nameOf).join(' '))} _tel_flags=${q(flags.join(' '))} _tel_valued=${q(c.valued.join(' '))}`];
+    }),
+    ['*', "_tel_subs='' _tel_flags='' _tel_valued=''"],
+  ]);
+  const values = caseFunction('_tel_values', '"$1|$2"', valueSlots(model).map(({ path, slot, values }) => [`${path}|${slot}`, offer(values)]));
+  const keys = caseFunction('_tel_config_keys', '${_tel_args[0]}', Object.entries(model.configKeys).map(([category, names]) => [category, `_tel_words ${q(names.join(' '))}`]));
   return `# bash completion for tel ${version}, made by \`tel completion bash\`: commands, options and their values.
 # Install:  tel completion bash > ~/.local/share/bash-completion/completions/tel
 #     or:   echo 'source <(tel completion bash)' >> ~/.bashrc
 
 # Sets what may follow the command at path $1: subcommands, flags, options that take a value.
-_tel_command() {
-  case $1 in
-${commands.join('\n')}
-    *) _tel_subs='' _tel_flags='' _tel_valued='' ;;
-  esac
-}
+${commands}
 
 # Offers the values of option $2 (or of argument #N) of the command at path $1.
-_tel_values() {
-  case "$1|$2" in
-${values.join('\n')}
-  esac
-}
+${values}
 
-_tel_config_keys() {
-  case \${_tel_args[0]} in
-${keys.join('\n')}
-  esac
-}
+${keys}
 
 _tel_words() {
   mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur")
@@ -81,7 +70,9 @@ _tel() {
       i=$((at + 1))
       continue
     fi
-    if [[ $word != -* ]]; then
+    if [[ $word == --db=* ]]; then
+      db=\${word#--db=}
+    elif [[ $word != -* ]]; then
       if (( \${#_tel_args[@]} == 0 )) && [[ " $_tel_subs " == *" $word "* ]]; then
         cmdpath=\${cmdpath:+$cmdpath }$word
         _tel_command "$cmdpath"

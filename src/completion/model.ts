@@ -118,3 +118,9 @@ export function valueSlots(model: CompletionModel): { path: string; slot: string
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A bash or zsh function that runs the action of the first pattern `subject` matches (patterns are quoted: matched as they are). */
+export function caseFunction(name: string, subject: string, arms: [pattern: string, action: string][]): string {
+  const body = arms.map(([pattern, action]) => `    ${pattern === '*' ? '*' : shellQuote(pattern)})${action.startsWith('\n') ? '' : ' '}${action} ;;`);
+  return `${name}() {\n  case ${subject} in\n${body.join('\n')}\n  esac\n}`;
+}

@@ -1,4 +1,4 @@
-import { nameOf, shellQuote as q, valueSlots, type CompletionModel, type Values } from './model.js';
+import { caseFunction, nameOf, shellQuote as q, valueSlots, type CompletionModel, type Values } from './model.js';
 
 /** The zsh function call that offers `values` (the word being completed is `$PREFIX`). */
 function offer(values: Values): string {
@@ -21,19 +21,20 @@ function described(name: string, description: string): string {
 
 /** The completion script for zsh, made from the program's model: a file of `fpath` (`_tel`), or sourced after `compinit`. */
 export function zshScript(model: CompletionModel, version: string): string {
-  const commands = model.commands.map((c) => {
-    const subs = c.subcommands.map((s) => described(nameOf(s), s.description));
-    const opts = c.options.flatMap((o) => o.names.map((n) => described(n, o.description)));
-    return [
-      `    ${q(c.path)})`,
-      `      _tel_names=(${c.subcommands.map((s) => q(nameOf(s))).join(' ')})`,
-      `      _tel_subs=(${subs.join(' ')})`,
-      `      _tel_opts=(${opts.join(' ')})`,
-      `      _tel_valued=(${c.valued.join(' ')}) ;;`,
-    ].join('\n');
-  });
-  const values = valueSlots(model).map(({ path, slot, values }) => `    ${q(`${path}|${slot}`)}) ${offer(values)} ;;`);
-  const keys = Object.entries(model.configKeys).map(([category, names]) => `    ${q(category)}) _tel_words ${names.map(q).join(' ')} ;;`);
+  const commands = caseFunction('_tel_command', '$1', [
+    ...model.commands.map((c): [string, string] => [
+      c.path,
+      [
+        `\n      _tel_names=(${c.subcommands.map((s) => q(nameOf(s))).join(' ')})`,
+        `      _tel_subs=(${c.subcommands.map((s) => described(nameOf(s), s.description)).join(' ')})`,
+        `      _tel_opts=(${c.options.flatMap((o) => o.names.map((n) => described(n, o.description))).join(' ')})`,
+        `      _tel_valued=(${c.valued.join(' ')})`,
+      ].join('\n'),
+    ]),
+    ['*', '_tel_names=() _tel_subs=() _tel_opts=() _tel_valued=()'],
+  ]);
+  const values = caseFunction('_tel_values', '"$1|$2"', valueSlots(model).map(({ path, slot, values }) => [`${path}|${slot}`, offer(values)]));
+  const keys = caseFunction('_tel_config_keys', '${_tel_args[1]}', Object.entries(model.configKeys).map(([category, names]) => [category, `_tel_words ${names.map(q).join(' ')}`]));
   return `#compdef tel
 # zsh completion for tel ${version}, made by \`tel completion zsh\`: commands, options and their values.
 # Install:  tel completion zsh > "\${fpath[1]}/_tel"            (then start a new shell)
@@ -41,25 +42,12 @@ export function zshScript(model: CompletionModel, version: string): string {
 
 # Sets what may follow the command at path $1: subcommand names (and with their descriptions),
 # options with their descriptions, options that take a value.
-_tel_command() {
-  case $1 in
-${commands.join('\n')}
-    *) _tel_names=() _tel_subs=() _tel_opts=() _tel_valued=() ;;
-  esac
-}
+${commands}
 
 # Offers the values of option $2 (or of argument #N) of the command at path $1.
-_tel_values() {
-  case "$1|$2" in
-${values.join('\n')}
-  esac
-}
+${values}
 
-_tel_config_keys() {
-  case \${_tel_args[1]} in
-${keys.join('\n')}
-  esac
-}
+${keys}
 
 _tel_words() {
   compadd -- "$@"
