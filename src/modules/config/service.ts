@@ -85,7 +85,8 @@ export class ConfigService {
     const name = canonicalCategory(category);
     const { id: _id, _read_only: _ro, ...rest } = doc;
     const nodes = isNodeDoc(rest) ? rest : { default: rest };
-    const stored: ConfigDoc = { id: name, ...nodes };
+    // a copy: the check coerces in place and drops nulls, which are not the caller's to lose
+    const stored: ConfigDoc = { id: name, ...structuredClone(nodes) };
     const invalid = checkConfigDoc(this.categories.get(name), stored);
     if (invalid) throw errors.validation(invalid);
     const body = JSON.stringify(stored);
