@@ -46,6 +46,8 @@ export function categoriesByName(declared: readonly ConfigCategory[]): ReadonlyM
   for (const c of declared) {
     if (out.has(c.name)) throw new Error(`The configuration category ${c.name} is declared twice: declare each category once.`);
     out.set(c.name, c);
+    // made now (compiled later, once): a server compiles its validators as it starts, not at the first write
+    nodeValidator(c);
   }
   return out;
 }
