@@ -1,7 +1,8 @@
 import { openDb } from './store/db.js';
 import type { Core } from './core-type.js';
 import { EventBus } from './delivery/bus.js';
-import { canonicalCategory, ConfigService } from './modules/config/service.js';
+import { ConfigService } from './modules/config/service.js';
+import { categoriesByName } from './modules/config/categories.js';
 import { MODULES } from './modules/index.js';
 import type { TelModule } from './modules/types.js';
 
@@ -19,16 +20,7 @@ export function endpointNames(modules: readonly TelModule[] = MODULES): Readonly
  */
 export function openCore(file: string, modules: readonly TelModule[] = MODULES): Core {
   const db = openDb(file);
-  const defaults: Record<string, Record<string, unknown>> = {};
-  const configChecks: Record<string, NonNullable<TelModule['configChecks']>[string]> = {};
-  for (const m of modules) {
-    for (const [category, values] of Object.entries(m.configDefaults ?? {})) {
-      const name = canonicalCategory(category);
-      defaults[name] = { ...(defaults[name] ?? {}), ...values };
-    }
-    for (const [category, check] of Object.entries(m.configChecks ?? {})) configChecks[canonicalCategory(category)] = check;
-  }
-  const config = new ConfigService({ db }, defaults, configChecks);
+  const config = new ConfigService({ db }, categoriesByName(modules.flatMap((m) => m.configs ?? [])));
   const core: Core = {
     db,
     file,

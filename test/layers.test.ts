@@ -55,6 +55,10 @@ describe('the layers of the code', () => {
     expect(edges(under('sink'), (d) => under('http')(d) || under('cli')(d) || under('tui')(d))).toEqual([]);
   });
 
+  it('the completion scripts are made without the faces (the CLI hands them its program)', () => {
+    expect(edges(under('completion'), (d) => under('http')(d) || under('cli')(d) || under('tui')(d))).toEqual([]);
+  });
+
   it('the live view imports nothing from the CLI', () => {
     expect(edges(under('tui'), under('cli'))).toEqual([]);
   });

@@ -19,6 +19,7 @@ import { registerApps } from './apps.js';
 import { registerLab } from './lab.js';
 import { registerBackup } from './backup.js';
 import { registerOpenApi } from './openapi.js';
+import { registerCompletion } from './completion.js';
 
 /** Command groups, declared explicitly in the order `tel --help` lists them. */
 const GROUPS: ((program: Command, io: CliIo) => void)[] = [
@@ -39,6 +40,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
   registerApps,
   registerWatch,
   registerOpenApi,
+  registerCompletion,
 ];
 
 /** Builds the whole `tel` program writing to `io`. */

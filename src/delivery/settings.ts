@@ -22,17 +22,57 @@ export interface DeliverySettings {
   secretRotationGraceSeconds: number;
 }
 
-/** The defaults, with the configuration key each one is read from. */
-export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number } } = {
-  attemptFailureCount: { key: 'attempt_failure_count', default: 6, min: 1 },
-  attemptFailureExpiryMs: { key: 'attempt_failure_expiry_ms', default: 60_000, min: 1 },
-  requestTimeoutMs: { key: 'request_timeout_ms', default: 10_000, min: 1 },
-  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0 },
-  retryMaxDelayMs: { key: 'retry_max_delay_ms', default: 60_000, min: 0 },
-  attemptsRetentionSeconds: { key: 'attempts_retention_s', default: 604_800, min: 1 },
-  perTargetConcurrency: { key: 'per_target_concurrency', default: 16, min: 1 },
-  breakerFailureThreshold: { key: 'breaker_failure_threshold', default: 5, min: 1 },
-  secretRotationGraceSeconds: { key: 'secret_rotation_grace_s', default: 86_400, min: 0 },
+/** The defaults, with the configuration key each one is read from, its lowest value and its meaning. */
+export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number; about: string } } = {
+  attemptFailureCount: {
+    key: 'attempt_failure_count',
+    default: 6,
+    min: 1,
+    about: 'Deliveries of a hook that fail for good (retries used up) this many times within `attempt_failure_expiry_ms` disable it, with a `disable_reason`.',
+  },
+  attemptFailureExpiryMs: {
+    key: 'attempt_failure_expiry_ms',
+    default: 60_000,
+    min: 1,
+    about: 'The window, in milliseconds, in which `attempt_failure_count` failures disable a hook.',
+  },
+  requestTimeoutMs: {
+    key: 'request_timeout_ms',
+    default: 10_000,
+    min: 1,
+    about: 'Milliseconds a try may take, from connecting to the last byte of the answer; a try that takes longer failed.',
+  },
+  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0, about: 'Milliseconds before the first retry; each further retry waits twice as long.' },
+  retryMaxDelayMs: {
+    key: 'retry_max_delay_ms',
+    default: 60_000,
+    min: 0,
+    about: 'The longest wait between two tries, in milliseconds; a `Retry-After` answer is held to it too.',
+  },
+  attemptsRetentionSeconds: {
+    key: 'attempts_retention_s',
+    default: 604_800,
+    min: 1,
+    about: 'Seconds attempt records, and the requests `tel sink` records, are kept.',
+  },
+  perTargetConcurrency: {
+    key: 'per_target_concurrency',
+    default: 16,
+    min: 1,
+    about: "Requests in flight at most to one target (a hook's URL without its query); the others wait their turn.",
+  },
+  breakerFailureThreshold: {
+    key: 'breaker_failure_threshold',
+    default: 5,
+    min: 1,
+    about: "Consecutive failed tries after which a target's circuit breaker opens: the target is then tried one delivery at a time until it answers.",
+  },
+  secretRotationGraceSeconds: {
+    key: 'secret_rotation_grace_s',
+    default: 86_400,
+    min: 0,
+    about: 'Seconds a replaced signing secret keeps signing beside the new one (a second signature); 0 for none.',
+  },
 };
 
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */

@@ -3,6 +3,7 @@ import { MODULES } from '../modules/index.js';
 import { validateAccount } from '../modules/accounts/schema.js';
 import { normaliseName } from '../modules/accounts/service.js';
 import { canonicalCategory } from '../modules/config/service.js';
+import { categoriesByName, checkConfigDoc } from '../modules/config/categories.js';
 import { validateLimits } from '../modules/limits/schema.js';
 import { validateSubscription } from '../modules/push/schema.js';
 import { validateAccountConfig } from '../modules/webhooks/schema.js';
@@ -87,9 +88,7 @@ const API_KEY = /^[A-Za-z0-9_-]{32,128}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const ACCOUNT_DOC_CHECKS = MODULES.flatMap((m) => m.accountDocChecks ?? []);
-const CONFIG_CHECKS = Object.fromEntries(
-  MODULES.flatMap((m) => Object.entries(m.configChecks ?? {})).map(([c, check]) => [canonicalCategory(c), check]),
-);
+const CONFIG_CATEGORIES = categoriesByName(MODULES.flatMap((m) => m.configs ?? []));
 
 /** Parses a lab file's text (YAML, or JSON) into plain data; syntax errors are problems. */
 export async function parseLabText(text: string, file: string): Promise<unknown> {
@@ -204,14 +203,14 @@ class Reader {
         const body = this.mapping(doc, where);
         if (!body) continue;
         const nodes = isObject(body.default) ? body : { default: body };
-        this.errors(where, CONFIG_CHECKS[category]?.({ id: category, ...structuredClone(nodes) }));
+        this.errors(where, checkConfigDoc(CONFIG_CATEGORIES.get(category), { id: category, ...structuredClone(nodes) }));
         out.configs.set(category, nodes);
       }
     }
     if (sys.token_restrictions !== undefined) {
       const node = this.mapping(sys.token_restrictions, 'system.token_restrictions');
       if (node) {
-        this.errors('system.token_restrictions', renamed(CONFIG_CHECKS[SYSTEM_TEMPLATE_CATEGORY]?.({ id: SYSTEM_TEMPLATE_CATEGORY, default: node }), 'default', ''));
+        this.errors('system.token_restrictions', renamed(checkConfigDoc(CONFIG_CATEGORIES.get(SYSTEM_TEMPLATE_CATEGORY), { id: SYSTEM_TEMPLATE_CATEGORY, default: structuredClone(node) }), 'default', ''));
         this.referring.push({ where: 'system.token_restrictions', value: node });
         out.tokenRestrictions = node;
       }

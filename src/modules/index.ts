@@ -3,8 +3,8 @@ import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { configRoutes } from './config/routes.js';
-import { DEFAULT_TOKEN_EXPIRY_SECONDS, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, sweepExpiredTokens } from './auth/service.js';
-import { DEFAULT_LOGIN_FAILURE_WINDOW_S, DEFAULT_LOGIN_MAX_FAILURES } from './auth/throttle.js';
+import { sweepExpiredTokens } from './auth/service.js';
+import { AUTH_CONFIG } from './auth/config.js';
 import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
@@ -32,14 +32,7 @@ export const MODULES: TelModule[] = [
     name: 'auth',
     endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
     routes: authRoutes,
-    configDefaults: {
-      'crossbar.auth': {
-        token_expiry_s: DEFAULT_TOKEN_EXPIRY_SECONDS,
-        token_max_lifetime_s: DEFAULT_TOKEN_MAX_LIFETIME_SECONDS,
-        login_max_failures: DEFAULT_LOGIN_MAX_FAILURES,
-        login_failure_window_s: DEFAULT_LOGIN_FAILURE_WINDOW_S,
-      },
-    },
+    configs: [AUTH_CONFIG],
     start(core) {
       const timer = setInterval(() => sweepExpiredTokens(core), 60_000);
       timer.unref();

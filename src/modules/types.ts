@@ -4,7 +4,7 @@ import type { Authorizer } from '../http/authorize.js';
 import type { RouteDef } from '../http/router.js';
 import type { AccountDocCheck } from './accounts/service.js';
 import type { TokenRules } from './auth/service.js';
-import type { ConfigCheck } from './config/service.js';
+import type { ConfigCategory } from './config/categories.js';
 import type { Simulation } from './simulations/registry.js';
 
 export type { Worker } from '../core-type.js';
@@ -23,10 +23,12 @@ export interface TelModule {
   authorizers?: Authorizer[];
   /** tables with an `account_id` column whose rows go when their account is deleted */
   accountTables?: string[];
-  /** built-in settings by configuration category (the `default` node), shown with `with_defaults` */
-  configDefaults?: Record<string, Record<string, unknown>>;
-  /** checks of the configuration categories this module owns, by category */
-  configChecks?: Record<string, ConfigCheck>;
+  /**
+   * the configuration categories this module reads, each declared once: every key's type, bounds,
+   * default and meaning (the defaults `with_defaults` shows, the checks before storing, and
+   * docs/configuration.md all come from here)
+   */
+  configs?: ConfigCategory[];
   /** checks of account documents beyond the account schema */
   accountDocChecks?: AccountDocCheck[];
   /** how logins give tokens their restrictions (the token restrictions module) */

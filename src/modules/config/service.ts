@@ -2,41 +2,39 @@ import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
-import { errors, type ValidationErrors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { getAccountConfig, setAccountConfig } from './account-config.js';
+import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc } from './categories.js';
+
+export type { ConfigCategory, ConfigCheck, ConfigDoc, ConfigKey } from './categories.js';
 
 /** Kazoo's category names accepted as aliases of the seed's. */
-const ALIASES: Record<string, string> = {
+export const CATEGORY_ALIASES: Readonly<Record<string, string>> = {
   'crossbar.token_restrictions': 'api.token_restrictions',
   'crossbar.resources': 'api.resources',
 };
 
 /** The canonical name of a configuration category. */
 export function canonicalCategory(category: string): string {
-  return ALIASES[category] ?? category;
-}
-
-/** A module's check of a category it owns, run before the category is stored (errors: 400). */
-export type ConfigCheck = (doc: ConfigDoc) => ValidationErrors | undefined;
-
-export interface ConfigDoc {
-  id: string;
-  default?: Record<string, unknown>;
-  [node: string]: unknown;
+  return CATEGORY_ALIASES[category] ?? category;
 }
 
 /** System configuration (`system_configs`), cached until the database changes. */
 export class ConfigService {
   private readonly cache;
+  /** built-in settings by canonical category: the declared keys that have a default */
+  private readonly defaults: Record<string, Record<string, unknown>> = {};
 
   constructor(
     private readonly core: Pick<Core, 'db'>,
-    /** built-in settings by canonical category, as modules declare them */
-    private readonly defaults: Record<string, Record<string, unknown>> = {},
-    /** checks by canonical category, as the modules owning them declare them */
-    private readonly checks: Readonly<Record<string, ConfigCheck>> = {},
+    /** the categories the modules declare, by canonical name */
+    private readonly categories: ReadonlyMap<string, ConfigCategory> = new Map(),
   ) {
     this.cache = rowCache<ConfigDoc>(core.db, 'system_configs');
+    for (const [name, category] of categories) {
+      const values = categoryDefaults(category);
+      if (Object.keys(values).length > 0) this.defaults[name] = values;
+    }
   }
 
   /**
@@ -87,8 +85,9 @@ export class ConfigService {
     const name = canonicalCategory(category);
     const { id: _id, _read_only: _ro, ...rest } = doc;
     const nodes = isNodeDoc(rest) ? rest : { default: rest };
-    const stored: ConfigDoc = { id: name, ...nodes };
-    const invalid = this.checks[name]?.(stored);
+    // a copy: the check coerces in place and drops nulls, which are not the caller's to lose
+    const stored: ConfigDoc = { id: name, ...structuredClone(nodes) };
+    const invalid = checkConfigDoc(this.categories.get(name), stored);
     if (invalid) throw errors.validation(invalid);
     const body = JSON.stringify(stored);
     const prev = stmt(this.core.db, 'SELECT rev FROM system_configs WHERE category = ?').get(name) as

@@ -1,6 +1,18 @@
 import type { TelModule } from '../types.js';
+import type { ConfigCategory } from '../config/categories.js';
 import { startSender } from '../../delivery/sender.js';
-import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
+import { SETTINGS, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
+
+/** The `webhooks` configuration category, declared from the delivery engine's settings. */
+const WEBHOOKS_CONFIG: ConfigCategory = {
+  name: WEBHOOKS_CATEGORY,
+  description:
+    'How deliveries are sent, retried, counted and kept: webhooks, and queue notifications (their backoff and timeout). ' +
+    'An account overrides any of these keys at `/v2/accounts/{id}/configs/webhooks`.',
+  keys: Object.fromEntries(
+    Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min, default: s.default, description: s.about }]),
+  ),
+};
 
 /**
  * The durable outbox: its tables belong to accounts, and in `tel serve` its one sender sends
@@ -9,6 +21,6 @@ import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.j
 export const deliveryModule: TelModule = {
   name: 'delivery',
   accountTables: ['outbox', 'delivery_attempts'],
-  configDefaults: { [WEBHOOKS_CATEGORY]: defaultSettingsDoc() },
+  configs: [WEBHOOKS_CONFIG],
   start: (core) => startSender(core),
 };

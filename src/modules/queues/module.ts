@@ -12,5 +12,18 @@ export const queuesModule: TelModule = {
   endpoints: ['queues'],
   routes: queueRoutes,
   simulations: { queue_call: simulateQueueCall },
-  configDefaults: { [ACDC_CATEGORY]: { notification_retries: DEFAULT_NOTIFICATION_RETRIES } },
+  configs: [
+    {
+      name: ACDC_CATEGORY,
+      description: "Call-center queues (Kazoo's ACDC): their notifications.",
+      keys: {
+        notification_retries: {
+          type: 'integer',
+          minimum: 0,
+          default: DEFAULT_NOTIFICATION_RETRIES,
+          description: 'Tries a queue notification (pickup, hangup) gets after a failed one; backoff and timeout come from `webhooks`.',
+        },
+      },
+    },
+  ],
 };

@@ -16,8 +16,22 @@ export const tokenRestrictionsModule: TelModule = {
   name: 'token_restrictions',
   endpoints: ['token_restrictions'],
   routes: tokenRestrictionRoutes,
-  configDefaults: { [SYSTEM_TEMPLATE_CATEGORY]: { default_priv_level: DEFAULT_PRIV_LEVEL } },
-  configChecks: { [SYSTEM_TEMPLATE_CATEGORY]: validateSystemTemplate },
+  configs: [
+    {
+      name: SYSTEM_TEMPLATE_CATEGORY,
+      description:
+        "The system token restriction template: its `default` node holds endpoint rules by auth method and privilege level, as an account template does, for logins whose account has none. Kazoo's name for the category, `crossbar.token_restrictions`, works too.",
+      keys: {
+        default_priv_level: {
+          type: 'string',
+          pattern: '^\\w+$',
+          default: DEFAULT_PRIV_LEVEL,
+          description: 'The privilege level whose rules a token without a user (an API-key login) gets.',
+        },
+      },
+      check: validateSystemTemplate,
+    },
+  ],
   authorizers: [enforceTokenRestrictions, requireAdminForTemplateChanges],
   tokenRules: {
     select: (core, who) => chooseTokenRules(core, who).rules,

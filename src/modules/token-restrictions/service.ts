@@ -41,18 +41,12 @@ export function systemTemplate(core: Core): RestrictionTemplate | undefined {
   return isObject(node) ? templateOfNode(node) : undefined;
 }
 
-/** Validates an `api.token_restrictions` document before it is stored, as account templates are. */
+/** Checks the template of an `api.token_restrictions` document, as account templates are (its settings have their own schema). */
 export function validateSystemTemplate(doc: Record<string, unknown>): ValidationErrors | undefined {
   const node = doc.default;
   if (node === undefined) return undefined;
   if (!isObject(node)) return { default: { type: { message: 'Value did not match type(s): object', target: 'object' } } };
-  const level = node.default_priv_level;
-  const levelErrors: ValidationErrors | undefined =
-    level === undefined || (typeof level === 'string' && /^\w+$/.test(level))
-      ? undefined
-      : { 'default.default_priv_level': { pattern: { message: "Failed to match pattern '^\\w+$'", target: '^\\w+$', value: level } } };
-  const templateErrors = validateTemplate(templateOfNode(node), 'default');
-  return levelErrors || templateErrors ? { ...templateErrors, ...levelErrors } : undefined;
+  return validateTemplate(templateOfNode(node), 'default');
 }
 
 /** `default_priv_level` of the system template's configuration (default `admin`). */

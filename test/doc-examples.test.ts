@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeFailure, missingTools, ROOT, runExamples, runnableExamples, type DocExample } from './helpers/doc-examples.js';
+
+/** The pages whose runnable examples must run as written. */
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+describe('doc examples run as written', () => {
+  for (const page of PAGES) {
+    const examples = runnableExamples(readFileSync(join(ROOT, page), 'utf8'), page);
+    if (examples.length === 0) continue;
+    it(`${page}: its ${examples.length} runnable examples, in order, against a throw-away server`, async (ctx) => {
+      const missing = missingTools(examples);
+      if (missing.length > 0) {
+        ctx.skip(`${page}'s examples call ${missing.join(' and ')}, not installed here (apt-get install ${missing.join(' ')}): they were not run`);
+      }
+      const run = await runExamples(examples);
+      if (run.failed) expect.fail(describeFailure(run));
+      expect(run.ran).toBe(examples.length);
+    }, 120_000);
+  }
+
+  it('README marks examples runnable, and the generated configuration page does too', () => {
+    expect(runnableExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'README.md').length).toBeGreaterThanOrEqual(3);
+    expect(runnableExamples(readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8'), 'docs/configuration.md')).toHaveLength(1);
+  });
+});
+
+describe('the example runner', () => {
+  it('takes only fenced shell blocks marked runnable, whole, with their lines', () => {
+    const page = [
+      '# Page', // 1
+      '```sh', // 2
+      'echo not marked',
+      '```',
+      '```sh runnable', // 5
+      'echo one',
+      '````md',
+      '```',
+      '````',
+      '```',
+      '````md', // 11
+      '```sh runnable',
+      'echo inside another block',
+      '```',
+      '````',
+      '~~~bash runnable', // 16
+      'echo two',
+      '~~~',
+      '```json runnable',
+      '{}',
+      '```',
+    ].join('\n');
+    expect(runnableExamples(page, 'page.md')).toEqual([
+      { file: 'page.md', line: 5, code: 'echo one\n````md' },
+      { file: 'page.md', line: 16, code: 'echo two' },
+    ]);
+  });
+
+  it('names the tools a page calls that the machine lacks, and only those', () => {
+    const page = (code: string): DocExample[] => [{ file: 'p.md', line: 1, code }];
+    expect(missingTools(page('X=$(no-such-tool-1 -s x | sh)'), ['no-such-tool-1', 'no-such-tool-2', 'sh'])).toEqual(['no-such-tool-1']);
+    expect(missingTools(page('echo no-such-tool-1x'), ['no-such-tool-1'])).toEqual([]);
+  });
+
+  it('runs blocks in one shell against the server, and a failing block fails the page, named by its line, with what it printed', async () => {
+    const started = Date.now();
+    const run = await runExamples([
+      { file: 'page.md', line: 3, code: 'sleep 30 &   # left running: the runner ends it\nKEY=$(tel accounts list --json | grep -c Lab)' },
+      { file: 'page.md', line: 9, code: 'curl -s http://127.0.0.1:8000/v2/webhooks > /dev/null\nnpx tel --version\necho "key=$KEY"' },
+      { file: 'page.md', line: 14, code: 'curl -s http://127.0.0.1:8000/v2/accounts/0123456789abcdef0123456789abcdef\necho never here' },
+      { file: 'page.md', line: 20, code: 'echo nor here' },
+    ]);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(run.ran).toBe(2);
+    expect(run.failed?.example.line).toBe(14);
+    expect(run.failed?.code).toBe(22);
+    expect(run.failed?.output).toMatch(/"status":\s*"error"/);
+    expect(run.failed?.output).not.toContain('never here');
+    expect(describeFailure(run)).toMatch(/^page\.md:14: this example ended with exit code 22\n/);
+
+    const unset = await runExamples([{ file: 'other.md', line: 1, code: 'echo "$NOT_SET_ANYWHERE"' }]);
+    expect(unset.failed?.output).toMatch(/NOT_SET_ANYWHERE: unbound variable/);
+  }, 60_000);
+});

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTel } from './tel-process.js';
+import { tempDir } from './server.js';
+import { installed, telOnPath } from './tel-on-path.js';
+
+/**
+ * Runnable doc examples: fenced blocks whose info string is `sh runnable`. A page's runnable blocks
+ * run in order, in one bash (variables set by one block are there for the next), with `set -euo
+ * pipefail`, against a throw-away `tel serve --ephemeral`:
+ * - `tel` (and `npx tel`) on PATH run this checkout; TEL_DB is the server's database, so CLI
+ *   examples work on the file the server serves;
+ * - `http://127.0.0.1:8000` in a block stands for the server's URL;
+ * - the master account is the README's: account `Lab`, user `admin`, password `s3cret`;
+ * - curl fails on an HTTP error answer (`--fail-with-body --show-error`): an example whose request is refused lies;
+ * - the working directory is a temporary one, with the repository's `examples/` in it.
+ */
+
+/** The repository's root. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A runnable block: where it is and what it runs. */
+export interface DocExample {
+  file: string;
+  /** line of the opening fence, 1-based */
+  line: number;
+  code: string;
+}
+
+/** Tools the examples may use that a machine may lack; a page that uses a missing one is skipped, saying which. */
+export const OPTIONAL_TOOLS = ['curl', 'jq'];
+
+/** The lab the examples' server starts from: the names of README's first steps. */
+const FIXTURE = `version: 1
+account:
+  name: Lab
+  users:
+    - username: admin
+      password: s3cret
+      priv_level: admin
+`;
+
+/** The server's place holder in the docs. */
+const DOC_URL = 'http://127.0.0.1:8000';
+
+/** The runnable blocks of a Markdown text. */
+export function runnableExamples(markdown: string, file: string): DocExample[] {
+  const out: DocExample[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(`{3,}|~{3,})\s*(.*)$/.exec(lines[i]);
+    if (!open) continue;
+    const [, fence, info] = open;
+    // the fence closes with a line of at least as many of the same character, and nothing else
+    const closing = new RegExp(`^\\s{0,3}${fence[0]}{${fence.length},}\\s*$`);
+    const end = lines.findIndex((l, j) => j > i && closing.test(l));
+    const close = end === -1 ? lines.length : end;
+    const words = info.trim().split(/\s+/);
+    if (['sh', 'bash', 'shell'].includes(words[0]) && words.includes('runnable')) {
+      out.push({ file, line: i + 1, code: lines.slice(i + 1, close).join('\n') });
+    }
+    i = close;
+  }
+  return out;
+}
+
+/** The optional tools the examples call that this machine lacks. */
+export function missingTools(examples: DocExample[], tools: string[] = OPTIONAL_TOOLS): string[] {
+  const used = tools.filter((tool) => examples.some((e) => new RegExp(`(^|[\\s|(;&])${tool}\\b`, 'm').test(e.code)));
+  return used.filter((tool) => !installed(tool));
+}
+
+/** How a page's examples went: `failed` names the block, the command's exit code and what it printed. */
+export interface PageRun {
+  ran: number;
+  failed?: { example: DocExample; code: number | null; output: string };
+}
+
+/** Runs a page's runnable examples in order against a throw-away server (see the top of this file). */
+export async function runExamples(examples: DocExample[], timeoutMs = 60_000): Promise<PageRun> {
+  const { dir, cleanup } = tempDir('tel-doc-examples-');
+  const bin = join(dir, 'bin');
+  const work = join(dir, 'work');
+  mkdirSync(bin);
+  mkdirSync(work);
+  symlinkSync(join(ROOT, 'examples'), join(work, 'examples'));
+  const PATH = telOnPath(bin);
+  writeFileSync(join(bin, 'npx'), '#!/bin/sh\n[ "$1" = tel ] || { echo "doc examples run only \\`npx tel …\\`, not npx $1" >&2; exit 127; }\nshift\nexec tel "$@"\n');
+  chmodSync(join(bin, 'npx'), 0o755);
+  writeFileSync(join(dir, 'fixture.yaml'), FIXTURE);
+
+  const server = startTel(['serve', '--ephemeral', '--fixture', join(dir, 'fixture.yaml'), '--port', '0', '--json']);
+  try {
+    const master = await server.until(() => server.json()[0], 'the ephemeral server to print its credentials', 30_000);
+    const url = server.stdout.split('\n')[0].trim();
+    const script = [
+      'set -euo pipefail',
+      'exec 2>&1',
+      'curl() { command curl --fail-with-body --show-error "$@"; }',
+      `trap 'echo "(the command that failed: $BASH_COMMAND)"' ERR`,
+      ...examples.flatMap((e, i) => {
+        const file = join(dir, `example-${i}.sh`);
+        writeFileSync(file, `${e.code.replaceAll(DOC_URL, url)}\n`);
+        return [`echo '@@example ${i}'`, `source '${file}'`];
+      }),
+      "echo '@@done'",
+    ].join('\n');
+    const r = await bash(script, work, { ...process.env, PATH, TEL_DB: String(master.db) }, timeoutMs);
+    const parts = r.output.split(/^@@example (\d+)\n/m);
+    const reached = parts.length > 1 ? Number(parts[parts.length - 2]) : 0;
+    if (r.code === 0 && r.output.includes('@@done')) return { ran: examples.length };
+    const output = (parts[parts.length - 1] ?? r.output).trim();
+    return { ran: reached, failed: { example: examples[reached], code: r.code, output } };
+  } finally {
+    await server.stop();
+    cleanup();
+  }
+}
+
+/** Runs a bash script in its own process group (examples may start servers with &); kills the group after. */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      output += `\n(the examples did not finish within ${timeoutMs} ms)`;
+      killGroup();
+    }, timeoutMs);
+    let code: number | null = null;
+    child.on('error', reject);
+    // what an example left running in the background goes with bash (it may hold the pipes open)
+    child.on('exit', (c) => {
+      code = c;
+      killGroup();
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** A failed run as the test reports it: the page and line of the block, the block, what it printed. */
+export function describeFailure(run: PageRun): string {
+  if (!run.failed) return '';
+  const { example, code, output } = run.failed;
+  return `${example.file}:${example.line}: this example ended with exit code ${code}\n\n${example.code}\n\nIt printed:\n${output.slice(-4000)}`;
+}
