@@ -69,3 +69,21 @@ export function claimTargetRows(core: Core, c: Claimant, target: string, want: n
 export function nextDueAt(core: Core): number | null {
   return (stmt(core.db, "SELECT MIN(due_at) m FROM outbox WHERE status = 'pending'").get() as { m: number | null }).m;
 }
+
+/**
+ * Cancels the rows of one source (a deleted hook) that wait to be sent: found target by target
+ * (a source's targets end with its id), each in its own range of the target index. Rows being
+ * sent are left to the sender, which checks each row's source just before its try. Answers how
+ * many were cancelled.
+ */
+export function cancelWaiting(core: Core, sourceId: string, now: number = Date.now()): number {
+  let n = 0;
+  for (const target of pendingTargets(core)) {
+    if (!target.endsWith(` ${sourceId}`)) continue;
+    n += Number(
+      stmt(core.db, "UPDATE outbox SET status = 'cancelled', modified = ? WHERE status = 'pending' AND target = ? AND source_id = ?").run(now, target, sourceId)
+        .changes,
+    );
+  }
+  return n;
+}

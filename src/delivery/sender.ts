@@ -11,6 +11,7 @@ import { sendTry, type TryOutcome } from './send.js';
 import { currentDeliverySettings, deliverySettings, type DeliverySettings } from './settings.js';
 import { recordTries, type FinishedTry } from './settle.js';
 import { Targets, type BreakerChange, type Target } from './targets.js';
+import { setLongTimeout, type LongTimeout } from '../util/timers.js';
 
 /** Tunables of the sender; the defaults suit a server, tests shrink them. */
 export interface SenderOptions {
@@ -94,7 +95,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   let starved = false;
   let flushTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
-  let dueTimer: NodeJS.Timeout | undefined;
+  let dueTimer: LongTimeout | undefined;
   let dueAt = Infinity;
   let drained: (() => void) | undefined;
 
@@ -226,10 +227,14 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       const wait = targets.paceWait(t, Date.now());
       if (wait > 0) {
         // a paced target waits on its own timer; the others are not held up
-        t.paceTimer ??= setTimeout(() => {
-          t.paceTimer = undefined;
-          pump(key);
-        }, wait).unref();
+        t.paceTimer ??= setLongTimeout(
+          () => {
+            t.paceTimer = undefined;
+            pump(key);
+          },
+          wait,
+          { unref: true },
+        );
         return;
       }
       const row = t.queue.shift()!;
@@ -329,9 +334,10 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     const m = nextDueAt(core);
     const now = Date.now();
     if (m === null || m <= now || m >= dueAt) return;
-    if (dueTimer) clearTimeout(dueTimer);
+    dueTimer?.clear();
     dueAt = m;
-    dueTimer = setTimeout(() => {
+    // a retry may wait longer than one timer can (retry_max_delay_ms up to a day; rows written before bounds)
+    dueTimer = setLongTimeout(() => {
       dueTimer = undefined;
       dueAt = Infinity;
       scheduleClaim();
@@ -396,7 +402,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       clearInterval(recoveryTimer);
       clearInterval(pruneTimer);
       targets.stopPacing();
-      if (dueTimer) clearTimeout(dueTimer);
+      dueTimer?.clear();
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       // what is still unrecorded is recorded now (a few tries if the file is busy)
       for (let i = 0; i < 5 && (flushing || finished.length > 0); i++) await flush();

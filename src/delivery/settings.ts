@@ -22,18 +22,33 @@ export interface DeliverySettings {
   secretRotationGraceSeconds: number;
 }
 
-/** The defaults, with the configuration key each one is read from. */
-export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number } } = {
+/** The longest delay a setting may ask for (a timeout, a retry's wait): one day. */
+export const MAX_DELAY_MS = 86_400_000;
+
+/** The slowest pace a delivery target may be held to: one try every 100 s (a slower rate is read as this). */
+export const MIN_RATE_PER_S = 0.01;
+
+/**
+ * The defaults, with the configuration key each one is read from and its bounds (a stored value
+ * below `min` is ignored, one above `max` is read as `max`; writes outside them are refused).
+ */
+export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number; max?: number } } = {
   attemptFailureCount: { key: 'attempt_failure_count', default: 6, min: 1 },
   attemptFailureExpiryMs: { key: 'attempt_failure_expiry_ms', default: 60_000, min: 1 },
-  requestTimeoutMs: { key: 'request_timeout_ms', default: 10_000, min: 1 },
-  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0 },
-  retryMaxDelayMs: { key: 'retry_max_delay_ms', default: 60_000, min: 0 },
+  requestTimeoutMs: { key: 'request_timeout_ms', default: 10_000, min: 1, max: MAX_DELAY_MS },
+  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0, max: MAX_DELAY_MS },
+  retryMaxDelayMs: { key: 'retry_max_delay_ms', default: 60_000, min: 0, max: MAX_DELAY_MS },
   attemptsRetentionSeconds: { key: 'attempts_retention_s', default: 604_800, min: 1 },
   perTargetConcurrency: { key: 'per_target_concurrency', default: 16, min: 1 },
   breakerFailureThreshold: { key: 'breaker_failure_threshold', default: 5, min: 1 },
   secretRotationGraceSeconds: { key: 'secret_rotation_grace_s', default: 86_400, min: 0 },
 };
+
+/**
+ * System-wide only (never an account's to override): deliveries refuse to connect to loopback,
+ * private, link-local and other non-public addresses, checked against the address connected to.
+ */
+export const DENY_PRIVATE_NETWORKS = 'deny_private_networks';
 
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */
 export function defaultSettingsDoc(): Record<string, number> {
@@ -42,9 +57,9 @@ export function defaultSettingsDoc(): Record<string, number> {
   return out;
 }
 
-function pick(value: unknown, min: number): number | undefined {
+function pick(value: unknown, min: number, max = Infinity): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n >= min ? n : undefined;
+  return typeof n === 'number' && Number.isFinite(n) && n >= min ? Math.min(n, max) : undefined;
 }
 
 /**
@@ -56,7 +71,7 @@ export function deliverySettings(core: Core, accountId?: string): DeliverySettin
   const account = accountId ? (core.config.forAccount(accountId, WEBHOOKS_CATEGORY) ?? {}) : {};
   const out = {} as DeliverySettings;
   for (const [name, s] of Object.entries(SETTINGS) as [keyof DeliverySettings, (typeof SETTINGS)[keyof DeliverySettings]][]) {
-    out[name] = pick(account[s.key], s.min) ?? pick(system[s.key], s.min) ?? s.default;
+    out[name] = pick(account[s.key], s.min, s.max) ?? pick(system[s.key], s.min, s.max) ?? s.default;
   }
   return out;
 }

@@ -19,6 +19,14 @@ export function canonicalCategory(category: string): string {
 /** A module's check of a category it owns, run before the category is stored (errors: 400). */
 export type ConfigCheck = (doc: ConfigDoc) => ValidationErrors | undefined;
 
+/** The check of a category's `default` node by a document check (errors named `default.<key>`). */
+export function checkDefaultNode(check: (node: unknown) => ValidationErrors | undefined): ConfigCheck {
+  return (doc) => {
+    const errs = doc.default === undefined ? undefined : check(doc.default);
+    return errs && Object.fromEntries(Object.entries(errs).map(([field, rules]) => [`default.${field}`, rules]));
+  };
+}
+
 export interface ConfigDoc {
   id: string;
   default?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { TelModule } from '../types.js';
 import { startSender } from '../../delivery/sender.js';
-import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
+import { defaultSettingsDoc, DENY_PRIVATE_NETWORKS, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
 
 /**
  * The durable outbox: its tables belong to accounts, and in `tel serve` its one sender sends
@@ -9,6 +9,6 @@ import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../../delivery/settings.j
 export const deliveryModule: TelModule = {
   name: 'delivery',
   accountTables: ['outbox', 'delivery_attempts'],
-  configDefaults: { [WEBHOOKS_CATEGORY]: defaultSettingsDoc() },
+  configDefaults: { [WEBHOOKS_CATEGORY]: { ...defaultSettingsDoc(), [DENY_PRIVATE_NETWORKS]: false } },
   start: (core) => startSender(core),
 };

@@ -2,11 +2,12 @@ import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
-import { deliverySettings } from '../../delivery/settings.js';
+import { deliverySettings, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
 import { countFailure, pruneFailures } from './disabler.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
 import { enabledHookIds } from './store.js';
 import { webhookRoutes } from './routes.js';
+import { checkWebhooksConfig } from './schema.js';
 import { simulateCall } from '../simulations/call.js';
 import { simulateParking } from '../simulations/parking.js';
 
@@ -44,6 +45,7 @@ export const webhooksModule: TelModule = {
   endpoints: ['webhooks', 'configs'],
   routes: webhookRoutes,
   accountTables: ['webhooks', 'webhook_failures'],
+  configChecks: { [WEBHOOKS_CATEGORY]: checkWebhooksConfig },
   simulations: { call: simulateCall, parking: simulateParking },
   deliveryKinds: {
     [WEBHOOK_KIND]: {

@@ -1,7 +1,8 @@
 import type { ValidationErrors } from '../../errors.js';
 import { isValidSecret } from '../../delivery/sign.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
-import { SETTINGS } from '../../delivery/settings.js';
+import { DENY_PRIVATE_NETWORKS, MIN_RATE_PER_S, SETTINGS } from '../../delivery/settings.js';
+import { checkDefaultNode } from '../config/service.js';
 import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './hook-types.js';
 
 /** Retries a hook may ask for: extra tries after a failed first one. */
@@ -35,7 +36,7 @@ export const webhookSchema = {
     secret: { type: 'string', description: 'Standard Webhooks signing secret: whsec_ + base64 of 24..64 bytes' },
     rate_limit_per_s: {
       type: 'number',
-      exclusiveMinimum: 0,
+      minimum: MIN_RATE_PER_S,
       maximum: MAX_RATE_PER_S,
       description: 'tel extension: deliveries of this hook start at most this many times a second (other hooks are not slowed)',
     },
@@ -92,14 +93,20 @@ export function validateWebhook(input: Record<string, unknown>): Record<string, 
   return input;
 }
 
+const settingProperties = Object.fromEntries(
+  Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min, ...(s.max === undefined ? {} : { maximum: s.max }) }]),
+);
+
 /** The account config `webhooks` document: the delivery settings an account may override. */
-export const accountConfigSchema = {
-  type: 'object',
-  properties: Object.fromEntries(Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min }])),
-};
+export const accountConfigSchema = { type: 'object', properties: settingProperties };
 
 /** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
 export const validateAccountConfig = compileValidator(accountConfigSchema);
+
+/** The check of the system `webhooks` category (`tel config set webhooks …`): its settings, and what only the system sets. */
+export const checkWebhooksConfig = checkDefaultNode(
+  compileValidator({ type: 'object', properties: { ...settingProperties, [DENY_PRIVATE_NETWORKS]: { type: 'boolean' } } }).check,
+);
 
 const instant = {
   type: ['integer', 'string'],

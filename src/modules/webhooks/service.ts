@@ -6,6 +6,7 @@ import { clearFailures } from './disabler.js';
 import { deliveriesMade, enqueueDelivery, findDelivery, type DeliveryHead, type DeliveryRow } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
 import { deliverySettings } from '../../delivery/settings.js';
+import { cancelWaiting } from '../../delivery/claim.js';
 import { newSecret } from '../../delivery/sign.js';
 import type { Page, PageQuery } from '../../store/pages.js';
 import type { TimeWindow } from '../../util/time.js';
@@ -154,12 +155,13 @@ export function rotateSecret(core: Core, hookId: string, opts: { accountId?: str
   return changeWebhook(core, hook.accountId, hookId, { secret: opts.secret ?? newSecret() }, 'merge', { graceMs: opts.graceMs });
 }
 
-/** Deletes a hook; answers what it was. */
+/** Deletes a hook and the deliveries of it still waiting to be sent; answers what it was. */
 export function deleteWebhook(core: Core, accountId: string, id: string, ifMatch?: string): Hook {
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
     removeHook(core, current, ifMatch);
     clearFailures(core, id);
+    cancelWaiting(core, id);
     return current;
   });
 }
