@@ -2,7 +2,7 @@ import type { TelModule } from './types.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
-import { configRoutes } from './config/routes.js';
+import { configRoutes, requireAdminForAccountConfig } from './config/routes.js';
 import { DEFAULT_TOKEN_EXPIRY_SECONDS, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, sweepExpiredTokens } from './auth/service.js';
 import { DEFAULT_LOGIN_FAILURE_WINDOW_S, DEFAULT_LOGIN_MAX_FAILURES } from './auth/throttle.js';
 import { documentsModule } from './documents/module.js';
@@ -46,7 +46,13 @@ export const MODULES: TelModule[] = [
       return { stop: async () => clearInterval(timer) };
     },
   },
-  { name: 'config', endpoints: ['system_configs'], routes: configRoutes, accountTables: ['account_configs'] },
+  {
+    name: 'config',
+    endpoints: ['system_configs'],
+    routes: configRoutes,
+    accountTables: ['account_configs'],
+    authorizers: [requireAdminForAccountConfig],
+  },
   documentsModule,
   simulationsModule,
   tokenRestrictionsModule,

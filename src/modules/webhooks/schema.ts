@@ -1,6 +1,6 @@
 import type { ValidationErrors } from '../../errors.js';
 import { isValidSecret } from '../../delivery/sign.js';
-import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { compileValidator, mergeErrors, PRINTABLE, throwIfErrors } from '../../schema/validate.js';
 import { DENY_PRIVATE_NETWORKS, MIN_RATE_PER_S, SETTINGS } from '../../delivery/settings.js';
 import { checkDefaultNode } from '../config/service.js';
 import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './hook-types.js';
@@ -18,7 +18,7 @@ export const webhookSchema = {
   type: 'object',
   required: ['name', 'uri', 'hook'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 128, description: 'friendly name' },
+    name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE, description: 'friendly name' },
     uri: { type: 'string', format: 'http-uri', maxLength: 2048, description: 'absolute http(s) URI called on the event' },
     hook: { type: 'string', enum: HOOK_IDS, description: 'the event that fires the hook' },
     http_verb: { type: 'string', enum: ['get', 'post', 'put'], default: 'post' },
