@@ -8,7 +8,8 @@ import { cancel, stillWanted } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaimer } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
-import { currentDeliverySettings, deliverySettings, type DeliverySettings } from './settings.js';
+import { currentDeliverySettings, deliverySettings, denyPrivateNetworks, type DeliverySettings } from './settings.js';
+import { publicOnly } from './private-networks.js';
 import { recordTries, type FinishedTry } from './settle.js';
 import { Targets, type BreakerChange, type Target } from './targets.js';
 import { setLongTimeout, type LongTimeout } from '../util/timers.js';
@@ -71,9 +72,10 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   /** the Agent once loaded: a try then starts without waiting for a promise */
   let loadedAgent: Agent | undefined;
   const agentOf = (): Promise<Agent> =>
-    (agent ??= import('undici').then(
-      ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } }),
-    ));
+    (agent ??= import('undici').then(({ Agent, buildConnector }) => {
+      const connect = buildConnector({ timeout: deliverySettings(core).requestTimeoutMs });
+      return new Agent({ keepAliveTimeout: 30_000, connect: publicOnly(connect, () => denyPrivateNetworks(core)) });
+    }));
 
   // Settings per account, as they are now (a configuration change applies to the next try).
   const settingsOf = (accountId = ''): DeliverySettings => currentDeliverySettings(core, accountId);

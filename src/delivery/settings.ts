@@ -50,6 +50,11 @@ export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: 
  */
 export const DENY_PRIVATE_NETWORKS = 'deny_private_networks';
 
+/** Whether deliveries may connect to public addresses only (the system `webhooks` setting; off by default). */
+export function denyPrivateNetworks(core: Core): boolean {
+  return core.config.value<unknown>(WEBHOOKS_CATEGORY, DENY_PRIVATE_NETWORKS, false) === true;
+}
+
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */
 export function defaultSettingsDoc(): Record<string, number> {
   const out: Record<string, number> = {};
