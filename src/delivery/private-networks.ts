@@ -53,14 +53,14 @@ export class NonPublicAddress extends Error {
 }
 
 /**
- * undici's `connect`, with a check once connected: while `deny()` says so, a connection whose peer
- * (the address the name resolved to, whatever the URL says) is not public is closed before a byte
- * of the request is sent, and the try fails.
+ * undici's `connect`, with a check once connected: a connection whose peer (the address the name
+ * resolved to, whatever the URL says) is not public is closed before a byte of the request is
+ * sent, and the try fails.
  */
-export function publicOnly(connect: buildConnector.connector, deny: () => boolean): buildConnector.connector {
+export function publicOnly(connect: buildConnector.connector): buildConnector.connector {
   return (options, callback) =>
     connect(options, (...[err, socket]) => {
-      if (err || !deny()) return err ? callback(err, null) : callback(null, socket);
+      if (err) return callback(err, null);
       const peer = (socket as Socket).remoteAddress ?? '';
       if (!isNonPublicAddress(peer)) return callback(null, socket);
       socket.destroy();

@@ -68,14 +68,24 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   // request never waits inside undici (where its timeout would run) and an endpoint that hangs
   // holds only its target's connections, never the ones of its neighbours on the same origin.
   // undici is loaded with the first delivery: commands that never send do not pay for it.
-  let agent: Promise<Agent> | undefined;
-  /** the Agent once loaded: a try then starts without waiting for a promise */
-  let loadedAgent: Agent | undefined;
-  const agentOf = (): Promise<Agent> =>
-    (agent ??= import('undici').then(({ Agent, buildConnector }) => {
-      const connect = buildConnector({ timeout: deliverySettings(core).requestTimeoutMs });
-      return new Agent({ keepAliveTimeout: 30_000, connect: publicOnly(connect, () => denyPrivateNetworks(core)) });
-    }));
+  // With webhooks deny_private_networks, tries go through an Agent of their own whose every
+  // connection is checked: one pooled while the setting was off is never reused once it is on.
+  const agents = new Map<boolean, Promise<Agent>>();
+  /** the Agents once loaded: a try then starts without waiting for a promise */
+  const loadedAgents = new Map<boolean, Agent>();
+  const agentOf = (publicOnlyPeers: boolean): Promise<Agent> => {
+    let agent = agents.get(publicOnlyPeers);
+    if (!agent) {
+      agent = import('undici').then(({ Agent, buildConnector }) => {
+        const connect = buildConnector({ timeout: deliverySettings(core).requestTimeoutMs });
+        const loaded = new Agent({ keepAliveTimeout: 30_000, connect: publicOnlyPeers ? publicOnly(connect) : connect });
+        loadedAgents.set(publicOnlyPeers, loaded);
+        return loaded;
+      });
+      agents.set(publicOnlyPeers, agent);
+    }
+    return agent;
+  };
 
   // Settings per account, as they are now (a configuration change applies to the next try).
   const settingsOf = (accountId = ''): DeliverySettings => currentDeliverySettings(core, accountId);
@@ -271,7 +281,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     let outcome: TryOutcome;
     try {
       settings = settingsOf(row.account_id);
-      outcome = await sendTry(loadedAgent ?? (loadedAgent = await agentOf()), row, settings.requestTimeoutMs);
+      const publicOnlyPeers = denyPrivateNetworks(core);
+      outcome = await sendTry(loadedAgents.get(publicOnlyPeers) ?? (await agentOf(publicOnlyPeers)), row, settings.requestTimeoutMs);
     } catch (err) {
       settings = settingsOf();
       outcome = { ok: false, url: row.url, reason: 'connection error', clientError: String(err), latencyMs: 0, reqHeaders: {}, reqBody: '' };
@@ -409,7 +420,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       // what is still unrecorded is recorded now (a few tries if the file is busy)
       for (let i = 0; i < 5 && (flushing || finished.length > 0); i++) await flush();
       releaseOwner(core, claimant.owner);
-      if (agent) await (await agent).close();
+      for (const agent of agents.values()) await (await agent).close();
     },
   };
 }

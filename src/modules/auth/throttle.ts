@@ -13,14 +13,20 @@ const ADDRESS_FACTOR = 10;
 const FIRST_SPACING_MS = 1000;
 const ACCOUNT_SPACING_CAP_MS = 10_000;
 const ADDRESS_SPACING_CAP_MS = 1000;
-/** A try that would wait longer than this for its turn is answered 429 with `Retry-After` instead of held. */
+/**
+ * A try that would wait longer than this for its turn, or behind this many others of its key, is
+ * answered 429 with `Retry-After` instead of held (one client does not send logins side by side).
+ */
 const MAX_WAIT_MS = 30_000;
+const MAX_WAITING = 4;
 
 interface Entry {
   /** unix ms of the failures still within the window, oldest first */
   failures: number[];
   /** unix ms before which the key's next try does not start */
   next: number;
+  /** tries of the key waiting for their turn */
+  waiting: number;
 }
 
 /** The keys a login counts against: its address, and its address with the account(s) the login names. */
@@ -42,8 +48,8 @@ export interface LoginTurn {
  * (an address: ten times that, over all accounts), the key's tries wait their turn, one at a
  * time, further apart with each failure (up to 10 s for an account, 1 s for an address). Right
  * credentials from another address never wait; from the same one they pass once their turn comes
- * (a good login clears its account's count). A try whose turn is over 30 s away is answered 429
- * with `Retry-After`. Kept in the server's memory.
+ * (a good login clears its account's count). A try whose turn is over 30 s away, or that would
+ * queue behind four others, is answered 429 with `Retry-After`. Kept in the server's memory.
  */
 export class LoginThrottle {
   private entries = new Map<string, Entry>();
@@ -77,19 +83,26 @@ export class LoginThrottle {
     const now = Date.now();
     const keys = this.keysOf(login, max);
     let wait = 0;
+    let queued = 0;
     const spacing: number[] = [];
     for (const k of keys) {
       const e = this.live(k.key, now, windowMs);
       const over = (e?.failures.length ?? 0) - k.budget;
       spacing.push(over < 0 ? 0 : Math.min(k.capMs, FIRST_SPACING_MS * 2 ** Math.min(over, 30)));
       wait = Math.max(wait, (e?.next ?? 0) - now);
+      queued = Math.max(queued, e?.waiting ?? 0);
     }
-    if (wait > MAX_WAIT_MS) throw errors.tooManyLogins(Math.ceil(wait / 1000));
+    if (wait > MAX_WAIT_MS || (wait > 0 && queued >= MAX_WAITING)) throw errors.tooManyLogins(Math.ceil(wait / 1000));
     const start = now + wait;
     keys.forEach((k, i) => {
       if (spacing[i] > 0) this.entry(k.key).next = Math.max(this.entry(k.key).next, start + spacing[i]);
     });
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) {
+      const entries = keys.map((k) => this.entry(k.key));
+      for (const e of entries) e.waiting++;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      for (const e of entries) e.waiting--;
+    }
     return {
       failed: () => {
         const at = Date.now();
@@ -110,7 +123,7 @@ export class LoginThrottle {
     const e = this.entries.get(key);
     if (!e) return undefined;
     while (e.failures.length > 0 && e.failures[0] <= now - windowMs) e.failures.shift();
-    if (e.failures.length === 0 && e.next <= now) {
+    if (e.failures.length === 0 && e.next <= now && e.waiting === 0) {
       this.entries.delete(key);
       return undefined;
     }
@@ -121,7 +134,7 @@ export class LoginThrottle {
     let e = this.entries.get(key);
     if (!e) {
       if (this.entries.size >= MAX_KEYS) this.entries.delete(this.entries.keys().next().value!);
-      e = { failures: [], next: 0 };
+      e = { failures: [], next: 0, waiting: 0 };
       this.entries.set(key, e);
     }
     return e;

@@ -6,7 +6,8 @@ import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
 
 /** An account's configuration (`/v2/accounts/{id}/configs/{category}`) is changed by its admins only (Kazoo: any user). */
 export const requireAdminForAccountConfig = adminOnly(
-  (ctx) => ctx.path.endpoint === 'configs' && WRITE_METHODS.has(ctx.method),
+  // `configs/webhooks` parses as two resources (webhooks is an endpoint too): any `configs` in the path
+  ({ method, path }) => WRITE_METHODS.has(method) && path.resources.some((r) => r.name === 'configs'),
   "changing the account's configuration needs an admin of the account",
 );
 
