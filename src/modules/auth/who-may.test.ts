@@ -58,6 +58,16 @@ const READ_BY_ITS_CALLERS: Record<Actor, Outcome> = {
 /** Something of the account only its admins (and those above it) change. */
 const CHANGED_BY_ITS_ADMINS: Record<Actor, Outcome> = { ...READ_BY_ITS_CALLERS, 'plain user': 403 };
 
+/** A secret of the account's: shown to its admins (and those above it), masked for its other users. */
+const SECRETS_FOR_ITS_ADMINS: Record<Actor, Outcome> = {
+  'super-duper admin': 'secret shown',
+  'account admin': 'secret shown',
+  'plain user': 'secret masked',
+  'parent account token': 'secret shown',
+  'sibling account token': 403,
+  'restricted token': 403,
+};
+
 const SCENARIOS: Scenario[] = [
   {
     name: "list the account's users",
@@ -110,14 +120,7 @@ const SCENARIOS: Scenario[] = [
     method: 'GET',
     path: (w) => w.hookPath,
     outcome: secretSeen,
-    expect: {
-      'super-duper admin': 'secret shown',
-      'account admin': 'secret shown',
-      'plain user': 'secret masked',
-      'parent account token': 'secret shown',
-      'sibling account token': 403,
-      'restricted token': 403,
-    },
+    expect: SECRETS_FOR_ITS_ADMINS,
   },
   {
     name: 'create a webhook',
@@ -205,14 +208,7 @@ const SCENARIOS: Scenario[] = [
     method: 'GET',
     path: (w) => w.resourcePath,
     outcome: gatewayPasswordSeen,
-    expect: {
-      'super-duper admin': 'secret shown',
-      'account admin': 'secret shown',
-      'plain user': 'secret masked',
-      'parent account token': 'secret shown',
-      'sibling account token': 403,
-      'restricted token': 403,
-    },
+    expect: SECRETS_FOR_ITS_ADMINS,
   },
   {
     name: 'claim a whitelabel domain (only a reseller or a super-duper admin)',
