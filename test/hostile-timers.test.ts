@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnTel } from './helpers/cli.js';
-import { httpRequest, tempDir } from './helpers/server.js';
+import { runTel, spawnTel } from './helpers/cli.js';
+import { httpRequest, startTestServer, tempDir } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
-import { startTelServe, type TelProcess } from './helpers/tel-process.js';
+import { startTelServe, until, type TelProcess } from './helpers/tel-process.js';
 
 /** CPU time (user + system) a process has used, in clock ticks (1/100 s on Linux). */
 function cpuTicks(pid: number): number {
@@ -111,4 +111,62 @@ describe('timers longer than Node can wait, from values stored before they were 
     expect(await cpuShare(serve!.child.pid!, 2000)).toBeLessThan(0.1);
     expect(serve!.stderr).not.toContain('TimeoutOverflowWarning');
   }, 30_000);
+});
+
+describe("a deleted hook's waiting deliveries, at the sizes labs reach", () => {
+  /** Makes `n` deliveries of a hook wait (retries due in an hour), as a dead endpoint leaves them. */
+  function backlog(file: string, hookId: string, n: number): void {
+    const db = new DatabaseSync(file);
+    try {
+      const seed = db.prepare('SELECT * FROM outbox WHERE source_id = ? LIMIT 1').get(hookId) as Record<string, unknown>;
+      const columns = Object.keys(seed).filter((c) => c !== 'id' && c !== 'event_id');
+      db.prepare(
+        `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+         INSERT INTO outbox (event_id, ${columns.join(', ')}) SELECT 'e' || i, ${columns.map((c) => (c === 'status' ? "'pending'" : c === 'due_at' ? '?' : c)).join(', ')}
+         FROM k, outbox WHERE outbox.id = ?`,
+      ).run(n, Date.now() + 3_600_000, seed.id as number);
+    } finally {
+      db.close();
+    }
+  }
+  const waiting = (file: string, hookId: string) => {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      return (db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE source_id = ? AND status = 'pending'").get(hookId) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('deleting the hook over HTTP cancels 5,000 of them, a batch a commit; tel webhooks delete too', async () => {
+    const srv = await startTestServer();
+    try {
+      const account = srv.master.account_id;
+      const hooks: string[] = [];
+      for (const name of ['over http', 'offline']) {
+        const r = await srv.request('PUT', `/v2/accounts/${account}/webhooks`, { token: srv.adminToken, data: { name, uri: 'http://127.0.0.1:1/dead', hook: 'channel_create', retries: 5 } });
+        hooks.push(r.body.data.id);
+      }
+      await srv.request('PUT', `/v2/accounts/${account}/simulations`, { token: srv.adminToken, data: { kind: 'call', answer: false } });
+      for (const id of hooks) {
+        await until(() => {
+          const db = new DatabaseSync(srv.dbFile, { readOnly: true });
+          try {
+            return db.prepare('SELECT 1 FROM outbox WHERE source_id = ?').get(id);
+          } finally {
+            db.close();
+          }
+        }, 'the first delivery');
+        backlog(srv.dbFile, id, 5000);
+        expect(waiting(srv.dbFile, id)).toBeGreaterThanOrEqual(5000);
+      }
+      expect((await srv.request('DELETE', `/v2/accounts/${account}/webhooks/${hooks[0]}`, { token: srv.adminToken })).status).toBe(200);
+      await until(() => waiting(srv.dbFile, hooks[0]) === 0, 'every waiting delivery of the deleted hook to be cancelled');
+      const offline = await runTel(['webhooks', 'delete', hooks[1], '--account', account, '--db', srv.dbFile]);
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(waiting(srv.dbFile, hooks[1])).toBe(0);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
 });
