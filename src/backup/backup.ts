@@ -1,7 +1,9 @@
-import { closeSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
 import type { Core } from '../core-type.js';
-import { DB_FILE_MODE } from '../store/db.js';
+import { DB_FILE_MODE, schemaAfter, schemaObjects, type SchemaObject } from '../store/db.js';
 import { forgetServers } from '../store/presence.js';
 
 /** Pages copied per backup step: all of them in one, so that the copy is one consistent snapshot. */
@@ -34,7 +36,36 @@ export async function backupTo(core: Core, file: string): Promise<number> {
   }
 }
 
-/** Why a file is not a tel database to restore from, or undefined when it is one. */
+/** A backup copied where nobody else can change it, between its checks and its restore. */
+export interface StagedBackup {
+  file: string;
+  remove(): void;
+}
+
+/**
+ * Copies a backup (and the write-ahead log beside it, which SQLite reads with it) into a private
+ * directory: what is checked is exactly what is restored, whoever may write where the backup lies.
+ */
+export function stageBackup(file: string): StagedBackup {
+  const dir = mkdtempSync(join(tmpdir(), 'tel-restore-'));
+  const staged = join(dir, 'backup.db');
+  try {
+    copyFileSync(file, staged);
+    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${staged}-wal`);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { file: staged, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Why a file is not a tel database to restore from, or undefined when it is one: every check a
+ * file passes before it replaces the database. A backup is a file from elsewhere: besides being a
+ * sound SQLite file of tel's, its schema must be exactly what tel's migrations make — a trigger, a
+ * view or an index of someone else's would run inside tel (a trigger that puts a revoked token back
+ * would make it last for ever).
+ */
 export function notRestorable(file: string): string | undefined {
   let db: DatabaseSync;
   try {
@@ -47,12 +78,30 @@ export function notRestorable(file: string): string | undefined {
     if (!tables.has('schema_migrations') || !tables.has('accounts')) return 'it is an SQLite database, but not a tel one';
     const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
     if (check.integrity_check !== 'ok') return `its integrity check fails (${check.integrity_check})`;
-    return undefined;
+    return schemaDifference(db);
   } catch (err) {
     return `SQLite cannot read it (${(err as Error).message})`;
   } finally {
     db.close();
   }
+}
+
+/** How a database's schema differs from what tel's migrations (those it records, in its order) make; undefined when it does not. */
+function schemaDifference(db: DatabaseSync): string | undefined {
+  const applied = (db.prepare('SELECT id FROM schema_migrations ORDER BY rowid').all() as { id: string }[]).map((r) => r.id);
+  const expected = schemaAfter(applied);
+  if (!expected) return 'it records schema changes this tel does not know (a newer tel made it, or not tel)';
+  const key = (o: SchemaObject) => `${o.type} ${o.name}`;
+  const wanted = new Map(expected.map((o) => [key(o), o]));
+  const found = schemaObjects(db);
+  for (const o of found) {
+    const w = wanted.get(key(o));
+    if (!w) return `its schema has a ${o.type} tel does not make (${o.name})`;
+    if (w.tbl_name !== o.tbl_name || w.sql !== o.sql) return `its ${o.type} ${o.name} is not defined as tel defines it`;
+  }
+  const have = new Set(found.map(key));
+  const missing = expected.find((o) => !have.has(key(o)));
+  return missing ? `its schema lacks the ${missing.type} ${missing.name}` : undefined;
 }
 
 /**

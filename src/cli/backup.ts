@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { backupTo, notRestorable, restoreFrom } from '../backup/backup.js';
+import { backupTo, notRestorable, restoreFrom, stageBackup } from '../backup/backup.js';
 import { liveServers } from '../store/presence.js';
 import { resetDatabase } from '../backup/reset.js';
 import type { Core } from '../core-type.js';
@@ -42,21 +42,28 @@ Examples:
 
 Stop tel serve first: a server keeps deliveries, breakers and jobs in memory that a restored file
 would not match, so restore refuses (exit 1) while one runs on the database. The backup is checked
-(a tel database, PRAGMA integrity_check) before anything changes.`,
+before anything changes: a tel database, PRAGMA integrity_check, and a schema (tables, indexes,
+triggers, views) exactly as tel's migrations make it, so that a file from elsewhere brings no
+trigger or view of its own.`,
     )
     .action(async (file: string, _o: unknown, cmd: Command) => {
       if (!existsSync(file)) throw new CliError(`No backup at ${file}.`);
-      const why = notRestorable(file);
-      if (why) throw new CliError(`Cannot restore ${file}: ${why}.`);
-      await withCore(
-        cmd,
-        async (core, g) => {
-          refuseWhileServing(core, 'restore');
-          const pages = await restoreFrom(core, file);
-          emit(io, g, { file, pages }, () => `Restored ${core.file} from ${file} (${pages} pages).`);
-        },
-        { create: true },
-      );
+      const staged = stageBackup(file);
+      try {
+        const why = notRestorable(staged.file);
+        if (why) throw new CliError(`Cannot restore ${file}: ${why}.`);
+        await withCore(
+          cmd,
+          async (core, g) => {
+            refuseWhileServing(core, 'restore');
+            const pages = await restoreFrom(core, staged.file);
+            emit(io, g, { file, pages }, () => `Restored ${core.file} from ${file} (${pages} pages).`);
+          },
+          { create: true },
+        );
+      } finally {
+        staged.remove();
+      }
     });
 
   withGlobals(program.command('reset'))

@@ -17,6 +17,7 @@ export interface ServeOptions {
   host: string;
   port: string;
   allowedHost: string[];
+  allowedOrigin: string[];
   ephemeral?: boolean;
   fixture?: string;
 }
@@ -52,7 +53,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
     try {
       const { startApi } = await import('../http/app.js');
-      api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost });
+      api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
       prepareForServing();
     } catch (err) {
       throw new CliError(`Cannot listen on ${opts.host}:${opts.port}: ${(err as Error).message}.`);

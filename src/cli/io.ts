@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
 import { findAccount } from '../modules/accounts/service.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
+import { escapeControls } from '../util/text.js';
 
 /** Where a command writes; tests capture these. */
 export interface CliIo {
@@ -142,7 +143,8 @@ export async function readSource(io: CliIo, source: string): Promise<string> {
 /** Renders rows as an aligned text table. */
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
-  const cells = rows.map((r) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
+  // a cell is one line: its line feeds and tabs are written out too
+  const cells = rows.map((r) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : escapeControls(String(r[c])))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');

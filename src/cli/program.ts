@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
+import { escapeControls } from '../util/text.js';
 import { describeError } from '../errors.js';
 import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
 import { registerInit } from './init.js';
@@ -91,7 +92,10 @@ function refuseOptionsAsValues(cmd: Command): void {
 }
 
 /** Runs `tel` with `args` (without the node and script names); answers the exit code. */
-export async function runCli(args: string[], io: CliIo): Promise<number> {
+export async function runCli(args: string[], given: CliIo): Promise<number> {
+  // Whatever a command prints (names tenants chose among it), a terminal shows control characters
+  // rather than obeys them; JSON output stays the same JSON.
+  const io: CliIo = { ...given, out: (text) => given.out(escapeControls(text, true)) };
   const program = buildProgram(io);
   try {
     await program.parseAsync(args, { from: 'user' });

@@ -19,6 +19,12 @@ export function registerServe(program: Command, io: CliIo): void {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option(
+      '--allowed-origin <origin>',
+      "a web page's origin (https://ui.example.com) allowed to log in through a browser, besides this machine's pages (repeatable; * for any)",
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--ephemeral', 'serve a temporary database, removed when the server stops')
     .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .addHelpText(
@@ -28,11 +34,14 @@ Examples:
   $ tel serve                       ./tel.db on http://127.0.0.1:8000
   $ tel serve --db lab.db --port 0  any free port
   $ tel serve --allowed-host tel.lab.test   also answer requests for http://tel.lab.test:8000
+  $ tel serve --host 0.0.0.0 --allowed-origin https://ui.example.com   Monster UI served from there logs in
   $ tel serve --ephemeral --port 0 --json   a throw-away database; the URL on the first line, then the master credentials as JSON
   $ tel serve --ephemeral --fixture examples/lab.yaml --port 0   a throw-away lab for a CI job
 
 On a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:
-a web page cannot reach tel through DNS rebinding.
+a web page cannot reach tel through DNS rebinding. Logins (user_auth, api_auth) answer a browser's
+CORS only for pages of this machine, of an --allowed-host name, or of an --allowed-origin: a web page
+elsewhere cannot send them through its visitors' browsers.
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
 removes its database.`,
     )
@@ -52,7 +61,7 @@ removes its database.`,
       try {
         // the HTTP server (node:http and all) loads only when one starts
         const { startApi } = await import('../http/app.js');
-        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
+        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
         prepareForServing();
       } catch (err) {
         closeCore(core);

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { isValidSecret } from '../delivery/sign.js';
-import { AnswerPolicy, checkBehaviour, parseRule, PolicyError, type Behaviour, type Rule } from '../sink/policy.js';
+import { AnswerPolicy, checkBehaviour, MAX_DELAY_MS, parseRule, PolicyError, type Behaviour, type Rule } from '../sink/policy.js';
 import type { SinkRecord } from '../sink/records.js';
 import { CliError, withCore, withGlobals, type CliIo } from './io.js';
 
@@ -55,7 +55,7 @@ function policyOf(opts: SinkCliOptions): { defaults: Behaviour; rules: Rule[] } 
   const defaults: Behaviour = {
     status: whole(opts.status, '--status', 200, 599),
     failRate,
-    delayMs: whole(opts.delay, '--delay', 0, 3_600_000),
+    delayMs: whole(opts.delay, '--delay', 0, MAX_DELAY_MS),
     hang: opts.hang,
     retryAfterS: whole(opts.retryAfter, '--retry-after', 0, 86_400),
   };

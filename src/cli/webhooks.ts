@@ -205,7 +205,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
           ...gregorianWindow(from, to),
           pageSize: limit === 0 ? undefined : limit,
         });
-        const items = rows.map(attemptJson);
+        const items = rows.map((r) => attemptJson(r));
         const lines = rows.map((r) => ({
           id: r.id,
           time: new Date(r.created).toISOString().slice(0, 19).replace('T', ' '),

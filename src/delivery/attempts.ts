@@ -75,8 +75,12 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
   return Number(res.lastInsertRowid);
 }
 
-/** An attempt as the API shows it: the seed's fields, Kazoo's, and the request/response detail. */
-export function attemptJson(r: AttemptRow): Record<string, unknown> {
+/**
+ * An attempt as the API shows it: the seed's fields, Kazoo's, and the request/response detail.
+ * Without `withResponse` what the endpoint answered (headers, body) is left out: a hook can point
+ * at any address the server reaches, so its answers are shown to the account's admins only.
+ */
+export function attemptJson(r: AttemptRow, withResponse = true): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
     hook_id: r.source_id,
@@ -99,6 +103,7 @@ export function attemptJson(r: AttemptRow): Record<string, unknown> {
   if (r.latency_ms !== null) out.latency_ms = r.latency_ms;
   out.req_headers = r.req_headers ? JSON.parse(r.req_headers) : {};
   out.req_body = r.req_body ?? '';
+  if (!withResponse) return out;
   if (r.resp_headers) out.resp_headers = JSON.parse(r.resp_headers);
   if (r.resp_body !== null) out.resp_body = r.resp_body;
   return out;

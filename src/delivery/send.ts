@@ -298,6 +298,8 @@ export function clientErrorOf(err: unknown): string {
       return 'connect timeout';
     case 'UND_ERR_SOCKET':
       return 'socket closed';
+    case 'TEL_NON_PUBLIC_ADDRESS':
+      return e.cause?.message ?? e.message ?? code;
     case undefined:
       return e?.cause?.message ?? e?.message ?? String(err);
     default:

@@ -8,9 +8,11 @@ import { cancel, stillWanted } from './kinds.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaimer } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
-import { currentDeliverySettings, deliverySettings, type DeliverySettings } from './settings.js';
+import { currentDeliverySettings, deliverySettings, denyPrivateNetworks, type DeliverySettings } from './settings.js';
+import { publicOnly } from './private-networks.js';
 import { recordTries, type FinishedTry } from './settle.js';
 import { Targets, type BreakerChange, type Target } from './targets.js';
+import { setLongTimeout, type LongTimeout } from '../util/timers.js';
 
 /** Tunables of the sender; the defaults suit a server, tests shrink them. */
 export interface SenderOptions {
@@ -66,13 +68,24 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   // request never waits inside undici (where its timeout would run) and an endpoint that hangs
   // holds only its target's connections, never the ones of its neighbours on the same origin.
   // undici is loaded with the first delivery: commands that never send do not pay for it.
-  let agent: Promise<Agent> | undefined;
-  /** the Agent once loaded: a try then starts without waiting for a promise */
-  let loadedAgent: Agent | undefined;
-  const agentOf = (): Promise<Agent> =>
-    (agent ??= import('undici').then(
-      ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, connect: { timeout: deliverySettings(core).requestTimeoutMs } }),
-    ));
+  // With webhooks deny_private_networks, tries go through an Agent of their own whose every
+  // connection is checked: one pooled while the setting was off is never reused once it is on.
+  const agents = new Map<boolean, Promise<Agent>>();
+  /** the Agents once loaded: a try then starts without waiting for a promise */
+  const loadedAgents = new Map<boolean, Agent>();
+  const agentOf = (publicOnlyPeers: boolean): Promise<Agent> => {
+    let agent = agents.get(publicOnlyPeers);
+    if (!agent) {
+      agent = import('undici').then(({ Agent, buildConnector }) => {
+        const connect = buildConnector({ timeout: deliverySettings(core).requestTimeoutMs });
+        const loaded = new Agent({ keepAliveTimeout: 30_000, connect: publicOnlyPeers ? publicOnly(connect) : connect });
+        loadedAgents.set(publicOnlyPeers, loaded);
+        return loaded;
+      });
+      agents.set(publicOnlyPeers, agent);
+    }
+    return agent;
+  };
 
   // Settings per account, as they are now (a configuration change applies to the next try).
   const settingsOf = (accountId = ''): DeliverySettings => currentDeliverySettings(core, accountId);
@@ -94,7 +107,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   let starved = false;
   let flushTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
-  let dueTimer: NodeJS.Timeout | undefined;
+  let dueTimer: LongTimeout | undefined;
   let dueAt = Infinity;
   let drained: (() => void) | undefined;
 
@@ -226,10 +239,14 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       const wait = targets.paceWait(t, Date.now());
       if (wait > 0) {
         // a paced target waits on its own timer; the others are not held up
-        t.paceTimer ??= setTimeout(() => {
-          t.paceTimer = undefined;
-          pump(key);
-        }, wait).unref();
+        t.paceTimer ??= setLongTimeout(
+          () => {
+            t.paceTimer = undefined;
+            pump(key);
+          },
+          wait,
+          { unref: true },
+        );
         return;
       }
       const row = t.queue.shift()!;
@@ -264,7 +281,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     let outcome: TryOutcome;
     try {
       settings = settingsOf(row.account_id);
-      outcome = await sendTry(loadedAgent ?? (loadedAgent = await agentOf()), row, settings.requestTimeoutMs);
+      const publicOnlyPeers = denyPrivateNetworks(core);
+      outcome = await sendTry(loadedAgents.get(publicOnlyPeers) ?? (await agentOf(publicOnlyPeers)), row, settings.requestTimeoutMs);
     } catch (err) {
       settings = settingsOf();
       outcome = { ok: false, url: row.url, reason: 'connection error', clientError: String(err), latencyMs: 0, reqHeaders: {}, reqBody: '' };
@@ -329,9 +347,10 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     const m = nextDueAt(core);
     const now = Date.now();
     if (m === null || m <= now || m >= dueAt) return;
-    if (dueTimer) clearTimeout(dueTimer);
+    dueTimer?.clear();
     dueAt = m;
-    dueTimer = setTimeout(() => {
+    // a retry may wait longer than one timer can (retry_max_delay_ms up to a day; rows written before bounds)
+    dueTimer = setLongTimeout(() => {
       dueTimer = undefined;
       dueAt = Infinity;
       scheduleClaim();
@@ -396,12 +415,12 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       clearInterval(recoveryTimer);
       clearInterval(pruneTimer);
       targets.stopPacing();
-      if (dueTimer) clearTimeout(dueTimer);
+      dueTimer?.clear();
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       // what is still unrecorded is recorded now (a few tries if the file is busy)
       for (let i = 0; i < 5 && (flushing || finished.length > 0); i++) await flush();
       releaseOwner(core, claimant.owner);
-      if (agent) await (await agent).close();
+      for (const agent of agents.values()) await (await agent).close();
     },
   };
 }

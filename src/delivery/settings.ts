@@ -22,8 +22,18 @@ export interface DeliverySettings {
   secretRotationGraceSeconds: number;
 }
 
-/** The defaults, with the configuration key each one is read from, its lowest value and its meaning. */
-export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number; about: string } } = {
+/** The longest delay a setting may ask for (a timeout, a retry's wait): one day. */
+export const MAX_DELAY_MS = 86_400_000;
+
+/** The slowest pace a delivery target may be held to: one try every 100 s (a slower rate is read as this). */
+export const MIN_RATE_PER_S = 0.01;
+
+/**
+ * The defaults, with the configuration key each one is read from, its bounds (a stored value
+ * below `min` is ignored, one above `max` is read as `max`; writes outside them are refused)
+ * and its meaning.
+ */
+export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: number; min: number; max?: number; about: string } } = {
   attemptFailureCount: {
     key: 'attempt_failure_count',
     default: 6,
@@ -40,13 +50,15 @@ export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: 
     key: 'request_timeout_ms',
     default: 10_000,
     min: 1,
+    max: MAX_DELAY_MS,
     about: 'Milliseconds a try may take, from connecting to the last byte of the answer; a try that takes longer failed.',
   },
-  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0, about: 'Milliseconds before the first retry; each further retry waits twice as long.' },
+  retryBaseDelayMs: { key: 'retry_base_delay_ms', default: 1_000, min: 0, max: MAX_DELAY_MS, about: 'Milliseconds before the first retry; each further retry waits twice as long.' },
   retryMaxDelayMs: {
     key: 'retry_max_delay_ms',
     default: 60_000,
     min: 0,
+    max: MAX_DELAY_MS,
     about: 'The longest wait between two tries, in milliseconds; a `Retry-After` answer is held to it too.',
   },
   attemptsRetentionSeconds: {
@@ -75,6 +87,17 @@ export const SETTINGS: { [K in keyof DeliverySettings]: { key: string; default: 
   },
 };
 
+/**
+ * System-wide only (never an account's to override): deliveries refuse to connect to loopback,
+ * private, link-local and other non-public addresses, checked against the address connected to.
+ */
+export const DENY_PRIVATE_NETWORKS = 'deny_private_networks';
+
+/** Whether deliveries may connect to public addresses only (the system `webhooks` setting; off by default). */
+export function denyPrivateNetworks(core: Core): boolean {
+  return core.config.value<unknown>(WEBHOOKS_CATEGORY, DENY_PRIVATE_NETWORKS, false) === true;
+}
+
 /** The built-in defaults as the configuration document's keys (`attempt_failure_count: 6`, …). */
 export function defaultSettingsDoc(): Record<string, number> {
   const out: Record<string, number> = {};
@@ -82,9 +105,9 @@ export function defaultSettingsDoc(): Record<string, number> {
   return out;
 }
 
-function pick(value: unknown, min: number): number | undefined {
+function pick(value: unknown, min: number, max = Infinity): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n >= min ? n : undefined;
+  return typeof n === 'number' && Number.isFinite(n) && n >= min ? Math.min(n, max) : undefined;
 }
 
 /**
@@ -96,7 +119,7 @@ export function deliverySettings(core: Core, accountId?: string): DeliverySettin
   const account = accountId ? (core.config.forAccount(accountId, WEBHOOKS_CATEGORY) ?? {}) : {};
   const out = {} as DeliverySettings;
   for (const [name, s] of Object.entries(SETTINGS) as [keyof DeliverySettings, (typeof SETTINGS)[keyof DeliverySettings]][]) {
-    out[name] = pick(account[s.key], s.min) ?? pick(system[s.key], s.min) ?? s.default;
+    out[name] = pick(account[s.key], s.min, s.max) ?? pick(system[s.key], s.min, s.max) ?? s.default;
   }
   return out;
 }

@@ -1,7 +1,8 @@
 import type { Core } from '../core-type.js';
 import { breakerFailures } from './breakers.js';
 import type { DeliveryRow } from './outbox.js';
-import type { DeliverySettings } from './settings.js';
+import { MIN_RATE_PER_S, type DeliverySettings } from './settings.js';
+import type { LongTimeout } from '../util/timers.js';
 
 /** Rows held in memory for a target that answers quickly, in multiples of its concurrency. */
 const FAST_WINDOW_FACTOR = 256;
@@ -35,7 +36,7 @@ export interface Target {
   /** unix ms before which a paced target starts no try */
   nextStartAt: number;
   /** wakes a paced target when its next try may start */
-  paceTimer?: NodeJS.Timeout;
+  paceTimer?: LongTimeout;
 }
 
 /** A breaker that changed state, recorded with the next results. */
@@ -104,7 +105,8 @@ export class Targets {
   /** A try of a target started now (after `paceWait` said it may): its next slot. */
   paced(t: Target, row: DeliveryRow, now: number): void {
     if (!row.rate_per_s) return;
-    const interval = 1000 / row.rate_per_s;
+    // rows written before rates were bounded may ask for less than the slowest pace
+    const interval = 1000 / Math.max(row.rate_per_s, MIN_RATE_PER_S);
     t.nextStartAt = now - t.nextStartAt < interval ? t.nextStartAt + interval : now + interval;
   }
 
@@ -187,6 +189,6 @@ export class Targets {
 
   /** Stops the pacing timers (the sender is stopping). */
   stopPacing(): void {
-    for (const t of this.byKey.values()) clearTimeout(t.paceTimer);
+    for (const t of this.byKey.values()) t.paceTimer?.clear();
   }
 }

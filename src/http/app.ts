@@ -5,6 +5,7 @@ import type { Worker } from '../modules/types.js';
 import { apiRouter } from './api-router.js';
 import { createApiServer } from './server.js';
 import { hostGuard } from './host-guard.js';
+import { originPolicy } from './cors.js';
 import { startCheckpointer } from '../store/checkpointer.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
@@ -21,11 +22,16 @@ export interface RunningApi {
 export interface ApiOptions {
   /** names besides loopback ones a loopback-bound server answers in `Host` */
   allowedHosts?: string[];
+  /** origins of web pages, besides this machine's and the allowed hosts', that may log in through a browser (`*`: any) */
+  allowedOrigins?: string[];
 }
 
 /** Starts the HTTP API and every module's background workers on `core`. */
 export async function startApi(core: Core, host: string, port: number, opts: ApiOptions = {}): Promise<RunningApi> {
-  const server = createApiServer(core, apiRouter(), hostGuard(host, opts.allowedHosts));
+  const server = createApiServer(core, apiRouter(), {
+    guard: hostGuard(host, opts.allowedHosts),
+    origins: originPolicy(opts.allowedOrigins, opts.allowedHosts),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -82,11 +82,11 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(bad.status).toBe(401);
   });
 
-  it('an unknown account is a 404 for every valid token (as Kazoo), after the 401', async () => {
+  it('an unknown account is a 404 for a super-duper admin (as Kazoo), a 403 like a foreign one for others, after the 401', async () => {
     const sub = await createSubAccount(srv, srv.master.account_id, 'Probe Co');
     const token = await srv.apiLogin(sub.apiKey);
     const missing = `/v2/accounts/${'a'.repeat(32)}`;
-    expect((await srv.request('GET', missing, { token })).status).toBe(404);
+    expect((await srv.request('GET', missing, { token })).status).toBe(403);
     expect((await srv.request('GET', missing, {})).status).toBe(401);
     const admin = await srv.request('GET', missing, { token: srv.adminToken });
     expect(admin.status).toBe(404);

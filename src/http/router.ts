@@ -36,6 +36,8 @@ export interface RouteDef {
   body?: JsonSchema;
   /** statuses it answers beyond those every route may (402 charges, 415 uploads, 429 logins), for the OpenAPI document */
   errors?: number[];
+  /** `allowed-origins`: browsers' CORS for the pages the server's origin policy allows only, never `*` (logins) */
+  cors?: 'allowed-origins';
 }
 
 interface CompiledRoute extends RouteDef {
@@ -53,6 +55,8 @@ export interface RouteMatch {
   public: boolean;
   /** every route of the path needs a super-duper admin, whatever the method */
   superduper: boolean;
+  /** a route of the path answers CORS to allowed origins only (see RouteDef.cors) */
+  originsOnly: boolean;
 }
 
 /** The API's routes, the endpoint names its paths are parsed with, and the checks before its handlers. */
@@ -90,6 +94,7 @@ export class Router {
     let bestSpecificity = -1;
     let isPublic = true;
     let superduper = true;
+    let originsOnly = false;
     for (const route of candidates) {
       if (route.specificity < bestSpecificity) break;
       const params = matchParts(route.parts, segments);
@@ -99,9 +104,10 @@ export class Router {
       if (route.method === method && !best) best = { route, params };
       isPublic &&= route.auth === 'none';
       superduper &&= route.superduper === true;
+      originsOnly ||= route.cors === 'allowed-origins';
     }
     const found = allowed.length > 0;
-    return { route: best?.route, params: best?.params ?? {}, allowed, public: found && isPublic, superduper: found && superduper };
+    return { route: best?.route, params: best?.params ?? {}, allowed, public: found && isPublic, superduper: found && superduper, originsOnly };
   }
 }
 

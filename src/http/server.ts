@@ -8,7 +8,7 @@ import { findAccount } from '../modules/accounts/service.js';
 import { checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath } from '../api-path.js';
 import type { RequestContext } from './context.js';
-import { corsHeaders } from './cors.js';
+import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
@@ -179,21 +179,25 @@ function freezeRouted(r: Routed): Routed {
   return Object.freeze(r);
 }
 
+/** How a server answers beyond its routes: whose Host it serves, which pages may log in through browsers. */
+export interface ServerPolicy {
+  /** refuses requests for Host names a loopback server does not serve (DNS rebinding) */
+  guard?: HostGuard;
+  /** the pages allowed the login routes' CORS (default: loopback pages only) */
+  origins?: OriginPolicy;
+}
+
+const LOOPBACK_PAGES = originPolicy();
+
 /** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
-export async function handleRequest(
-  core: Core,
-  router: Router,
-  req: IncomingMessage,
-  res: ServerResponse,
-  guard?: HostGuard,
-): Promise<void> {
+export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse, policy: ServerPolicy = {}): Promise<void> {
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
-  let allowed: string[] = [];
+  let cors = corsHeaders([]);
   let authToken: string | undefined;
   let authenticated = false;
   try {
-    if (guard && !guard(req.headers.host)) {
+    if (policy.guard && !policy.guard(req.headers.host)) {
       throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
     }
     // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
@@ -203,11 +207,12 @@ export async function handleRequest(
     const q = url.indexOf('?');
     const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
     const { path, match } = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
-    allowed = match?.allowed ?? [];
+    const allowed = match?.allowed ?? [];
+    cors = corsOf(match, allowed, req, policy);
     if (method === 'OPTIONS') {
       // read (and drop) any body first: closing on unread bytes would reset the connection
       await drain(req);
-      send(res, 200, undefined, { ...corsHeaders(preflightMethods(allowed, req)), 'X-Request-ID': requestId });
+      send(res, 200, undefined, { ...corsOf(match, preflightMethods(allowed, req), req, policy), 'X-Request-ID': requestId });
       return;
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112): nothing to wait for.
@@ -237,9 +242,10 @@ export async function handleRequest(
       ctx.auth = auth;
       authenticated = true;
       for (const check of router.authorizers) check(ctx, auth, core);
-      // A path that names an account names an existing one (404, as Kazoo), then one the token may act on.
-      if (path.accountId && !findAccount(core, path.accountId)) throw errors.badIdentifier(path.accountId);
+      // A path names an account the token may act on (an unknown one is refused the same, so that
+      // nobody learns which ids exist), then an existing one (404, as Kazoo, for a super-duper admin).
       checkAccountAccess(ctx, auth, core);
+      if (path.accountId && !findAccount(core, path.accountId)) throw errors.badIdentifier(path.accountId);
     } else if (authToken) {
       // A token sent where none is needed is still checked: a valid one makes the answer an
       // authenticated one (with `version`), as Kazoo checks any token present; a bad one is ignored.
@@ -261,13 +267,13 @@ export async function handleRequest(
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
     const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-    const headers: Record<string, string> = Object.assign({}, corsHeaders(allowed));
+    const headers: Record<string, string> = Object.assign({}, cors);
     headers['X-Request-ID'] = requestId;
     if (reply.headers) Object.assign(headers, reply.headers);
     send(res, status, body, headers);
   } catch (err) {
     if (err instanceof ClientGone) return;
-    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
+    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, cors });
   }
 }
 
@@ -293,13 +299,18 @@ function sendError(
   res: ServerResponse,
   err: ApiError,
   requestId: string,
-  seen: { authToken?: string; authenticated?: boolean; allowed?: string[] } = {},
+  seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>> } = {},
 ): void {
   send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
-    ...corsHeaders(seen.allowed ?? []),
+    ...(seen.cors ?? corsHeaders([])),
     'X-Request-ID': requestId,
     ...err.headers,
   });
+}
+
+/** The CORS headers of an answer on a path: any page's (Kazoo's `*`), or for logins the allowed pages' only. */
+function corsOf(match: RouteMatch | undefined, methods: readonly string[], req: IncomingMessage, policy: ServerPolicy): Readonly<Record<string, string>> {
+  return match?.originsOnly ? loginCorsHeaders(methods, req.headers.origin, policy.origins ?? LOOPBACK_PAGES) : corsHeaders(methods);
 }
 
 const PREFLIGHT_METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
@@ -371,9 +382,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
-export function createApiServer(core: Core, router: Router, guard?: HostGuard): Server {
+export function createApiServer(core: Core, router: Router, policy: ServerPolicy = {}): Server {
   const serve = (req: IncomingMessage, res: ServerResponse) => {
-    handleRequest(core, router, req, res, guard).catch((err) => {
+    handleRequest(core, router, req, res, policy).catch((err) => {
       // handleRequest answers its own errors; this is the net under it
       const requestId = nextRequestId();
       sendError(res, internal(err, requestId), requestId);

@@ -3,6 +3,7 @@ import type { Worker } from '../core-type.js';
 import { isBusy } from '../store/db.js';
 import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
 import { jobSettings } from './settings.js';
+import { setLongTimeout, type LongTimeout } from '../util/timers.js';
 
 const executors = new WeakMap<Core, JobExecutor>();
 
@@ -15,7 +16,7 @@ const JOBS_PER_PASS = 100;
  * every `job_recover_timeout_s`. Stopping finishes the batch in flight and releases the job.
  */
 export class JobExecutor implements Worker {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: LongTimeout | undefined;
   private pass: Promise<void> | undefined;
   private stopping = false;
   private kicked = false;
@@ -41,15 +42,14 @@ export class JobExecutor implements Worker {
   /** Stops polling and waits for the job in flight to reach a batch boundary. */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.clear();
     await this.pass;
     if (executors.get(this.core) === this) executors.delete(this.core);
   }
 
   private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.runPass(), ms);
-    this.timer.unref();
+    this.timer?.clear();
+    this.timer = setLongTimeout(() => this.runPass(), ms, { unref: true });
   }
 
   private runPass(): void {

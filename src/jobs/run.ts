@@ -6,6 +6,7 @@ import { findJobResource } from '../modules/resources/service.js';
 import { findJobBySeq, jobNumbers, type JobRow } from './store.js';
 import { jobSettings, type JobSettings } from './settings.js';
 import { newWorkerId } from '../store/presence.js';
+import { setLongTimeout } from '../util/timers.js';
 
 /** How a run of a claimed job ended. */
 export type RunOutcome = 'complete' | 'failed' | 'stopped' | 'lost';
@@ -55,7 +56,7 @@ function finishJob(core: Core, seq: number, runner: string, status: 'complete' |
   return res.changes > 0;
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+const pause = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setLongTimeout(resolve, ms) : setImmediate(resolve)));
 
 /**
  * Executes a claimed job from where it stands, batch by batch: each transaction adds the

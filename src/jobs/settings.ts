@@ -26,25 +26,40 @@ export const DEFAULT_JOB_SETTINGS = {
   pollIntervalMs: 1000,
 } as const;
 
-function positive(core: Core, keys: string[], fallback: number, allowZero = false): number {
+/** The longest any of these waits may be (a stalled-job check, a poll, a pause): one day. */
+export const MAX_JOB_DELAY_SECONDS = 86_400;
+
+function positive(core: Core, keys: string[], fallback: number, allowZero = false, max = Infinity): number {
   for (const key of keys) {
     const raw = core.config.value<unknown>(RESOURCES_CONFIG, key, undefined);
     if (raw === undefined) continue;
     const n = Number(raw);
-    if (Number.isFinite(n) && (n > 0 || (allowZero && n === 0))) return n;
+    // a value stored before it was bounded reads as the bound
+    if (Number.isFinite(n) && (n > 0 || (allowZero && n === 0))) return Math.min(n, max);
   }
   return fallback;
 }
+
+/** The `api.resources` keys of delays, as their unit's bound: seconds or milliseconds. */
+export const JOB_DELAY_KEYS: Record<string, number> = {
+  job_recover_threshold_s: MAX_JOB_DELAY_SECONDS,
+  job_recovery_threshold_s: MAX_JOB_DELAY_SECONDS,
+  job_recover_timeout_s: MAX_JOB_DELAY_SECONDS,
+  job_recovery_timeout_s: MAX_JOB_DELAY_SECONDS,
+  job_batch_pause_ms: MAX_JOB_DELAY_SECONDS * 1000,
+  job_poll_interval_ms: MAX_JOB_DELAY_SECONDS * 1000,
+};
 
 /** Reads the job settings from `api.resources`; the seed's `job_recover_*` and Kazoo's `job_recovery_*` both work. */
 export function jobSettings(core: Core): JobSettings {
   const d = DEFAULT_JOB_SETTINGS;
   return {
     recoverThresholdMs:
-      positive(core, ['job_recover_threshold_s', 'job_recovery_threshold_s'], d.recoverThresholdSeconds) * 1000,
-    recoverIntervalMs: positive(core, ['job_recover_timeout_s', 'job_recovery_timeout_s'], d.recoverTimeoutSeconds) * 1000,
+      positive(core, ['job_recover_threshold_s', 'job_recovery_threshold_s'], d.recoverThresholdSeconds, false, MAX_JOB_DELAY_SECONDS) * 1000,
+    recoverIntervalMs:
+      positive(core, ['job_recover_timeout_s', 'job_recovery_timeout_s'], d.recoverTimeoutSeconds, false, MAX_JOB_DELAY_SECONDS) * 1000,
     batchSize: Math.max(1, Math.floor(positive(core, ['job_batch_size'], d.batchSize))),
-    batchPauseMs: positive(core, ['job_batch_pause_ms'], d.batchPauseMs, true),
-    pollIntervalMs: positive(core, ['job_poll_interval_ms'], d.pollIntervalMs),
+    batchPauseMs: positive(core, ['job_batch_pause_ms'], d.batchPauseMs, true, JOB_DELAY_KEYS.job_batch_pause_ms),
+    pollIntervalMs: positive(core, ['job_poll_interval_ms'], d.pollIntervalMs, false, JOB_DELAY_KEYS.job_poll_interval_ms),
   };
 }

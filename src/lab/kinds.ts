@@ -8,7 +8,7 @@ import type { DocumentService } from '../modules/documents/crud.js';
 import { createUser, deleteUser, listUsers, updateUser, userSchema } from '../modules/users/service.js';
 import { createWebhook, deleteWebhook, listWebhooks, maskedUri, updateWebhook } from '../modules/webhooks/service.js';
 import { validateWebhook } from '../modules/webhooks/schema.js';
-import { createResource, deleteResource, listResources, updateResource, type Scope } from '../modules/resources/service.js';
+import { createResource, deleteResource, listResources, updateResource, withMaskedPasswords, type Scope } from '../modules/resources/service.js';
 import { resourceSchema } from '../modules/resources/schema.js';
 
 /** What a lab file shows in place of a secret it does not carry (`tel export` without `--with-secrets`). */
@@ -120,11 +120,7 @@ const resources: CollectionKind = {
   update: (core, owner, cur, doc) => void updateResource(core, owner, cur.id, doc, 'replace', cur.rev),
   remove: (core, owner, cur) => void deleteResource(core, owner, cur.id, cur.rev),
   mask(doc) {
-    for (const gw of Array.isArray(doc.gateways) ? doc.gateways : []) {
-      if (gw && typeof gw === 'object' && typeof (gw as Record<string, unknown>).password === 'string') {
-        (gw as Record<string, unknown>).password = MASKED;
-      }
-    }
+    if (Array.isArray(doc.gateways)) doc.gateways = withMaskedPasswords(doc).gateways;
   },
 };
 

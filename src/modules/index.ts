@@ -2,7 +2,7 @@ import type { TelModule } from './types.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
-import { configRoutes } from './config/routes.js';
+import { configRoutes, requireAdminForAccountConfig } from './config/routes.js';
 import { sweepExpiredTokens } from './auth/service.js';
 import { AUTH_CONFIG } from './auth/config.js';
 import { documentsModule } from './documents/module.js';
@@ -39,7 +39,13 @@ export const MODULES: TelModule[] = [
       return { stop: async () => clearInterval(timer) };
     },
   },
-  { name: 'config', endpoints: ['system_configs'], routes: configRoutes, accountTables: ['account_configs'] },
+  {
+    name: 'config',
+    endpoints: ['system_configs'],
+    routes: configRoutes,
+    accountTables: ['account_configs'],
+    authorizers: [requireAdminForAccountConfig],
+  },
   documentsModule,
   simulationsModule,
   tokenRestrictionsModule,

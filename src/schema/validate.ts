@@ -46,9 +46,18 @@ function ajvInstance(): Ajv {
       }
     },
   });
+  // names and labels end up in terminals (`tel webhooks list`, `tel watch`, `tel sink`): no control characters
+  ajv.addFormat(PRINTABLE, { type: 'string', validate: (s: string) => !CONTROL_CHARACTERS.test(s) });
   shared = ajv;
   return ajv;
 }
+
+/**
+ * The format of names and labels (`{type: 'string', format: 'printable'}`): text without C0 or C1
+ * control characters, nor DEL, which a terminal would run as commands.
+ */
+export const PRINTABLE = 'printable';
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A compiled validator: fills defaults and coerces in place, or throws a Kazoo-shaped 400. */
 export interface Validator<T = Record<string, unknown>> {
@@ -209,7 +218,12 @@ export function toKazooErrors(list: ErrorObject[]): ValidationErrors {
       case 'format':
         rule = p.format === 'regex' ? 'invalid' : 'wrong_format';
         detail = {
-          message: p.format === 'regex' ? 'Value is not a valid regular expression' : 'Field is not in the correct format',
+          message:
+            p.format === 'regex'
+              ? 'Value is not a valid regular expression'
+              : p.format === PRINTABLE
+                ? 'Value must not hold control characters'
+                : 'Field is not in the correct format',
           format: p.format,
           value: e.data,
         };

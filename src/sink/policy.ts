@@ -38,6 +38,8 @@ export class PolicyError extends Error {}
 /** Statuses the sink may answer. */
 const MIN_STATUS = 200;
 const MAX_STATUS = 599;
+/** The longest an answer may be delayed (`--delay`, `delay:MS`): an hour. */
+export const MAX_DELAY_MS = 3_600_000;
 
 /** Checks a behaviour (statuses, rates, a Retry-After that needs a 429 or 503); throws a PolicyError. */
 export function checkBehaviour(b: Behaviour, where: string): Behaviour {
@@ -45,7 +47,9 @@ export function checkBehaviour(b: Behaviour, where: string): Behaviour {
     throw new PolicyError(`${where}: a status is ${MIN_STATUS}..${MAX_STATUS}, not ${b.status}.`);
   }
   if (b.failRate !== undefined && !(b.failRate >= 0 && b.failRate <= 1)) throw new PolicyError(`${where}: a fail rate is 0..1, not ${b.failRate}.`);
-  if (b.delayMs !== undefined && !(Number.isInteger(b.delayMs) && b.delayMs >= 0)) throw new PolicyError(`${where}: a delay is whole milliseconds, not ${b.delayMs}.`);
+  if (b.delayMs !== undefined && !(Number.isInteger(b.delayMs) && b.delayMs >= 0 && b.delayMs <= MAX_DELAY_MS)) {
+    throw new PolicyError(`${where}: a delay is whole milliseconds up to ${MAX_DELAY_MS} (an hour), not ${b.delayMs}.`);
+  }
   if (b.retryAfterS !== undefined) {
     if (!(Number.isInteger(b.retryAfterS) && b.retryAfterS >= 0)) throw new PolicyError(`${where}: Retry-After is whole seconds, not ${b.retryAfterS}.`);
     if (b.status !== undefined && b.status !== 429 && b.status !== 503) throw new PolicyError(`${where}: Retry-After goes with a 429 or 503, not ${b.status}.`);

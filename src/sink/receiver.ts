@@ -16,6 +16,17 @@ const { createServer } = createRequire(import.meta.url)('node:http') as typeof i
 
 /** A request body is read this far for checking its signature; the rest is counted, not kept. */
 export const MAX_READ_BYTES = 1024 * 1024;
+/**
+ * Body bytes all requests being read may hold together: past it a body is counted, not kept (its
+ * signature then checks as invalid), so that many clients sending large bodies slowly cannot make
+ * the sink hold a mebibyte each.
+ */
+export const MAX_HELD_BYTES = 16 * 1024 * 1024;
+/** Connections open at once at most (more are closed as they come); each target of tel's sender opens 16. */
+export const MAX_CONNECTIONS = 1024;
+/** A request's headers must arrive within this, the whole request within the other (408 otherwise). */
+const HEADERS_TIMEOUT_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 /** How often records past the retention (`attempts_retention_s`) are removed. */
 const PRUNE_INTERVAL_MS = 60_000;
 
@@ -39,21 +50,46 @@ export interface RunningSink {
   close(): Promise<void>;
 }
 
-/** Reads a request's body: its start (for the signature and the record) and its whole size. */
-function readBody(req: IncomingMessage): Promise<{ body: string; bytes: number }> {
+/** The body bytes the requests being read hold, against MAX_HELD_BYTES. */
+interface Held {
+  bytes: number;
+}
+
+/**
+ * Reads a request's body: its start (for the signature and the record, as far as `held` leaves
+ * room) and its whole size. What it held is given back once it ends, however it ends.
+ */
+function readBody(req: IncomingMessage, held: Held): Promise<{ body: string; bytes: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let kept = 0;
     let bytes = 0;
+    let full = false;
+    const release = () => {
+      held.bytes -= kept;
+      kept = 0;
+    };
     req.on('data', (c: Buffer) => {
       bytes += c.length;
-      if (kept < MAX_READ_BYTES) {
-        chunks.push(c);
-        kept += c.length;
+      if (full || kept >= MAX_READ_BYTES) return;
+      if (held.bytes + c.length > MAX_HELD_BYTES) {
+        full = true;
+        return;
       }
+      chunks.push(c);
+      kept += c.length;
+      held.bytes += c.length;
     });
-    req.on('end', () => resolve({ body: Buffer.concat(chunks).subarray(0, MAX_READ_BYTES).toString('utf8'), bytes }));
-    req.on('error', reject);
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).subarray(0, MAX_READ_BYTES).toString('utf8');
+      release();
+      resolve({ body, bytes });
+    });
+    req.on('close', release);
+    req.on('error', (err) => {
+      release();
+      reject(err);
+    });
   });
 }
 
@@ -92,8 +128,9 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
   let listener = '';
   let stopping = false;
 
+  const held: Held = { bytes: 0 };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const { body, bytes } = await readBody(req);
+    const { body, bytes } = await readBody(req, held);
     const received = Date.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -143,7 +180,8 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
     else reply();
   };
 
-  const server = createServer((req, res) => {
+  // a slow client is given up on (408) and its connection closed: checked every second
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       // a client that went away while sending its body is no error of the sink's
       if (req.destroyed) return;
@@ -153,6 +191,7 @@ export async function startSinkReceiver(core: Core, opts: SinkOptions): Promise<
   });
   // a webhook sender keeps its connections: never be the one who closes them first
   server.keepAliveTimeout = 65_000;
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {

@@ -77,13 +77,17 @@ function ownerOnly(file: string, create = true): void {
   }
 }
 
-/** Applies the migrations this database has not seen yet, each in its own transaction. */
-export function migrate(db: Db): void {
+/**
+ * Applies the migrations this database has not seen yet, each in its own transaction: all of
+ * them, or those of `only`, in that order.
+ */
+export function migrate(db: Db, only?: readonly string[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const applied = new Set(
     (db.prepare('SELECT id FROM schema_migrations').all() as { id: string }[]).map((r) => r.id),
   );
-  for (const migration of MIGRATIONS) {
+  const byId = new Map(MIGRATIONS.map((m) => [m.id, m]));
+  for (const migration of only ? only.map((id) => byId.get(id)!) : MIGRATIONS) {
     if (applied.has(migration.id)) continue;
     transaction(db, () => {
       // Another process may have applied it while we waited for the lock.
@@ -220,5 +224,36 @@ export function savepoint<T>(db: Db, fn: () => T): T {
     throw err;
   } finally {
     state.depth--;
+  }
+}
+
+/** One object of a database's schema (a table, index, trigger or view), as SQLite keeps its definition. */
+export interface SchemaObject {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: string | null;
+}
+
+/** Every object of a database's schema but SQLite's statistics tables (numbers for the planner, no code), in one order. */
+export function schemaObjects(db: Db): SchemaObject[] {
+  return db
+    .prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_stat%' ORDER BY type, name")
+    .all() as unknown as SchemaObject[];
+}
+
+/**
+ * What the schema of a database made by tel is after these migrations, applied in this order (as a
+ * database records them in `schema_migrations`); undefined when one of them is not tel's.
+ */
+export function schemaAfter(migrationIds: readonly string[]): SchemaObject[] | undefined {
+  const known = new Set(MIGRATIONS.map((m) => m.id));
+  if (!migrationIds.every((id) => known.has(id))) return undefined;
+  const fresh = new DatabaseSync(':memory:');
+  try {
+    migrate(fresh, migrationIds);
+    return schemaObjects(fresh);
+  } finally {
+    fresh.close();
   }
 }

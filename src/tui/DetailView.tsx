@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { DetailLine } from './detail-lines.js';
+import { escapeControls } from '../util/text.js';
 
 const TONES: Record<NonNullable<DetailLine['tone']>, { color?: string; bold?: boolean; dimColor?: boolean }> = {
   title: { bold: true },
@@ -18,7 +19,7 @@ export function DetailView({ lines, scroll, height }: { lines: DetailLine[]; scr
     <Box flexDirection="column">
       {visible.map((l, i) => (
         <Text key={scroll + i} wrap="truncate" {...(l.tone ? TONES[l.tone] : {})}>
-          {l.text || ' '}
+          {escapeControls(l.text) || ' '}
         </Text>
       ))}
       {more > 0 ? <Text dimColor>{`… ${more} more lines (↓/j)`}</Text> : null}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { count } from './format.js';
+import { escapeControls } from '../util/text.js';
 import type { AttemptTotals, RequestTotals } from './model.js';
 import type { Pane } from './view-state.js';
 
@@ -36,7 +37,7 @@ export function Header({ pane, scope, totals, perMinute, jobs, requests, loading
         <Tab label="1 Attempts" active={pane === 'attempts'} />
         <Tab label="2 Jobs" active={pane === 'jobs'} />
         <Tab label="3 Received" active={pane === 'received'} />
-        <Text dimColor wrap="truncate">{`  ${scope}${loading ? '  (loading history…)' : ''}`}</Text>
+        <Text dimColor wrap="truncate">{`  ${escapeControls(scope)}${loading ? '  (loading history…)' : ''}`}</Text>
       </Box>
       <Text wrap="truncate">
         {`attempts ${count(totals.total)}  `}

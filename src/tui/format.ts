@@ -1,9 +1,10 @@
+import { escapeControls } from '../util/text.js';
 import type { WatchedAttempt, WatchedJob, WatchedRequest } from './types.js';
 
 /** Cuts or pads `text` to exactly `width` cells (an ellipsis marks a cut). */
 export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   if (width <= 0) return '';
-  const flat = text.replace(/\s+/g, ' ');
+  const flat = escapeControls(text.replace(/\s+/g, ' '));
   if (flat.length > width) return width === 1 ? '…' : `${flat.slice(0, width - 1)}…`;
   return align === 'left' ? flat.padEnd(width) : flat.padStart(width);
 }

@@ -1,4 +1,4 @@
-import { compileValidator } from '../../schema/validate.js';
+import { compileValidator, PRINTABLE } from '../../schema/validate.js';
 
 /** Who of an account may use an app (Kazoo's `allowed_users`). */
 export const ALLOWED_USERS = ['all', 'admins', 'specific'] as const;
@@ -33,7 +33,7 @@ export const appSchema = {
         type: 'object',
         required: ['label'],
         properties: {
-          label: { type: 'string', minLength: 1, maxLength: 128 },
+          label: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
           description: { type: 'string', maxLength: 4096 },
           extended_description: { type: 'string', maxLength: 16384 },
           features: { type: 'array', items: { type: 'string', maxLength: 1024 } },

@@ -105,7 +105,7 @@ function installedApp(core: Core, accountId: string, appId: string): Permissions
  * else `apiUrl`, the server's `/v2/` URL as the client reached it.
  */
 function accountView(app: App, perms: Permissions | undefined, masterId: string | undefined, apiUrl: string | undefined): Record<string, unknown> {
-  const view: Record<string, unknown> = { ...app.doc, ...(perms ?? {}), name: app.name, id: app.id };
+  const view: Record<string, unknown> = { ...app.doc, ...permissionFields(perms ?? {}), name: app.name, id: app.id };
   if (masterId) view.account_id = masterId;
   const url = app.doc.api_url ?? apiUrl;
   if (url !== undefined) view.api_url = url;
@@ -154,8 +154,21 @@ function notAllowed(appId: string): Error {
   return errors.forbidden('no app of this id is offered to the account', { details: appId });
 }
 
+/**
+ * What an installation sets over the catalogue: who may use the app, and the UI's metadata. The
+ * rest of an app (its label, `source_url` — where Monster UI loads the app's code from —,
+ * `api_url`, …) is the catalogue's, whatever an account's admin sends.
+ */
+const PERMISSION_FIELDS = ['allowed_users', 'users', 'ui_metadata'] as const;
+
+function permissionFields(perms: Permissions): Permissions {
+  const out: Permissions = {};
+  for (const f of PERMISSION_FIELDS) if (perms[f] !== undefined) out[f] = perms[f];
+  return out;
+}
+
 function writeInstalled(core: Core, accountId: string, app: App, input: Record<string, unknown>): Permissions {
-  const perms: Permissions = { ...validatePermissions(stripServerFields(input)), name: app.name };
+  const perms: Permissions = { ...permissionFields(validatePermissions(stripServerFields(input))), name: app.name };
   perms.users = (perms.users as unknown[]).map((u) => (typeof u === 'string' ? { id: u } : u));
   stmt(core.db, 'INSERT OR REPLACE INTO account_apps (account_id, app_id, doc, modified) VALUES (?, ?, ?, ?)').run(
     accountId,

@@ -93,15 +93,16 @@ describe('authorization holes a reviewer finds first', () => {
   });
 
   describe('2: a segment after accounts/ is always an account id', () => {
-    it('PUT /v2/accounts/devices/devices is a 404 for a tenant and for the super-duper admin, and stores nothing', async () => {
+    it('PUT /v2/accounts/devices/devices names an account "devices": 404 for the super-duper admin, 403 for a tenant (an unknown account like a foreign one), and stores nothing', async () => {
       const tenant = await srv.apiLogin(sub.apiKey);
       const w = await srv.request('PUT', '/v2/accounts/devices/devices', { token: tenant, data: { name: 'shared?' } });
-      expect(w.status).toBe(404);
-      expect(w.body.data).toMatchObject({ cause: 'devices', message: 'bad identifier' });
+      expect(w.status).toBe(403);
       const other = await createSubAccount(srv, srv.master.account_id, 'Other Tenant');
       const otherToken = await srv.apiLogin(other.apiKey);
-      expect((await srv.request('GET', '/v2/accounts/devices/devices', { token: otherToken })).status).toBe(404);
-      expect((await srv.request('PUT', '/v2/accounts/devices/devices', { token: srv.adminToken, data: { name: 'x' } })).status).toBe(404);
+      expect((await srv.request('GET', '/v2/accounts/devices/devices', { token: otherToken })).status).toBe(403);
+      const admin = await srv.request('PUT', '/v2/accounts/devices/devices', { token: srv.adminToken, data: { name: 'x' } });
+      expect(admin.status).toBe(404);
+      expect(admin.body.data).toMatchObject({ cause: 'devices', message: 'bad identifier' });
       const stored = srv.core.db.prepare("SELECT COUNT(*) AS n FROM docs WHERE account_id = 'devices'").get() as { n: number };
       expect(stored.n).toBe(0);
     });

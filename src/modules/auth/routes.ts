@@ -8,6 +8,7 @@ export const authRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'user_auth',
     auth: 'none',
+    cors: 'allowed-origins',
     body: userAuthValidator.schema,
     errors: [429],
     handler: async (ctx, core) => {
@@ -20,10 +21,11 @@ export const authRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'api_auth',
     auth: 'none',
+    cors: 'allowed-origins',
     body: apiAuthValidator.schema,
     errors: [429],
-    handler: (ctx, core) => {
-      const { token, data } = apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
+    handler: async (ctx, core) => {
+      const { token, data } = await apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
       return { status: 201, data };
     },

@@ -334,12 +334,11 @@ export interface LoginSource {
 export async function userAuth(core: Core, input: unknown, from?: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
   const data = userAuthValidator(input ?? {});
   const realm = (data.account_realm ?? data.realm) as string | undefined;
-  const keys = from ? [`addr:${from.address}`, `name:${String(data.account_name ?? realm ?? '').toLowerCase()}`] : [];
-  const throttle = loginThrottle(core);
-  throttle.check(keys);
   const candidates: Account[] = [];
   if (realm) candidates.push(...findAccountsByRealm(core, realm));
   if (data.account_name) candidates.push(...findAccountsByName(core, String(data.account_name)));
+  // counted against the accounts the name resolves to, however it is spelled
+  const turn = from ? await loginThrottle(core).turn({ address: from.address, accounts: candidates.map((a) => a.id) }) : undefined;
   const method = data.method === 'sha' ? 'sha' : 'md5';
   const form = String(data.credentials);
   for (const account of candidates) {
@@ -347,7 +346,7 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
     const users = await usersByCredentials(core, account.id, form, method);
     if (users.length === 1) {
       const login = loginRestrictionsOf(core, data);
-      throttle.succeeded(keys);
+      turn?.succeeded();
       return transaction(core.db, () => {
         upgradeLegacyCredentials(core, users[0], form, method);
         const token = issueToken(core, { account, ownerId: users[0].id, method: METHOD_USER_AUTH, loginRestrictions: login });
@@ -355,22 +354,20 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
       });
     }
   }
-  throttle.failed(keys);
+  turn?.failed();
   throw errors.invalidCredentials();
 }
 
 /** `PUT /v2/api_auth`: an account's API key. */
-export function apiAuth(core: Core, input: unknown, from?: LoginSource): { token: string; data: Record<string, unknown> } {
+export async function apiAuth(core: Core, input: unknown, from?: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
   const data = apiAuthValidator(input ?? {});
-  const keys = from ? [`addr:${from.address}`] : [];
-  const throttle = loginThrottle(core);
-  throttle.check(keys);
+  const turn = from ? await loginThrottle(core).turn({ address: from.address, accounts: [] }) : undefined;
   const account = findAccountByApiKey(core, String(data.api_key));
   if (!account || account.doc.enabled === false) {
-    throttle.failed(keys);
+    turn?.failed();
     throw errors.invalidCredentials();
   }
-  throttle.succeeded(keys);
+  turn?.succeeded();
   const login = loginRestrictionsOf(core, data);
   return transaction(core.db, () => {
     const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });

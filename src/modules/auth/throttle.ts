@@ -1,22 +1,55 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 
-/** Default login throttle (`crossbar.auth`): failures allowed per key within the window. */
+/** Default login throttle (`crossbar.auth`): failures allowed per address and account within the window. */
 export const DEFAULT_LOGIN_MAX_FAILURES = 10;
 export const DEFAULT_LOGIN_FAILURE_WINDOW_S = 300;
 
 /** Keys remembered at most: past it the oldest go first, so guessing from many addresses cannot grow memory. */
 const MAX_KEYS = 10_000;
+/** An address's budget over all accounts, in multiples of the per-account one (spraying many accounts from one place). */
+const ADDRESS_FACTOR = 10;
+/** Past its budget, a key's tries start this far apart, doubled with each further failure, up to the key's cap. */
+const FIRST_SPACING_MS = 1000;
+const ACCOUNT_SPACING_CAP_MS = 10_000;
+const ADDRESS_SPACING_CAP_MS = 1000;
+/**
+ * A try that would wait longer than this for its turn, or behind this many others of its key, is
+ * answered 429 with `Retry-After` instead of held (one client does not send logins side by side).
+ */
+const MAX_WAIT_MS = 30_000;
+const MAX_WAITING = 4;
 
 interface Entry {
   /** unix ms of the failures still within the window, oldest first */
   failures: number[];
+  /** unix ms before which the key's next try does not start */
+  next: number;
+  /** tries of the key waiting for their turn */
+  waiting: number;
+}
+
+/** The keys a login counts against: its address, and its address with the account(s) the login names. */
+export interface LoginKeys {
+  address: string;
+  /** ids of the accounts the login's name or realm resolve to (however it is spelled), or none */
+  accounts: string[];
+}
+
+/** A login that waited its turn: `failed` or `succeeded` says how it went. */
+export interface LoginTurn {
+  failed(): void;
+  succeeded(): void;
 }
 
 /**
- * Slows down guessing: after `login_max_failures` failed logins within `login_failure_window_s`
- * for one key (a source address, an account name), logins for that key answer 429 with
- * `Retry-After` until the oldest failure leaves the window. Kept in the server's memory.
+ * Slows down guessing without locking anyone out. Failed logins count per address and per
+ * (address, account the login names): past `login_max_failures` within `login_failure_window_s`
+ * (an address: ten times that, over all accounts), the key's tries wait their turn, one at a
+ * time, further apart with each failure (up to 10 s for an account, 1 s for an address). Right
+ * credentials from another address never wait; from the same one they pass once their turn comes
+ * (a good login clears its account's count). A try whose turn is over 30 s away, or that would
+ * queue behind four others, is answered 429 with `Retry-After`. Kept in the server's memory.
  */
 export class LoginThrottle {
   private entries = new Map<string, Entry>();
@@ -32,41 +65,79 @@ export class LoginThrottle {
     };
   }
 
-  /** Throws the 429 when any key has used up its failures. */
-  check(keys: string[]): void {
-    if (keys.length === 0) return;
+  /** The keys of a login, each with its budget and its spacing cap. */
+  private keysOf(login: LoginKeys, max: number): { key: string; budget: number; capMs: number }[] {
+    const accounts = [...new Set(login.accounts)].sort().join(',') || '-';
+    return [
+      { key: `addr ${login.address}`, budget: max * ADDRESS_FACTOR, capMs: ADDRESS_SPACING_CAP_MS },
+      { key: `acct ${login.address} ${accounts}`, budget: max, capMs: ACCOUNT_SPACING_CAP_MS },
+    ];
+  }
+
+  /**
+   * Waits for the login's turn (at once for keys within their budget); throws the 429 when the
+   * turn is too far away. Answers how to report the outcome.
+   */
+  async turn(login: LoginKeys): Promise<LoginTurn> {
     const { max, windowMs } = this.settings();
     const now = Date.now();
+    const keys = this.keysOf(login, max);
     let wait = 0;
-    for (const key of keys) {
-      const e = this.entries.get(key);
-      if (!e) continue;
-      while (e.failures.length > 0 && e.failures[0] <= now - windowMs) e.failures.shift();
-      if (e.failures.length === 0) this.entries.delete(key);
-      else if (e.failures.length >= max) wait = Math.max(wait, e.failures[e.failures.length - max] + windowMs - now);
+    let queued = 0;
+    const spacing: number[] = [];
+    for (const k of keys) {
+      const e = this.live(k.key, now, windowMs);
+      const over = (e?.failures.length ?? 0) - k.budget;
+      spacing.push(over < 0 ? 0 : Math.min(k.capMs, FIRST_SPACING_MS * 2 ** Math.min(over, 30)));
+      wait = Math.max(wait, (e?.next ?? 0) - now);
+      queued = Math.max(queued, e?.waiting ?? 0);
     }
-    if (wait > 0) throw errors.tooManyLogins(Math.max(1, Math.ceil(wait / 1000)));
+    if (wait > MAX_WAIT_MS || (wait > 0 && queued >= MAX_WAITING)) throw errors.tooManyLogins(Math.ceil(wait / 1000));
+    const start = now + wait;
+    keys.forEach((k, i) => {
+      if (spacing[i] > 0) this.entry(k.key).next = Math.max(this.entry(k.key).next, start + spacing[i]);
+    });
+    if (wait > 0) {
+      const entries = keys.map((k) => this.entry(k.key));
+      for (const e of entries) e.waiting++;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      for (const e of entries) e.waiting--;
+    }
+    return {
+      failed: () => {
+        const at = Date.now();
+        for (const k of keys) {
+          const e = this.entry(k.key);
+          e.failures.push(at);
+          // what is remembered of a key is bounded: enough to know how far past its budget it is
+          if (e.failures.length > k.budget + 32) e.failures.splice(0, e.failures.length - k.budget - 32);
+        }
+      },
+      // the account's count only: an address that guesses others' passwords cannot clear its own
+      succeeded: () => void this.entries.delete(keys[1].key),
+    };
   }
 
-  /** Counts a failed login against every key. */
-  failed(keys: string[]): void {
-    const { max } = this.settings();
-    const now = Date.now();
-    for (const key of keys) {
-      let e = this.entries.get(key);
-      if (!e) {
-        if (this.entries.size >= MAX_KEYS) this.entries.delete(this.entries.keys().next().value!);
-        e = { failures: [] };
-        this.entries.set(key, e);
-      }
-      e.failures.push(now);
-      if (e.failures.length > max) e.failures.splice(0, e.failures.length - max);
+  /** A key's entry with the failures that left the window dropped; undefined (and forgotten) when nothing is left of it. */
+  private live(key: string, now: number, windowMs: number): Entry | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    while (e.failures.length > 0 && e.failures[0] <= now - windowMs) e.failures.shift();
+    if (e.failures.length === 0 && e.next <= now && e.waiting === 0) {
+      this.entries.delete(key);
+      return undefined;
     }
+    return e;
   }
 
-  /** A good login clears the keys' failures. */
-  succeeded(keys: string[]): void {
-    for (const key of keys) this.entries.delete(key);
+  private entry(key: string): Entry {
+    let e = this.entries.get(key);
+    if (!e) {
+      if (this.entries.size >= MAX_KEYS) this.entries.delete(this.entries.keys().next().value!);
+      e = { failures: [], next: 0, waiting: 0 };
+      this.entries.set(key, e);
+    }
+    return e;
   }
 }
 

@@ -10,13 +10,16 @@ import { WEBHOOKS_APP_ID } from '../apps-store/service.js';
 type Actor = 'super-duper admin' | 'account admin' | 'plain user' | 'parent account token' | 'sibling account token' | 'restricted token';
 const ACTORS: Actor[] = ['super-duper admin', 'account admin', 'plain user', 'parent account token', 'sibling account token', 'restricted token'];
 
-/** An expected outcome: a status, or for secrets whether the caller saw them. */
-type Outcome = number | 'secret shown' | 'secret masked';
+/** An expected outcome: a status, for secrets whether the caller saw them, for installs whether the catalogue held. */
+type Outcome = number | 'secret shown' | 'secret masked' | 'catalogue kept' | 'catalogue replaced';
 
 interface World {
   sub: string;
   victim: string;
   hookPath: string;
+  /** a second signed hook, repointed by the scenarios */
+  signedHookPath: string;
+  resourcePath: string;
   /** a fresh leaf account under Sub (for deletions) */
   leaf(): Promise<string>;
 }
@@ -34,6 +37,14 @@ interface Scenario {
 const secretSeen = (status: number, body: any): Outcome =>
   status !== 200 ? status : body.data.secret === MASKED && body.data.uri.includes(MASKED) ? 'secret masked' : 'secret shown';
 
+const gatewayPasswordSeen = (status: number, body: any): Outcome =>
+  status !== 200 ? status : body.data.gateways[0].password === MASKED ? 'secret masked' : 'secret shown';
+
+const catalogueHeld = (status: number, body: any): Outcome =>
+  status !== 200 ? status : body.data.source_url === undefined ? 'catalogue kept' : 'catalogue replaced';
+
+const random = () => Math.random().toString(16).slice(2, 10);
+
 /** Something of the account every caller of it reads (not a sibling, nor a token restricted to users). */
 const READ_BY_ITS_CALLERS: Record<Actor, Outcome> = {
   'super-duper admin': 200,
@@ -46,6 +57,16 @@ const READ_BY_ITS_CALLERS: Record<Actor, Outcome> = {
 
 /** Something of the account only its admins (and those above it) change. */
 const CHANGED_BY_ITS_ADMINS: Record<Actor, Outcome> = { ...READ_BY_ITS_CALLERS, 'plain user': 403 };
+
+/** A secret of the account's: shown to its admins (and those above it), masked for its other users. */
+const SECRETS_FOR_ITS_ADMINS: Record<Actor, Outcome> = {
+  'super-duper admin': 'secret shown',
+  'account admin': 'secret shown',
+  'plain user': 'secret masked',
+  'parent account token': 'secret shown',
+  'sibling account token': 403,
+  'restricted token': 403,
+};
 
 const SCENARIOS: Scenario[] = [
   {
@@ -99,14 +120,7 @@ const SCENARIOS: Scenario[] = [
     method: 'GET',
     path: (w) => w.hookPath,
     outcome: secretSeen,
-    expect: {
-      'super-duper admin': 'secret shown',
-      'account admin': 'secret shown',
-      'plain user': 'secret masked',
-      'parent account token': 'secret shown',
-      'sibling account token': 403,
-      'restricted token': 403,
-    },
+    expect: SECRETS_FOR_ITS_ADMINS,
   },
   {
     name: 'create a webhook',
@@ -155,6 +169,55 @@ const SCENARIOS: Scenario[] = [
     expect: CHANGED_BY_ITS_ADMINS,
   },
   {
+    name: "install an app with a source_url of one's own",
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store/${WEBHOOKS_APP_ID}`,
+    data: () => ({ allowed_users: 'all', source_url: 'https://evil.example/apps' }),
+    outcome: catalogueHeld,
+    expect: { ...READ_BY_ITS_CALLERS, 'super-duper admin': 'catalogue kept', 'account admin': 'catalogue kept', 'plain user': 403, 'parent account token': 'catalogue kept' },
+  },
+  {
+    name: "change the account's webhook settings",
+    method: 'PATCH',
+    path: (w) => `/v2/accounts/${w.sub}/configs/webhooks`,
+    data: () => ({ attempt_failure_count: 2 + Math.floor(Math.random() * 5) }),
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: "read the account's webhook settings",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/configs/webhooks`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "repoint a signed webhook (its uri)",
+    method: 'PATCH',
+    path: (w) => w.signedHookPath,
+    data: () => ({ uri: `http://127.0.0.1:9/${random()}` }),
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: 'create a resource (a carrier)',
+    method: 'PUT',
+    path: (w) => `/v2/accounts/${w.sub}/resources`,
+    data: () => ({ name: `carrier ${random()}`, gateways: [{ server: 'sip.carrier.example' }] }),
+    expect: { ...CHANGED_BY_ITS_ADMINS, 'super-duper admin': 201, 'account admin': 201, 'parent account token': 201 },
+  },
+  {
+    name: "read a gateway's password",
+    method: 'GET',
+    path: (w) => w.resourcePath,
+    outcome: gatewayPasswordSeen,
+    expect: SECRETS_FOR_ITS_ADMINS,
+  },
+  {
+    name: 'claim a whitelabel domain (only a reseller or a super-duper admin)',
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
+    data: () => ({ domain: `ui-${random()}.example.com` }),
+    expect: { ...CHANGED_BY_ITS_ADMINS, 'account admin': 403, 'parent account token': 403 },
+  },
+  {
     name: "read the account's whitelabel",
     method: 'GET',
     path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
@@ -189,6 +252,14 @@ describe('who may do what', () => {
       token: admin,
       data: { name: 'CRM', uri: 'http://crm:pa55@127.0.0.1:9/hook', hook: 'channel_create', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=' },
     });
+    const signed = await srv.request('PUT', `/v2/accounts/${sub.id}/webhooks`, {
+      token: admin,
+      data: { name: 'Signed', uri: 'http://127.0.0.1:9/signed', hook: 'channel_create', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=' },
+    });
+    const carrier = await srv.request('PUT', `/v2/accounts/${sub.id}/resources`, {
+      token: admin,
+      data: { name: 'Carrier', gateways: [{ server: 'sip.carrier.example', username: 'lab', password: 'carrier-pass' }] },
+    });
     await srv.request('PUT', `/v2/accounts/${sub.id}/apps_store/${WEBHOOKS_APP_ID}`, { token: admin, data: { allowed_users: 'admins' } });
     await srv.request('PUT', `/v2/accounts/${sub.id}/whitelabel`, { token: admin, data: { company_name: 'Sub Co' } });
     let leaves = 0;
@@ -196,6 +267,8 @@ describe('who may do what', () => {
       sub: sub.id,
       victim: users.victim,
       hookPath: `/v2/accounts/${sub.id}/webhooks/${hook.body.data.id}`,
+      signedHookPath: `/v2/accounts/${sub.id}/webhooks/${signed.body.data.id}`,
+      resourcePath: `/v2/accounts/${sub.id}/resources/${carrier.body.data.id}`,
       leaf: async () => (await createSubAccount(srv, sub.id, `Leaf ${++leaves}`)).id,
     };
     tokens['super-duper admin'] = admin;

@@ -2,6 +2,14 @@ import type { RouteDef } from '../../http/router.js';
 import { dataObject } from '../../http/request.js';
 import { errors } from '../../errors.js';
 import { canonicalCategory } from './service.js';
+import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
+
+/** An account's configuration (`/v2/accounts/{id}/configs/{category}`) is changed by its admins only (Kazoo: any user). */
+export const requireAdminForAccountConfig = adminOnly(
+  // `configs/webhooks` parses as two resources (webhooks is an endpoint too): any `configs` in the path
+  ({ method, path }) => WRITE_METHODS.has(method) && path.resources.some((r) => r.name === 'configs'),
+  "changing the account's configuration needs an admin of the account",
+);
 
 /** A category's document, as `set` takes it: nodes of settings, `default` first (a flat object is the default node). */
 const CATEGORY_DOCUMENT = { type: 'object', properties: { default: { type: 'object' } }, additionalProperties: { type: 'object' } };

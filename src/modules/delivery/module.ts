@@ -1,7 +1,7 @@
 import type { TelModule } from '../types.js';
 import type { ConfigCategory } from '../config/categories.js';
 import { startSender } from '../../delivery/sender.js';
-import { SETTINGS, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
+import { DENY_PRIVATE_NETWORKS, SETTINGS, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
 
 /** The `webhooks` configuration category, declared from the delivery engine's settings. */
 const WEBHOOKS_CONFIG: ConfigCategory = {
@@ -9,9 +9,20 @@ const WEBHOOKS_CONFIG: ConfigCategory = {
   description:
     'How deliveries are sent, retried, counted and kept: webhooks, and queue notifications (their backoff and timeout). ' +
     'An account overrides any of these keys at `/v2/accounts/{id}/configs/webhooks`.',
-  keys: Object.fromEntries(
-    Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min, default: s.default, description: s.about }]),
-  ),
+  keys: {
+    ...Object.fromEntries(
+      Object.values(SETTINGS).map((s) => [
+        s.key,
+        { type: 'integer', minimum: s.min, ...(s.max === undefined ? {} : { maximum: s.max }), default: s.default, description: s.about },
+      ]),
+    ),
+    [DENY_PRIVATE_NETWORKS]: {
+      type: 'boolean',
+      default: false,
+      description:
+        'When true, deliveries connect to public addresses only: loopback, private, link-local and other non-public addresses are refused, checked against the address connected to. System-wide; an account cannot override it.',
+    },
+  },
 };
 
 /**

@@ -1,4 +1,5 @@
 import { documentService, type DocumentKind } from './crud.js';
+import { PRINTABLE } from '../../schema/validate.js';
 
 const ui = { ui_metadata: { type: 'object' } };
 
@@ -11,7 +12,7 @@ export const devices = documentService({
     type: 'object',
     required: ['name'],
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128 },
+      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
       device_type: { type: 'string', default: 'sip_device' },
       owner_id: { type: 'string' },
       enabled: { type: 'boolean', default: true },
@@ -30,7 +31,7 @@ export const callflows = documentService({
   schema: {
     type: 'object',
     properties: {
-      name: { type: 'string', maxLength: 128 },
+      name: { type: 'string', maxLength: 128, format: PRINTABLE },
       numbers: { type: 'array', items: { type: 'string' }, default: [] },
       patterns: { type: 'array', items: { type: 'string', format: 'regex' }, default: [] },
       flow: { type: 'object', default: {} },
@@ -48,7 +49,7 @@ export const vmboxes = documentService({
     type: 'object',
     required: ['name', 'mailbox'],
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128 },
+      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
       mailbox: { type: 'string', minLength: 1, maxLength: 30 },
       owner_id: { type: 'string' },
       pin: { type: 'string' },
@@ -66,7 +67,7 @@ export const faxboxes = documentService({
     type: 'object',
     required: ['name'],
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128 },
+      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
       caller_name: { type: 'string' },
       caller_id: { type: 'string' },
       ...ui,
@@ -83,7 +84,7 @@ export const media = documentService({
     type: 'object',
     required: ['name'],
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128 },
+      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
       media_source: { type: 'string', enum: ['recording', 'upload', 'tts'], default: 'upload' },
       language: { type: 'string' },
       ...ui,

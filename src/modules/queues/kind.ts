@@ -1,4 +1,5 @@
 import { documentService } from '../documents/crud.js';
+import { PRINTABLE } from '../../schema/validate.js';
 
 const url = { type: 'string', format: 'http-uri' };
 
@@ -22,7 +23,7 @@ export const queues = documentService({
     type: 'object',
     required: ['name'],
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128 },
+      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
       strategy: { type: 'string', enum: ['round_robin', 'most_idle'], default: 'round_robin' },
       connection_timeout: { type: 'integer', minimum: 0 },
       notifications: notificationsSchema,

@@ -3,6 +3,8 @@ import { attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
 import { attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
+import { authOf } from '../../http/request.js';
+import { isAccountAdmin } from '../users/service.js';
 import { documentRoutes } from '../documents/crud.js';
 import { queues } from './kind.js';
 import { listQueueNotifications } from './service.js';
@@ -10,7 +12,8 @@ import { listQueueNotifications } from './service.js';
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
   const page = listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, attemptQueryOf(ctx.query));
-  return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
+  const admin = isAccountAdmin(core, authOf(ctx));
+  return { data: page.items.map((r) => attemptJson(r, admin)), extras: pageExtras(page, encodeStartKey) };
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`) and each queue's notification attempts. */

@@ -1,5 +1,5 @@
 import type { ConfigCategory } from '../config/categories.js';
-import { DEFAULT_JOB_SETTINGS, RESOURCES_CONFIG } from '../../jobs/settings.js';
+import { DEFAULT_JOB_SETTINGS, JOB_DELAY_KEYS, RESOURCES_CONFIG } from '../../jobs/settings.js';
 
 /** `api.resources`: peering of account resources, and how number jobs are paced and recovered. */
 export const RESOURCES_CONFIG_CATEGORY: ConfigCategory = {
@@ -13,18 +13,20 @@ export const RESOURCES_CONFIG_CATEGORY: ConfigCategory = {
     },
     job_recover_threshold_s: {
       type: 'integer',
+      maximum: JOB_DELAY_KEYS.job_recover_threshold_s,
       minimum: 1,
       default: DEFAULT_JOB_SETTINGS.recoverThresholdSeconds,
       description: 'Seconds without change after which a job counts as stalled and another executor resumes it.',
     },
     job_recover_timeout_s: {
       type: 'integer',
+      maximum: JOB_DELAY_KEYS.job_recover_timeout_s,
       minimum: 1,
       default: DEFAULT_JOB_SETTINGS.recoverTimeoutSeconds,
       description: 'Seconds between two looks for stalled jobs (a server also looks when it starts).',
     },
-    job_recovery_threshold_s: { type: 'integer', minimum: 1, description: "Kazoo's name for `job_recover_threshold_s`, read when that is not set." },
-    job_recovery_timeout_s: { type: 'integer', minimum: 1, description: "Kazoo's name for `job_recover_timeout_s`, read when that is not set." },
+    job_recovery_threshold_s: { type: 'integer', minimum: 1, maximum: JOB_DELAY_KEYS.job_recovery_threshold_s, description: "Kazoo's name for `job_recover_threshold_s`, read when that is not set." },
+    job_recovery_timeout_s: { type: 'integer', minimum: 1, maximum: JOB_DELAY_KEYS.job_recovery_timeout_s, description: "Kazoo's name for `job_recover_timeout_s`, read when that is not set." },
     job_batch_size: {
       type: 'integer',
       minimum: 1,
@@ -33,12 +35,14 @@ export const RESOURCES_CONFIG_CATEGORY: ConfigCategory = {
     },
     job_batch_pause_ms: {
       type: 'integer',
+      maximum: JOB_DELAY_KEYS.job_batch_pause_ms,
       minimum: 0,
       default: DEFAULT_JOB_SETTINGS.batchPauseMs,
       description: 'Milliseconds an executor pauses between two batches, leaving room for other requests.',
     },
     job_poll_interval_ms: {
       type: 'integer',
+      maximum: JOB_DELAY_KEYS.job_poll_interval_ms,
       minimum: 1,
       default: DEFAULT_JOB_SETTINGS.pollIntervalMs,
       description: 'Milliseconds between two looks of a server for jobs that other processes (the CLI) created.',

@@ -1,14 +1,16 @@
 import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, errors } from '../../errors.js';
-import { dataObject, ifMatchOf } from '../../http/request.js';
+import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
+import { isAccountAdmin } from '../users/service.js';
+import { escapeControls } from '../../util/text.js';
 import { integerParam, newestFirst, ordered, pageExtras, pageQueryOf, paginate, timeWindowOf } from '../../http/paging.js';
 import { jobSummary, type JobStatus } from '../../jobs/store.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
-import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, type Scope } from './service.js';
+import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
 import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
@@ -46,7 +48,9 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       path: one,
       handler: (ctx, core) => {
         const d = getResource(core, scopeOf(ctx), ctx.params.resource_id);
-        return { data: resourceJson(d), extras: { revision: d.rev } };
+        // gateway passwords are for the account's admins, as webhook secrets are
+        const json = isAccountAdmin(core, authOf(ctx)) ? resourceJson(d) : withMaskedPasswords(resourceJson(d));
+        return { data: json, extras: { revision: d.rev } };
       },
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
@@ -114,7 +118,7 @@ function deprecated(endpoint: string, successor: string, route: RouteDef): Route
   return {
     ...route,
     handler: async (ctx, core) => {
-      process.stderr.write(`tel: deprecated endpoint ${endpoint} used (${ctx.method} ${ctx.url.split('?')[0]}); use ${successor}\n`);
+      process.stderr.write(`tel: deprecated endpoint ${endpoint} used (${ctx.method} ${escapeControls(ctx.url.split('?')[0])}); use ${successor}\n`);
       try {
         const reply = await route.handler(ctx, core);
         return { ...reply, headers: { ...(reply.headers ?? {}), ...headers } };

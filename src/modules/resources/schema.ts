@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../schema/validate.js';
+import { PRINTABLE, type JsonSchema } from '../../schema/validate.js';
 
 /** Audio codecs of an endpoint media object (the seed's list). */
 export const AUDIO_CODECS = [
@@ -155,7 +155,7 @@ export const resourceSchema: JsonSchema = {
   type: 'object',
   required: ['name', 'gateways'],
   properties: {
-    name: str(1, 128),
+    name: { ...str(1, 128), format: PRINTABLE },
     gateways: { type: 'array', items: gateway },
     enabled: { type: 'boolean', default: true },
     emergency: { type: 'boolean', default: false },

@@ -15,6 +15,7 @@ import {
 import { newId } from '../../util/ids.js';
 import { RESOURCES_CONFIG } from '../../jobs/settings.js';
 import { resourceSchema } from './schema.js';
+import { MASKED } from '../webhooks/service.js';
 
 /** Stored kind of resources in the documents table. */
 export const RESOURCE_KIND = 'resource';
@@ -36,6 +37,18 @@ function ownerOf(scope: Scope): string {
 /** The public form of a resource: its fields, `id`, and `type` (`local` for an account's, `global`). */
 export function resourceJson(d: StoredDoc): Record<string, unknown> {
   return { ...d.doc, id: d.id, type: d.accountId === GLOBAL_OWNER ? 'global' : 'local' };
+}
+
+/**
+ * A resource's JSON with its gateways' passwords masked: what callers who may not see them (and
+ * `tel export` without `--with-secrets`) get.
+ */
+export function withMaskedPasswords(json: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(json.gateways)) return json;
+  const gateways = json.gateways.map((gw: unknown) =>
+    isObject(gw) && typeof gw.password === 'string' ? { ...gw, password: MASKED } : gw,
+  );
+  return { ...json, gateways };
 }
 
 /** A listing row: the seed's `id`, `name`, `enabled`, `weight`, plus Kazoo's `weight_cost`. */

@@ -1,9 +1,8 @@
 import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
-import { findAccount } from '../accounts/service.js';
 import type { AuthInfo } from '../auth/service.js';
-import { isAccountAdmin } from '../users/service.js';
+import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
 import { accountTemplate, checkToken, denialReason } from './service.js';
 
 /** Refuses, with the seed's 403 and the failed step, a request the token's restrictions deny. */
@@ -18,16 +17,10 @@ export function enforceTokenRestrictions(ctx: RequestContext, auth: AuthInfo, co
   if (!verdict.allowed) throw errors.restricted({ step: verdict.failedStep, reason: denialReason(verdict) });
 }
 
-function mayReach(core: Core, auth: AuthInfo, accountId: string): boolean {
-  return auth.isSuperduper || accountId === auth.accountId || (findAccount(core, accountId)?.tree.includes(auth.accountId) ?? false);
-}
-
-const WRITES = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
-
 /** True when the request would create, change or remove an account's restriction template. */
 export function changesTemplate(ctx: RequestContext, core: Core): boolean {
   const { path, method } = ctx;
-  if (!WRITES.has(method)) return false;
+  if (!WRITE_METHODS.has(method)) return false;
   if (path.endpoint === 'token_restrictions') return true;
   if (path.endpoint !== 'accounts' || path.resources.length !== 1 || path.args.length > 1) return false;
   const data = ctx.data;
@@ -42,10 +35,4 @@ export function changesTemplate(ctx: RequestContext, core: Core): boolean {
 }
 
 /** Only an admin of the account may change its template (Kazoo lets any user loosen their own). */
-export function requireAdminForTemplateChanges(ctx: RequestContext, auth: AuthInfo, core: Core): void {
-  if (!changesTemplate(ctx, core)) return;
-  const target = ctx.path.accountId ?? auth.accountId;
-  // A foreign account is refused by the account check, with nothing said about its template.
-  if (!mayReach(core, auth, target)) return;
-  if (!isAccountAdmin(core, auth)) throw errors.forbidden('changing token restrictions needs an admin of the account');
-}
+export const requireAdminForTemplateChanges = adminOnly(changesTemplate, 'changing token restrictions needs an admin of the account');

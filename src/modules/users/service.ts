@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { compileValidator, mergeErrors, PRINTABLE, throwIfErrors } from '../../schema/validate.js';
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
 import { errors, type ValidationErrors } from '../../errors.js';
@@ -11,11 +11,11 @@ export const userSchema = {
   type: 'object',
   required: ['username'],
   properties: {
-    username: { type: 'string', minLength: 1, maxLength: 256 },
+    username: { type: 'string', minLength: 1, maxLength: 256, format: PRINTABLE },
     password: { type: 'string', minLength: 1 },
     priv_level: { type: 'string', enum: ['admin', 'user'], default: 'user' },
-    first_name: { type: 'string', maxLength: 128 },
-    last_name: { type: 'string', maxLength: 128 },
+    first_name: { type: 'string', maxLength: 128, format: PRINTABLE },
+    last_name: { type: 'string', maxLength: 128, format: PRINTABLE },
     email: { type: 'string' },
     enabled: { type: 'boolean', default: true },
     language: { type: 'string' },

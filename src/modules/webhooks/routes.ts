@@ -49,7 +49,8 @@ function samplesReply(ctx: RequestContext) {
 /** The attempts listing of an account's webhooks, or of one hook. */
 function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
   const page = listHookAttempts(core, ctx.params.account_id, { ...attemptQueryOf(ctx.query), hookId });
-  return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
+  const admin = isAccountAdmin(core, authOf(ctx));
+  return { data: page.items.map((r) => attemptJson(r, admin)), extras: pageExtras(page, encodeStartKey) };
 }
 
 /** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */
@@ -153,7 +154,7 @@ export const webhookRoutes: RouteDef[] = [
   },
   ...writeRoutes(ONE, (ctx, core, mode) => {
     const input = dataObject(ctx);
-    const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, mode, ifMatchOf(ctx));
+    const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, mode, ifMatchOf(ctx), authOf(ctx));
     return { data: viewed(ctx, core, hookJson(hook), input) };
   }, webhookSchema),
   {

@@ -1,7 +1,7 @@
 import type { ValidationErrors } from '../../errors.js';
 import { isValidSecret } from '../../delivery/sign.js';
-import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
-import { SETTINGS } from '../../delivery/settings.js';
+import { compileValidator, mergeErrors, PRINTABLE, throwIfErrors } from '../../schema/validate.js';
+import { MIN_RATE_PER_S, SETTINGS } from '../../delivery/settings.js';
 import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './hook-types.js';
 
 /** Retries a hook may ask for: extra tries after a failed first one. */
@@ -17,7 +17,7 @@ export const webhookSchema = {
   type: 'object',
   required: ['name', 'uri', 'hook'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 128, description: 'friendly name' },
+    name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE, description: 'friendly name' },
     uri: { type: 'string', format: 'http-uri', maxLength: 2048, description: 'absolute http(s) URI called on the event' },
     hook: { type: 'string', enum: HOOK_IDS, description: 'the event that fires the hook' },
     http_verb: { type: 'string', enum: ['get', 'post', 'put'], default: 'post' },
@@ -35,7 +35,7 @@ export const webhookSchema = {
     secret: { type: 'string', description: 'Standard Webhooks signing secret: whsec_ + base64 of 24..64 bytes' },
     rate_limit_per_s: {
       type: 'number',
-      exclusiveMinimum: 0,
+      minimum: MIN_RATE_PER_S,
       maximum: MAX_RATE_PER_S,
       description: 'tel extension: deliveries of this hook start at most this many times a second (other hooks are not slowed)',
     },
@@ -92,11 +92,12 @@ export function validateWebhook(input: Record<string, unknown>): Record<string, 
   return input;
 }
 
+const settingProperties = Object.fromEntries(
+  Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min, ...(s.max === undefined ? {} : { maximum: s.max }) }]),
+);
+
 /** The account config `webhooks` document: the delivery settings an account may override. */
-export const accountConfigSchema = {
-  type: 'object',
-  properties: Object.fromEntries(Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min }])),
-};
+export const accountConfigSchema = { type: 'object', properties: settingProperties };
 
 /** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
 export const validateAccountConfig = compileValidator(accountConfigSchema);

@@ -6,10 +6,12 @@ import { clearFailures } from './disabler.js';
 import { deliveriesMade, enqueueDelivery, findDelivery, type DeliveryHead, type DeliveryRow } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
 import { deliverySettings } from '../../delivery/settings.js';
+import { cancelWaiting } from '../../delivery/claim.js';
 import { newSecret } from '../../delivery/sign.js';
 import type { Page, PageQuery } from '../../store/pages.js';
 import type { TimeWindow } from '../../util/time.js';
 import { listDescendants } from '../accounts/service.js';
+import { isAccountAdmin, type Actor } from '../users/service.js';
 import { validateWebhook } from './schema.js';
 import { deliveryTraits, WEBHOOK_KIND } from './match.js';
 import { findHook, findHookById, getHook, insertHook, listHooks, removeHook, setPreviousSecret, writeHook, type Hook } from './store.js';
@@ -101,8 +103,25 @@ export function updateWebhook(
   input: Record<string, unknown>,
   mode: 'replace' | 'merge',
   ifMatch?: string,
+  actor?: Actor,
 ): Hook {
-  return changeWebhook(core, accountId, id, input, mode, { ifMatch });
+  return changeWebhook(core, accountId, id, input, mode, { ifMatch, actor });
+}
+
+/** What a signed hook's deliveries say and where they go: changed by an admin of the account only. */
+const SIGNED_CONTENT = ['uri', 'custom_data', 'http_verb', 'format'] as const;
+
+/**
+ * A hook with a secret signs what it sends with a key only admins read: a plain user who could
+ * repoint it (or add to its payload) would have tel sign their content, and a receiver judge it
+ * valid. Such a change needs an admin of the account; other fields stay open to its users.
+ */
+function checkSignedHookChange(core: Core, actor: Actor | undefined, current: Hook, doc: Record<string, unknown>): void {
+  if (!actor || isAccountAdmin(core, actor)) return;
+  const signs = current.doc.secret !== undefined || (current.previousSecret !== null && current.previousSecret.until > Date.now());
+  if (!signs) return;
+  const changed = SIGNED_CONTENT.filter((f) => JSON.stringify(current.doc[f]) !== JSON.stringify(doc[f]));
+  if (changed.length > 0) throw errors.forbidden(`changing ${changed.join(', ')} of a signed webhook needs an admin of the account`);
 }
 
 function changeWebhook(
@@ -111,7 +130,7 @@ function changeWebhook(
   id: string,
   input: Record<string, unknown>,
   mode: 'replace' | 'merge',
-  opts: { ifMatch?: string; graceMs?: number },
+  opts: { ifMatch?: string; graceMs?: number; actor?: Actor },
 ): Hook {
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
@@ -120,6 +139,7 @@ function changeWebhook(
     // A hook switched to get keeps no body format (format is for post and put only).
     if (merged.http_verb === 'get' && incoming.format === undefined) delete merged.format;
     const doc = validateWebhook(merged);
+    checkSignedHookChange(core, opts.actor, current, doc);
     const reason = doc.enabled === false ? current.disableReason : null;
     clearFailures(core, id);
     const hook = writeHook(core, current, doc, reason, opts.ifMatch);
@@ -154,12 +174,13 @@ export function rotateSecret(core: Core, hookId: string, opts: { accountId?: str
   return changeWebhook(core, hook.accountId, hookId, { secret: opts.secret ?? newSecret() }, 'merge', { graceMs: opts.graceMs });
 }
 
-/** Deletes a hook; answers what it was. */
+/** Deletes a hook and the deliveries of it still waiting to be sent; answers what it was. */
 export function deleteWebhook(core: Core, accountId: string, id: string, ifMatch?: string): Hook {
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
     removeHook(core, current, ifMatch);
     clearFailures(core, id);
+    cancelWaiting(core, id);
     return current;
   });
 }

@@ -23,13 +23,21 @@ export interface StoredImage {
   bytes: Buffer;
 }
 
-/** The type of an image from its first bytes, when base64 came without a `data:` type. */
+/** The type of an image from its first bytes (its magic number), or undefined when it is none of those tel takes. */
 function sniffed(bytes: Buffer): string | undefined {
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
   if (bytes.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0]))) return 'image/x-icon';
   return undefined;
+}
+
+/** A media type's file extension (the names under which tel stores and offers files). */
+function extensionOf(contentType: string): string {
+  if (contentType === 'image/png') return 'png';
+  if (contentType === 'image/gif') return 'gif';
+  if (contentType === 'image/jpg' || contentType === 'image/jpeg') return 'jpg';
+  return 'ico';
 }
 
 function decodeBase64(text: string): StoredImage {
@@ -53,14 +61,20 @@ export function imageOf(upload: Upload | undefined, kind: FileKind): StoredImage
   if (image.bytes.length === 0) throw errors.invalidField('file', 'required', 'An image file is required');
   const accepted = acceptedTypes(kind);
   if (!accepted.includes(image.contentType) || BASE64_TYPES.includes(image.contentType)) throw errors.unsupportedMediaType(accepted);
+  // the bytes must be the image the type says (HTML sent as image/png would be stored and offered as a picture)
+  const actual = sniffed(image.bytes);
+  if (actual === undefined || extensionOf(actual) !== extensionOf(image.contentType)) {
+    throw errors.invalidField('file', 'type', `The file is not a ${image.contentType} image`, { target: image.contentType });
+  }
   return { contentType: image.contentType, bytes: image.bytes };
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/jpg': 'jpg', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif' };
-
-/** The attachment name Kazoo gives a file: `<kind>-<name>`, the name given (`?filename=`) or made up, with an extension. */
+/**
+ * The attachment name Kazoo gives a file: `<kind>-<name>`, the name given (`?filename=`) or made
+ * up, its extension the one of the file's type whatever the name says (`logo.html` of a PNG is
+ * offered as `logo-logo.png`). Also what a download is named, so names stored before keep no other extension.
+ */
 export function fileName(kind: FileKind, given: string | null, contentType: string, now = Date.now()): string {
-  const base = given && /^[\w.-]{1,128}$/.test(given) ? given : `uploaded_file_${Math.floor(now / 1000)}`;
-  const ext = EXTENSIONS[contentType] ?? (contentType.includes('icon') || contentType.endsWith('/ico') ? 'ico' : 'bin');
-  return `${kind}-${/\.[\w]+$/.test(base) ? base : `${base}.${ext}`}`;
+  const base = given && /^[\w.-]{1,128}$/.test(given) ? given.replace(new RegExp(`^${kind}-`), '').replace(/\.\w*$/, '') : '';
+  return `${kind}-${base || `uploaded_file_${Math.floor(now / 1000)}`}.${extensionOf(contentType)}`;
 }

@@ -17,18 +17,19 @@ import {
 
 const ACCOUNT = 'accounts/:account_id/whitelabel';
 
-/** A logo or icon answered as the file itself, as Kazoo streams attachments. */
-function fileReply(f: WhitelabelFile): Reply {
+/** A logo or icon answered as the file itself, as Kazoo streams attachments (named after its type). */
+function fileReply(kind: FileKind, f: WhitelabelFile): Reply {
+  const name = fileName(kind, f.name, f.contentType);
   return {
     file: f.bytes,
-    headers: { 'Content-Type': f.contentType, 'Content-Disposition': `attachment; filename=${f.name}`, 'X-Content-Type-Options': 'nosniff' },
+    headers: { 'Content-Type': f.contentType, 'Content-Disposition': `attachment; filename=${name}`, 'X-Content-Type-Options': 'nosniff' },
   };
 }
 
 /** The account's routes for one kind of file: read it, upload it (the body an image, or base64). */
 function fileRoutes(kind: FileKind): RouteDef[] {
   return [
-    { method: 'GET', path: `${ACCOUNT}/${kind}`, handler: (ctx, core) => fileReply(whitelabelFile(core, getWhitelabel(core, ctx.params.account_id).accountId, kind)) },
+    { method: 'GET', path: `${ACCOUNT}/${kind}`, handler: (ctx, core) => fileReply(kind, whitelabelFile(core, getWhitelabel(core, ctx.params.account_id).accountId, kind)) },
     {
       method: 'POST',
       path: `${ACCOUNT}/${kind}`,
@@ -43,7 +44,7 @@ function fileRoutes(kind: FileKind): RouteDef[] {
       },
     },
     // no token: the login page shows the logo and icon of the domain it is served on
-    { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', handler: (ctx, core) => fileReply(whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
+    { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
   ];
 }
 
@@ -63,7 +64,7 @@ export const whitelabelRoutes: RouteDef[] = [
     body: whitelabelSchema,
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
-      return { data: whitelabelJson(createWhitelabel(core, ctx.params.account_id, dataObject(ctx))) };
+      return { data: whitelabelJson(createWhitelabel(core, ctx.params.account_id, dataObject(ctx), authOf(ctx))) };
     },
   },
   {
@@ -72,7 +73,7 @@ export const whitelabelRoutes: RouteDef[] = [
     body: whitelabelSchema,
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
-      return { data: whitelabelJson(updateWhitelabel(core, ctx.params.account_id, dataObject(ctx), ifMatchOf(ctx))) };
+      return { data: whitelabelJson(updateWhitelabel(core, ctx.params.account_id, dataObject(ctx), ifMatchOf(ctx), authOf(ctx))) };
     },
   },
   {

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
 import { stripServerFields } from '../documents/store.js';
 import { nextRevision } from '../../util/ids.js';
-import { getAccount } from '../accounts/service.js';
+import { findAccount, getAccount } from '../accounts/service.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import type { FileKind, StoredImage } from './files.js';
 import { validateWhitelabel } from './schema.js';
@@ -61,15 +61,44 @@ export function checkWhitelabelWrite(core: Core, actor: Actor): void {
   if (!isAccountAdmin(core, actor)) throw errors.forbidden("changing the account's whitelabel needs an admin of the account");
 }
 
-/** Validates a document and stores it; a domain another account claimed is a 400 on `domain`. */
-function save(core: Core, accountId: string, input: Record<string, unknown>, current: Whitelabel | undefined): Whitelabel {
+/**
+ * Whether an actor may claim domains: the login page of a domain is what everyone reaching it sees,
+ * so only a super-duper admin or a reseller's admins give one (Kazoo whitelabels resellers). No
+ * actor: the operator's own tools.
+ */
+function mayClaimDomains(core: Core, actor: Actor | undefined): boolean {
+  return !actor || actor.isSuperduper || findAccount(core, actor.accountId)?.reseller === true;
+}
+
+/**
+ * Takes `domain` for `accountId`: free, already its own, or claimed by an account below it (an
+ * ancestor's claim wins, the descendant's document keeps the rest) or taken by a super-duper admin;
+ * any other owner's claim is a 400 on `domain`.
+ */
+function claimDomain(core: Core, accountId: string, domain: string, shown: unknown, actor: Actor | undefined): void {
+  const owner = stmt(core.db, 'SELECT * FROM whitelabels WHERE domain = ?').get(domain) as Row | undefined;
+  if (!owner || owner.account_id === accountId) return;
+  const below = findAccount(core, owner.account_id)?.tree.includes(accountId) ?? true;
+  if (!below && !actor?.isSuperduper) {
+    throw errors.invalidField('domain', 'unique', 'This domain is whitelabeled by another account', { cause: shown });
+  }
+  const { domain: _taken, ...rest } = JSON.parse(owner.doc) as Record<string, unknown>;
+  const body = JSON.stringify(rest);
+  stmt(core.db, 'UPDATE whitelabels SET domain = NULL, doc = ?, rev = ?, modified = ? WHERE account_id = ?').run(
+    body,
+    nextRevision(owner.rev, body),
+    Date.now(),
+    owner.account_id,
+  );
+}
+
+/** Validates a document and stores it; claiming a domain follows `claimDomain`'s rules. */
+function save(core: Core, accountId: string, input: Record<string, unknown>, current: Whitelabel | undefined, actor: Actor | undefined): Whitelabel {
   const doc = validateWhitelabel(input);
   const domain = typeof doc.domain === 'string' ? doc.domain.toLowerCase() : undefined;
-  if (domain) {
-    const owner = stmt(core.db, 'SELECT account_id FROM whitelabels WHERE domain = ?').get(domain) as { account_id: string } | undefined;
-    if (owner && owner.account_id !== accountId) {
-      throw errors.invalidField('domain', 'unique', 'This domain is whitelabeled by another account', { cause: doc.domain });
-    }
+  if (domain && domain !== current?.domain) {
+    if (!mayClaimDomains(core, actor)) throw errors.forbidden('claiming a whitelabel domain needs a reseller or a super-duper admin');
+    claimDomain(core, accountId, domain, doc.domain, actor);
   }
   const body = JSON.stringify(doc);
   const rev = nextRevision(current?.rev, body);
@@ -89,21 +118,21 @@ function save(core: Core, accountId: string, input: Record<string, unknown>, cur
   return { accountId, domain, doc, rev };
 }
 
-/** `PUT …/whitelabel`: the account's first whitelabel document; a second is a 409, as Kazoo's. */
-export function createWhitelabel(core: Core, accountId: string, input: Record<string, unknown>): Whitelabel {
+/** `PUT …/whitelabel`: the account's first whitelabel document; a second is a 409, as Kazoo's. `actor`: who asks (none: the operator). */
+export function createWhitelabel(core: Core, accountId: string, input: Record<string, unknown>, actor?: Actor): Whitelabel {
   return transaction(core.db, () => {
     getAccount(core, accountId);
     if (findWhitelabel(core, accountId)) throw errors.conflict();
-    return save(core, accountId, stripServerFields(input), undefined);
+    return save(core, accountId, stripServerFields(input), undefined, actor);
   });
 }
 
 /** `POST …/whitelabel`: the fields sent over the stored document (Kazoo merges); `ifMatch` a revision. */
-export function updateWhitelabel(core: Core, accountId: string, input: Record<string, unknown>, ifMatch?: string): Whitelabel {
+export function updateWhitelabel(core: Core, accountId: string, input: Record<string, unknown>, ifMatch?: string, actor?: Actor): Whitelabel {
   return transaction(core.db, () => {
     const current = getWhitelabel(core, accountId);
     if (ifMatch && ifMatch !== current.rev) throw errors.conflict();
-    return save(core, accountId, { ...current.doc, ...stripServerFields(input) }, current);
+    return save(core, accountId, { ...current.doc, ...stripServerFields(input) }, current, actor);
   });
 }
 

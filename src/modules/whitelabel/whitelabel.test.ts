@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { createAccount } from '../accounts/service.js';
 
 /** A 1×1 PNG and a tiny .ico: real image bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -25,7 +26,9 @@ describe('whitelabel', () => {
   beforeAll(async () => {
     srv = await startTestServer();
     reseller = await createSubAccount(srv, srv.master.account_id, 'Reseller');
-    other = await createSubAccount(srv, srv.master.account_id, 'Other Reseller');
+    // a reseller's admins may claim domains (a super-duper admin takes any)
+    const made = createAccount(srv.core, { name: 'Other Reseller' }, { parentId: srv.master.account_id, reseller: true });
+    other = { id: made.id, apiKey: made.apiKey };
     await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-clerk', priv_level: 'user' } });
     clerk = await srv.userLogin('Reseller', 'clerk', 'pw-clerk');
   });
@@ -69,8 +72,8 @@ describe('whitelabel', () => {
     expect((await srv.request('GET', doc(reseller.id), { token: clerk })).body.data.company_name).toBe('Acme Voice');
   });
 
-  it('another account cannot claim the same domain (400 domain.unique); a bad domain is a 400', async () => {
-    const r = await srv.request('PUT', doc(other.id), { token: srv.adminToken, data: { domain: 'ui.example.COM' } });
+  it("another reseller cannot claim the same domain (400 domain.unique); a bad domain is a 400", async () => {
+    const r = await srv.request('PUT', doc(other.id), { token: await srv.apiLogin(other.apiKey), data: { domain: 'ui.example.COM' } });
     expect(r.status).toBe(400);
     expect(r.body.data.domain.unique).toMatchObject({ cause: 'ui.example.COM' });
     const bad = await srv.request('PUT', doc(other.id), { token: srv.adminToken, data: { domain: 'not a domain/', hide_powered: 'maybe' } });
