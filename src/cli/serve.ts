@@ -4,7 +4,7 @@ import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
-import { prepareForServing } from './compiler-tuning.js';
+import { startServing } from './start-serving.js';
 import { untilStopped } from './signals.js';
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
@@ -44,19 +44,21 @@ removes its database.`,
       const fresh = g.db === ':memory:' || !existsSync(g.db);
       const core = openCoreAt(g.db);
       let generated: { result: ReturnType<typeof initDatabase>; password: string } | undefined;
-      if (fresh || !isInitialised(core)) {
-        const password = generatePassword();
-        generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
+      try {
+        if (fresh || !isInitialised(core)) {
+          const password = generatePassword();
+          generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
+        }
+      } catch (err) {
+        closeCore(core);
+        throw err;
       }
       let api;
       try {
-        // the HTTP server (node:http and all) loads only when one starts
-        const { startApi } = await import('../http/app.js');
-        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
-        prepareForServing();
+        api = await startServing(core, opts.host, port, opts.allowedHost);
       } catch (err) {
         closeCore(core);
-        throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);
+        throw err;
       }
       if (generated) {
         const r = generated.result;
@@ -81,4 +83,3 @@ removes its database.`,
       closeCore(core);
     });
 }
-

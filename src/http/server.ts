@@ -10,11 +10,12 @@ import { parsePath, type ParsedPath } from '../api-path.js';
 import type { RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, errors, storageError } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
+import { countRefused, noteStorageFault } from '../store/health.js';
 import type { HostGuard } from './host-guard.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
@@ -267,7 +268,7 @@ export async function handleRequest(
     send(res, status, body, headers);
   } catch (err) {
     if (err instanceof ClientGone) return;
-    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
+    sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, allowed });
   }
 }
 
@@ -313,8 +314,17 @@ function preflightMethods(allowed: string[], req: IncomingMessage): string[] {
   return PREFLIGHT_METHODS.has(asked) && !allowed.includes(asked) ? [...allowed, asked] : allowed;
 }
 
-function internal(err: unknown, requestId: string): ApiError {
+/**
+ * The answer for an error no handler turned into one: a lock held too long, a storage fault (the
+ * episode logs it, once), or a 500 whose stack goes to the log.
+ */
+function internal(core: Core, err: unknown, requestId: string): ApiError {
   if (isBusy(err)) return errors.datastoreTimeout();
+  const fault = noteStorageFault(core.db, err);
+  if (fault) {
+    countRefused(core.db);
+    return storageError(fault);
+  }
   process.stderr.write(`tel: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}\n`);
   return errors.internal();
 }
@@ -376,7 +386,7 @@ export function createApiServer(core: Core, router: Router, guard?: HostGuard): 
     handleRequest(core, router, req, res, guard).catch((err) => {
       // handleRequest answers its own errors; this is the net under it
       const requestId = nextRequestId();
-      sendError(res, internal(err, requestId), requestId);
+      sendError(res, internal(core, err, requestId), requestId);
     });
   };
   // A request without `Host` is answered like any other (node would send a bare 400).

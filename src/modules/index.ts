@@ -1,4 +1,5 @@
 import type { TelModule } from './types.js';
+import { reportDbError } from '../store/health.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -41,7 +42,14 @@ export const MODULES: TelModule[] = [
       },
     },
     start(core) {
-      const timer = setInterval(() => sweepExpiredTokens(core), 60_000);
+      const timer = setInterval(() => {
+        try {
+          sweepExpiredTokens(core);
+        } catch (err) {
+          // a file another process holds, or a full disk: the next sweep takes them
+          reportDbError(core.db, 'sweeping expired tokens failed', err);
+        }
+      }, 60_000);
       timer.unref();
       return { stop: async () => clearInterval(timer) };
     },
