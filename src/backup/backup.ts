@@ -1,7 +1,7 @@
 import { closeSync, openSync, renameSync, rmSync } from 'node:fs';
 import { backup, DatabaseSync } from 'node:sqlite';
 import type { Core } from '../core-type.js';
-import { DB_FILE_MODE } from '../store/db.js';
+import { DB_FILE_MODE, refusalOf, schemaOf } from '../store/db.js';
 import { forgetServers } from '../store/presence.js';
 
 /** Pages copied per backup step: all of them in one, so that the copy is one consistent snapshot. */
@@ -43,8 +43,10 @@ export function notRestorable(file: string): string | undefined {
     return `SQLite cannot open it (${(err as Error).message})`;
   }
   try {
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
-    if (!tables.has('schema_migrations') || !tables.has('accounts')) return 'it is an SQLite database, but not a tel one';
+    const schema = schemaOf(db);
+    // a newer tel's backup would make the database one this tel refuses to open
+    const refused = refusalOf('it', schema.kind === 'empty' ? { kind: 'foreign' } : schema);
+    if (refused) return refused;
     const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
     if (check.integrity_check !== 'ok') return `its integrity check fails (${check.integrity_check})`;
     return undefined;
