@@ -1,6 +1,12 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closeCore, openCore, type Core } from '../src/core.js';
+import { startJobExecutor } from '../src/jobs/executor.js';
+import { createJob, findJobById } from '../src/jobs/store.js';
+import { initDatabase } from '../src/modules/accounts/bootstrap.js';
+import { createResource } from '../src/modules/resources/service.js';
+import { storageMetrics, storageState } from '../src/store/health.js';
 import { runTel } from './helpers/cli.js';
 import { httpRequest, type ApiAnswer } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
@@ -143,5 +149,39 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     expect(write.status, write.text).toBe(201);
     expect(await p.stop('SIGTERM')).toBe(0);
     expect(existsSync(`${db}-wal`)).toBe(false);
+  });
+
+  it('a job that fills the disk waits where its last batch ended, says so in the metrics, and completes once there is space', async () => {
+    disk = mountSmallDisk('4m');
+    const core: Core = openCore(join(disk.dir, 'tel.db'));
+    const logged: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (logged.push(String(s)), true));
+    const executor = startJobExecutor(core);
+    try {
+      const { account_id } = initDatabase(core, { account: 'Lab', username: 'admin', password: 'pw' });
+      const resource = createResource(core, { accountId: account_id }, { name: 'Carrier', gateways: [{ server: 'gw.example.net' }] });
+      const numbers = Array.from({ length: 20_000 }, (_, i) => `+1415${String(5_000_000 + i).padStart(7, '0')}`);
+      const job = createJob(core, { accountId: account_id, resourceId: resource.id, numbers });
+      await until(() => storageState(core.db).waiting.jobs === 1, 'the job to wait for the disk', 20_000);
+      const waiting = findJobById(core, job.id)!;
+      expect(waiting.status).toBe('running');
+      expect(waiting.processed).toBeGreaterThan(0);
+      expect(waiting.processed).toBeLessThan(numbers.length);
+      expect(storageState(core.db)).toMatchObject({ status: 'full', waiting: { jobs: 1 } });
+      expect(storageMetrics(core.db)).toMatch(/^tel_storage_fault\{fault="full"\} 1$/m);
+      expect(storageMetrics(core.db)).toMatch(/^tel_storage_waiting\{worker="jobs"\} 1$/m);
+
+      disk.resize('64m');
+      await until(() => findJobById(core, job.id)!.status === 'complete', 'the job to complete', 20_000);
+      expect(findJobById(core, job.id)).toMatchObject({ processed: numbers.length, successes: numbers.length, failures: 0 });
+      expect(storageState(core.db)).toMatchObject({ status: 'ok', since: null, episodes: 1, waiting: { jobs: 0 } });
+      expect(logged.filter((l) => /storage of tel\.db: since /.test(l))).toHaveLength(1);
+      expect(logged.filter((l) => /storage of tel\.db: writes work again/.test(l))).toHaveLength(1);
+      expect(logged.join('')).not.toMatch(/job .* stopped/);
+    } finally {
+      spy.mockRestore();
+      await executor.stop();
+      closeCore(core);
+    }
   });
 });
