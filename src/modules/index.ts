@@ -21,12 +21,14 @@ import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
+import { storageModule } from './storage/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
  * Add a module here to give it routes, bus subscriptions or background workers.
  */
 export const MODULES: TelModule[] = [
+  storageModule,
   { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes },
   { name: 'users', endpoints: ['users'], routes: userRoutes },
   {
