@@ -44,24 +44,32 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   });
   const workers: Worker[] = [];
   let checkpointer: Checkpointer | undefined;
-  const stopWorkers = async () => {
-    await Promise.all(workers.map((w) => w.stop()));
+  let stopAnnouncing: (() => void) | undefined;
+  /** what stopping does once the workers have stopped and no request is left */
+  const release = async () => {
     await checkpointer?.stop();
+    stopAnnouncing?.();
+    try {
+      withdrawServer(core.db);
+    } catch {
+      // a record left behind is ignored once its process is gone
+    }
+    core.serving = false;
   };
-  let announced: () => void;
   try {
     core.serving = true;
     setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
-    announced = announce(core);
+    stopAnnouncing = announce(core);
     checkpointer = startCheckpointer(core.db, core.file);
     for (const m of MODULES) {
       const w = m.start?.(core);
       if (w) workers.push(w);
     }
   } catch (err) {
-    core.serving = false;
     server.closeAllConnections();
-    await Promise.all([new Promise((resolve) => server.close(resolve)), stopWorkers().catch(() => {})]);
+    await new Promise((resolve) => server.close(resolve));
+    await Promise.all(workers.map((w) => w.stop())).catch(() => {});
+    await release().catch(() => {});
     throw err;
   }
   const addr = server.address() as AddressInfo;
@@ -79,14 +87,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
-      await checkpointer?.stop();
-      announced();
-      try {
-        withdrawServer(core.db);
-      } catch {
-        // a record left behind is ignored once its process is gone
-      }
-      core.serving = false;
+      await release();
     },
   };
 }

@@ -1,8 +1,7 @@
 import type { Core } from '../core-type.js';
 import type { Worker } from '../core-type.js';
 import { isBusy } from '../store/db.js';
-import { holdsWhileFaulty, onStorageBack, reportDbError, storageFaulty } from '../store/health.js';
-import { storageFaultOf } from '../errors.js';
+import { holdsWhileFaulty, noteStorageFault, onStorageBack, reportDbError, storageFaulty } from '../store/health.js';
 import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
 import { jobSettings } from './settings.js';
 
@@ -108,8 +107,7 @@ export class JobExecutor implements Worker {
       this.held = undefined;
       return true;
     } catch (err) {
-      if (storageFaultOf(err)) {
-        reportDbError(this.core.db, `job ${seq}`, err);
+      if (noteStorageFault(this.core.db, err)) {
         this.held = { seq, runner };
         return false;
       }

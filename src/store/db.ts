@@ -107,35 +107,30 @@ export function setSynchronous(db: Db, level: Synchronous): void {
 }
 
 /**
- * Opens a database file on disk, checking what it holds before anything is written. A file with a
- * write-ahead log or rollback journal beside it (a server on it, or one that was killed) is looked
- * at through a read-only connection, which can neither fold the log into the file nor roll the
- * journal back; otherwise through the connection itself, which has written nothing yet (and whose
- * close removes only the log files its reads made).
+ * Opens a database file on disk, checking what an existing one holds before anything is written
+ * to it (its mode included): through this connection, which has written nothing yet (its close
+ * removes only the log files its reads made) — or, with a write-ahead log or rollback journal
+ * beside the file (a server on it, or one that was killed), through a read-only connection first,
+ * which can neither fold the log into the file nor roll the journal back.
  */
 function openOwnFile(file: string): Db {
-  const created = createOwnerOnly(file);
-  if (!created && existsSync(file) && statSync(file).size > 0) {
-    const logBeside = existsSync(`${file}-wal`) || existsSync(`${file}-journal`);
-    if (logBeside) {
-      const look = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
-      try {
-        refuseUnlessOurs(file, look);
-      } finally {
-        look.close();
-      }
-    }
-    const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+  const fresh = createOwnerOnly(file) || !existsSync(file) || statSync(file).size === 0;
+  const logBeside = !fresh && (existsSync(`${file}-wal`) || existsSync(`${file}-journal`));
+  if (logBeside) {
+    const look = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
     try {
-      if (!logBeside) refuseUnlessOurs(file, db);
-    } catch (err) {
-      db.close();
-      throw err;
+      refuseUnlessOurs(file, look);
+    } finally {
+      look.close();
     }
-    ownerOnly(file);
-    return db;
   }
   const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    if (!fresh && !logBeside) refuseUnlessOurs(file, db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   ownerOnly(file);
   return db;
 }
