@@ -10,7 +10,7 @@ import { storageMetrics, storageState } from '../src/store/health.js';
 import { runTel } from './helpers/cli.js';
 import { httpRequest, type ApiAnswer } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
-import { startTelServe, until, type TelProcess } from './helpers/tel-process.js';
+import { startTel, until, type TelProcess } from './helpers/tel-process.js';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from './helpers/tmpfs.js';
 
 const unavailable = smallDiskUnavailable();
@@ -32,9 +32,17 @@ function expectFull(r: ApiAnswer): void {
   });
 }
 
-/** A `tel serve` on the small disk, logged in with its master account's API key. */
-async function serveOn(db: string): Promise<{ p: TelProcess & { url: string }; account: string; token: string }> {
-  const p = await startTelServe(db);
+/** Starts `tel serve` on `db`, in `servers` from the start (stopped after the test, even if it never listens). */
+async function serve(db: string, servers: TelProcess[]): Promise<TelProcess & { url: string }> {
+  const p = startTel(['serve', '--db', db, '--port', '0']);
+  servers.push(p);
+  const url = await p.until(() => /tel listening on (http:\/\/\S+)/.exec(p.stdout)?.[1], 'tel serve to listen', 20_000);
+  return Object.assign(p, { url });
+}
+
+/** A new database served, logged in with its master account's API key. */
+async function serveNew(db: string, servers: TelProcess[]): Promise<{ p: TelProcess & { url: string }; account: string; token: string }> {
+  const p = await serve(db, servers);
   const key = /api_key\s+(\S+)/.exec(p.stdout)?.[1];
   const login = await httpRequest(p.url, 'PUT', '/v2/api_auth', { data: { api_key: key } });
   expect(login.status, login.text).toBe(201);
@@ -59,8 +67,7 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
   it('writes answer 507 while it is full, logged once; reads go on; every acknowledged event is delivered once space returns, none twice', async () => {
     disk = mountSmallDisk('4m');
     const db = join(disk.dir, 'tel.db');
-    const { p, account, token } = await serveOn(db);
-    servers.push(p);
+    const { p, account, token } = await serveNew(db, servers);
     sink = await startSink();
     // answers a little later, so that deliveries are in flight while the disk fills
     sink.respond(async () => (await new Promise((r) => setTimeout(r, 20)), { status: 200 }));
@@ -118,8 +125,7 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
   it('tel serve started on a full disk where a killed server left its write-ahead log serves reads, answers 507, and writes once space returns', async () => {
     disk = mountSmallDisk('4m');
     const db = join(disk.dir, 'tel.db');
-    const first = await serveOn(db);
-    servers.push(first.p);
+    const first = await serveNew(db, servers);
     for (let i = 0; i < 5; i++) {
       const r = await httpRequest(first.p.url, 'PUT', `/v2/accounts/${first.account}`, { token: first.token, data: { name: `Customer ${i}` } });
       expect(r.status, r.text).toBe(201);
@@ -128,8 +134,7 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
     const filler = disk.fill();
 
-    const p = await startTelServe(db);
-    servers.push(p);
+    const p = await serve(db, servers);
     const { account, token } = first;
     const read = await httpRequest(p.url, 'GET', `/v2/accounts/${account}/children`, { token });
     expect(read.status, read.text).toBe(200);
