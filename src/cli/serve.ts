@@ -33,6 +33,9 @@ Examples:
 
 On a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:
 a web page cannot reach tel through DNS rebinding.
+A full disk under the database stops nothing but writes: they answer 507 (an I/O error or a
+read-only file: 503), reads go on, deliveries and jobs wait, and all of it resumes by itself once
+there is space again; the log says when it began and when it ended.
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
 removes its database.`,
     )

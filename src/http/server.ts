@@ -34,6 +34,14 @@ export const MAX_UNAUTHENTICATED_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = 'application/json';
 
+/**
+ * How long a client may take: its request's headers, the whole request (408 beyond either; slow
+ * clients hold only their own connection), and an idle keep-alive connection before it is closed.
+ */
+const HEADERS_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 300_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** How long a connection refused as malformed is drained before it is dropped. */
 const CLIENT_ERROR_LINGER_MS = 5_000;
 const answeredSockets = new WeakSet<Duplex>();
@@ -390,7 +398,10 @@ export function createApiServer(core: Core, router: Router, guard?: HostGuard): 
     });
   };
   // A request without `Host` is answered like any other (node would send a bare 400).
-  const server = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, serve);
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requireHostHeader: false },
+    serve,
+  );
   server.on('clientError', answerClientError);
   // An `Expect:` other than 100-continue is ignored, as Kazoo does (node would answer a bare 417).
   server.on('checkExpectation', serve);
