@@ -7,14 +7,14 @@
 // full / normal: the median of each round's ratio.
 //
 //   npx node scripts/bench/synchronous.mjs [--rounds 3] [--seconds 5] [--warmup 3] [--firing 32]
-import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { TEL_NODE_FLAGS, runMain, startProcess } from './lib/http.mjs';
+import { TEL_NODE_FLAGS, pin, pinned, runMain, startCountingSink, startProcess } from './lib/http.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opts } = parseArgs({
@@ -31,8 +31,6 @@ const warmupSeconds = Number(opts.warmup);
 const firing = Number(opts.firing);
 const LEVELS = ['normal', 'full'];
 
-const pinned = cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const pin = (cpu, pid) => pinned && spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const tel = (args) => execFileSync(process.execPath, [...TEL_NODE_FLAGS, 'bin/tel.js', ...args], { cwd: root, encoding: 'utf8' });
 
@@ -94,22 +92,10 @@ async function measure(dir, level, sink) {
 async function main() {
   execFileSync(process.execPath, ['scripts/bundle.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'tel-bench-sync-'));
-  const sinkFile = join(dir, 'sink.cjs');
-  writeFileSync(
-    sinkFile,
-    `const { createServer } = require('node:http');
-     let n = 0;
-     const s = createServer((req, res) => { req.resume(); req.on('end', () => { n++; res.end('ok'); }); });
-     s.keepAliveTimeout = 60000;
-     s.listen(0, '127.0.0.1', () => process.send({ port: s.address().port }));
-     process.on('message', () => process.send({ n }));`,
-  );
-  const child = fork(sinkFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  pin(1, process.pid);
+  let sink;
   try {
-    pin(1, process.pid);
-    pin(1, child.pid);
-    const { port } = await new Promise((r) => child.once('message', r));
-    const sink = { port, delivered: () => new Promise((r) => (child.once('message', (m) => r(m.n)), child.send('n'))) };
+    sink = await startCountingSink(dir);
     const runs = [];
     for (let i = 0; i < rounds; i++) {
       for (const level of LEVELS) {
@@ -130,7 +116,7 @@ async function main() {
     );
     console.log(JSON.stringify({ bench: 'synchronous', pinned, rounds, ...summary, full_vs_normal: ratio, full_vs_normal_by_round: pairs, runs }));
   } finally {
-    child.kill();
+    sink?.child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }
