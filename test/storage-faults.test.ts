@@ -6,7 +6,7 @@ import { startJobExecutor } from '../src/jobs/executor.js';
 import { createJob, findJobById } from '../src/jobs/store.js';
 import { initDatabase } from '../src/modules/accounts/bootstrap.js';
 import { createResource } from '../src/modules/resources/service.js';
-import { storageMetrics, storageState } from '../src/store/health.js';
+import { diskFull, storageMetrics, storageState } from '../src/store/health.js';
 import { runTel } from './helpers/cli.js';
 import { httpRequest, type ApiAnswer } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
@@ -132,7 +132,10 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     }
     await first.p.stop('SIGKILL');
     expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
+    expect(diskFull(db)).toBe(false);
     const filler = disk.fill();
+    // what tel watch's header and the end of an episode go by
+    expect(diskFull(db)).toBe(true);
 
     const p = await serve(db, servers);
     const { account, token } = first;
@@ -149,6 +152,7 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     expect(cli.stderr).toBe('Refused (507): the disk holding the database is full: nothing can be written until space is freed.\n');
 
     rmSync(filler);
+    expect(diskFull(db)).toBe(false);
     await until(() => episodeEnds(p).length === 1, 'the end of the episode logged', 10_000);
     const write = await httpRequest(p.url, 'PUT', `/v2/accounts/${account}/devices`, { token, data: bigDevice(512, 1) });
     expect(write.status, write.text).toBe(201);
