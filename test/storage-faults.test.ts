@@ -22,7 +22,7 @@ const episodeEnds = (p: TelProcess) => p.stderr.split('\n').filter((l) => /^tel:
 
 /** What a full disk answers: 507 with Retry-After and the cause, in Kazoo's error envelope. */
 function expectFull(r: ApiAnswer): void {
-  expect(r.status, r.text).toBe(507);
+  expect(r.status, r.text.slice(0, 300)).toBe(507);
   expect(r.headers.get('retry-after')).toBe('30');
   expect(r.body).toMatchObject({
     status: 'error',
@@ -118,7 +118,7 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     expect(new Set(sink.requests.map((r) => callIdOf(r.body)))).toEqual(acknowledged);
     // writes work again, by themselves
     const after = await httpRequest(p.url, 'PUT', `/v2/accounts/${account}/devices`, { token, data: bigDevice(256, 9999) });
-    expect(after.status, after.text).toBe(201);
+    expect(after.status, after.text.slice(0, 300)).toBe(201);
     expect(await p.stop('SIGTERM')).toBe(0);
   });
 
@@ -142,7 +142,14 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     const read = await httpRequest(p.url, 'GET', `/v2/accounts/${account}/children`, { token });
     expect(read.status, read.text).toBe(200);
     expect(read.body.data).toHaveLength(5);
-    expectFull(await httpRequest(p.url, 'PUT', `/v2/accounts/${account}/devices`, { token, data: bigDevice(512, 0) }));
+    // the killed server's log, once folded into the file, is written over again: the first writes
+    // may fit in it; then the disk is full
+    let write: ApiAnswer | undefined;
+    for (let i = 0; i < 40 && write?.status !== 507; i++) {
+      write = await httpRequest(p.url, 'PUT', `/v2/accounts/${account}/devices`, { token, data: bigDevice(512, i) });
+      if (write.status !== 201) expectFull(write);
+    }
+    expectFull(write!);
     expect(episodeStarts(p), p.stderr).toHaveLength(1);
     expect(p.stderr).not.toMatch(/Cannot listen/);
 
@@ -154,8 +161,8 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
     rmSync(filler);
     expect(diskFull(db)).toBe(false);
     await until(() => episodeEnds(p).length === 1, 'the end of the episode logged', 10_000);
-    const write = await httpRequest(p.url, 'PUT', `/v2/accounts/${account}/devices`, { token, data: bigDevice(512, 1) });
-    expect(write.status, write.text).toBe(201);
+    const after = await httpRequest(p.url, 'PUT', `/v2/accounts/${account}/devices`, { token, data: bigDevice(512, 100) });
+    expect(after.status, after.text.slice(0, 300)).toBe(201);
     expect(await p.stop('SIGTERM')).toBe(0);
     expect(existsSync(`${db}-wal`)).toBe(false);
   });
