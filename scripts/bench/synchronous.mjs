@@ -4,7 +4,8 @@
 // process; the figures are the calls answered and the deliveries made per second over a measured
 // window after a warm-up, and the simulations' latency. With taskset, tel runs on the first CPU
 // and everything else on the second (what tel does with one core). Medians of the rounds, and
-// full / normal: the median of each round's ratio.
+// full / normal: the median of each round's ratio. Also what one small commit costs alone with
+// each setting on the same disk.
 //
 //   npx node scripts/bench/synchronous.mjs [--rounds 3] [--seconds 5] [--warmup 3] [--firing 32]
 import { execFileSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { TEL_NODE_FLAGS, pin, pinned, runMain, startCountingSink, startProcess } from './lib/http.mjs';
@@ -33,6 +35,25 @@ const LEVELS = ['normal', 'full'];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const tel = (args) => execFileSync(process.execPath, [...TEL_NODE_FLAGS, 'bin/tel.js', ...args], { cwd: root, encoding: 'utf8' });
+
+/** Milliseconds one small commit takes with `level`, on the disk under `dir` (the mean of 300). */
+function commitMs(dir, level) {
+  const db = new DatabaseSync(join(dir, `commits-${level}.db`));
+  try {
+    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${level}; CREATE TABLE IF NOT EXISTS t (v TEXT)`);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const n = 300;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      db.exec('BEGIN');
+      insert.run('x'.repeat(600));
+      db.exec('COMMIT');
+    }
+    return Number(((performance.now() - t0) / n).toFixed(3));
+  } finally {
+    db.close();
+  }
+}
 
 /** One server with `level` on a new database under `dir`: calls fired, deliveries counted. */
 async function measure(dir, level, sink) {
@@ -109,12 +130,14 @@ async function main() {
       LEVELS.map((level) => [level, { calls_per_s: of(level, 'calls_per_s'), deliveries_per_s: of(level, 'deliveries_per_s'), p50_ms: of(level, 'p50_ms'), p99_ms: of(level, 'p99_ms') }]),
     );
     // each round's full against the normal run just before it: a slow spell of the box weighs on both
+    const commit_ms = Object.fromEntries(LEVELS.map((level) => [level, median([1, 2, 3].map(() => commitMs(dir, level)))]));
+    console.log(`· one commit alone: ${commit_ms.normal} ms with normal, ${commit_ms.full} ms with full (the disk's sync)`);
     const pairs = Array.from({ length: rounds }, (_, i) => Number((runs[2 * i + 1].deliveries_per_s / runs[2 * i].deliveries_per_s).toFixed(2)));
     const ratio = median(pairs);
     console.log(
       `· full / normal: ${ratio} of the deliveries per second (median of the rounds: ${pairs.join(', ')}; ${pinned ? 'tel on CPU 0, the rest on CPU 1' : 'not pinned'})`,
     );
-    console.log(JSON.stringify({ bench: 'synchronous', pinned, rounds, ...summary, full_vs_normal: ratio, full_vs_normal_by_round: pairs, runs }));
+    console.log(JSON.stringify({ bench: 'synchronous', pinned, rounds, ...summary, full_vs_normal: ratio, full_vs_normal_by_round: pairs, commit_ms, runs }));
   } finally {
     sink?.child.kill();
     rmSync(dir, { recursive: true, force: true });
