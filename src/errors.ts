@@ -18,6 +18,47 @@ export class ApiError extends Error {
   }
 }
 
+/** What stops the database file from being written, as SQLite reports it (see `storageFaultOf`). */
+export type StorageFault = 'full' | 'io_error' | 'read_only' | 'cannot_open';
+
+/** The sentence each storage fault is told with, by the API (`data.cause`), the CLI and the log. */
+export const STORAGE_CAUSES: Readonly<Record<StorageFault, string>> = {
+  full: 'the disk holding the database is full: nothing can be written until space is freed',
+  io_error: 'the database file cannot be read or written (an I/O error)',
+  read_only: 'the database file cannot be written (it or its file system is read-only)',
+  cannot_open: 'the database file cannot be opened any more (was it moved or removed?)',
+};
+
+/** Seconds a client is told to wait before trying again: space comes back by someone's hand. */
+const STORAGE_RETRY_AFTER_S = { full: 30, unavailable: 10 };
+
+/**
+ * The storage fault a SQLite error stands for, or undefined for any other error. node:sqlite's
+ * `errcode` is SQLite's extended result code, whose low byte is the primary one: SQLITE_READONLY
+ * (8), SQLITE_IOERR (10), SQLITE_FULL (13), SQLITE_CANTOPEN (14).
+ */
+export function storageFaultOf(err: unknown): StorageFault | undefined {
+  const e = err as { code?: string; errcode?: number } | undefined;
+  if (e?.code !== 'ERR_SQLITE_ERROR' || typeof e.errcode !== 'number') return undefined;
+  switch (e.errcode & 0xff) {
+    case 13:
+      return 'full';
+    case 10:
+      return 'io_error';
+    case 8:
+      return 'read_only';
+    case 14:
+      return 'cannot_open';
+    default:
+      return undefined;
+  }
+}
+
+/** The answer for a storage fault: 507 for a full disk, else 503. */
+export function storageError(fault: StorageFault): ApiError {
+  return fault === 'full' ? errors.datastoreFull() : errors.datastoreUnavailable(fault);
+}
+
 /** Every error tel can answer, declared once. */
 export const errors = {
   /** 401: missing, unknown or expired token, or failed login (the same body for all). */
@@ -118,12 +159,33 @@ export const errors = {
       { 'Retry-After': '1' },
     ),
 
+  /** 507: the disk under the database is full: nothing can be written until space is freed (reads go on). */
+  datastoreFull: () =>
+    new ApiError(
+      507,
+      'datastore full',
+      { cause: STORAGE_CAUSES.full, message: 'datastore full' },
+      { 'Retry-After': String(STORAGE_RETRY_AFTER_S.full) },
+    ),
+
+  /** 503: the database file cannot be written or read now (an I/O error, a read-only file, a file that cannot be opened). */
+  datastoreUnavailable: (fault: Exclude<StorageFault, 'full'>) =>
+    new ApiError(
+      503,
+      'datastore unavailable',
+      { cause: STORAGE_CAUSES[fault], message: 'datastore unavailable' },
+      { 'Retry-After': String(STORAGE_RETRY_AFTER_S.unavailable) },
+    ),
+
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;
 
 /** One sentence for an error, as the CLI and the live view tell it. */
 export function describeError(err: unknown): string {
+  // a SQLite error that names a storage fault is told as the API answers it
+  const fault = err instanceof ApiError ? undefined : storageFaultOf(err);
+  if (fault) return describeError(storageError(fault));
   if (err instanceof ApiError) {
     const d = err.data as Record<string, unknown> | undefined;
     if (err.status === 400 && d && typeof d === 'object') {

@@ -68,7 +68,8 @@ describe('tel restore of a backup whose schema tel did not make', () => {
       /index tokens_account is not defined as tel defines it/,
     ],
     ['a tel index missing', 'tokens_modified', 'DROP INDEX tokens_modified', /lacks the index tokens_modified/],
-    ['a schema change tel does not know', 'future', "INSERT INTO schema_migrations (id, applied_at) VALUES ('9999-future', 0)", /schema changes this tel does not know/],
+    ['a schema change tel does not know', 'future', "INSERT INTO schema_migrations (id, applied_at) VALUES ('9999-future', 0)", /it was written by a newer tel/],
+    ['a newer schema', 'newer', 'PRAGMA user_version = 9999', /it was written by a newer tel \(schema 9999, /],
   ])('refuses %s, and the database stays as it was', async (_what, name, sql, why) => {
     const file = tampered(name, sql);
     const r = await spawnTel(['restore', file, '--db', db]);

@@ -7,14 +7,14 @@
 // (--warmup: seconds of firing before the measured window, so that it measures a server at full
 // speed: in its first seconds a new server's hot code is still being compiled by V8, on the same
 // core, and GETs then wait longer — p99 23-27 ms with --warmup 1 where 16-20 ms with 4)
-import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { TEL_NODE_FLAGS, loadGet, runMain, startProcess, stopAll } from './lib/http.mjs';
+import { TEL_NODE_FLAGS, loadGet, pin, pinned, runMain, startCountingSink, startProcess, stopAll } from './lib/http.mjs';
 
 const TARGET_P99_MS = 20;
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,28 +31,14 @@ const firing = Number(opts.firing);
 const readers = Number(opts.readers);
 const warmupSeconds = Number(opts.warmup);
 
-const pinned = cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const pin = (cpu, pid) => pinned && spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 
 async function main() {
   execFileSync(process.execPath, ['scripts/bundle.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'tel-bench-'));
   try {
     pin(1, process.pid);
-    const sinkFile = join(dir, 'sink.cjs');
-    writeFileSync(
-      sinkFile,
-      `const { createServer } = require('node:http');
-       let n = 0;
-       const s = createServer((req, res) => { req.resume(); req.on('end', () => { n++; res.end('ok'); }); });
-       s.keepAliveTimeout = 60000;
-       s.listen(0, '127.0.0.1', () => process.send({ port: s.address().port }));
-       process.on('message', () => process.send({ n }));`,
-    );
-    const sink = fork(sinkFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    pin(1, sink.pid);
-    const { port } = await new Promise((r) => sink.once('message', r));
-    const delivered = () => new Promise((r) => (sink.once('message', (m) => r(m.n)), sink.send('n')));
+    const sink = await startCountingSink(dir);
+    const { port, delivered } = sink;
 
     const db = join(dir, 'bench.db');
     const init = JSON.parse(
@@ -93,7 +79,7 @@ async function main() {
     stop = true;
     await fire;
     await pool.close();
-    sink.kill();
+    sink.child.kill();
     const ok = get.errors === 0 && get.p99 < TARGET_P99_MS;
     console.log(
       `· ${pinned ? 'tel on CPU 0, the rest on CPU 1' : 'not pinned'}: ${Math.round(fireRate)} calls/s fired, ${Math.round(deliveries)} deliveries/s; ` +

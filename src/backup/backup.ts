@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
 import type { Core } from '../core-type.js';
-import { DB_FILE_MODE, schemaAfter, schemaObjects, type SchemaObject } from '../store/db.js';
+import { DB_FILE_MODE, refusalOf, schemaAfter, schemaObjects, schemaOf, type SchemaObject } from '../store/db.js';
 import { forgetServers } from '../store/presence.js';
 
 /** Pages copied per backup step: all of them in one, so that the copy is one consistent snapshot. */
@@ -62,7 +62,7 @@ export function stageBackup(file: string): StagedBackup {
 /**
  * Why a file is not a tel database to restore from, or undefined when it is one: every check a
  * file passes before it replaces the database. A backup is a file from elsewhere: besides being a
- * sound SQLite file of tel's, its schema must be exactly what tel's migrations make — a trigger, a
+ * sound SQLite file of tel's, no newer than this tel, its schema must be exactly what tel's migrations make — a trigger, a
  * view or an index of someone else's would run inside tel (a trigger that puts a revoked token back
  * would make it last for ever).
  */
@@ -74,8 +74,10 @@ export function notRestorable(file: string): string | undefined {
     return `SQLite cannot open it (${(err as Error).message})`;
   }
   try {
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
-    if (!tables.has('schema_migrations') || !tables.has('accounts')) return 'it is an SQLite database, but not a tel one';
+    const schema = schemaOf(db);
+    // a newer tel's backup would make the database one this tel refuses to open
+    const refused = refusalOf('it', schema.kind === 'empty' ? { kind: 'foreign' } : schema);
+    if (refused) return refused;
     const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
     if (check.integrity_check !== 'ok') return `its integrity check fails (${check.integrity_check})`;
     return schemaDifference(db);

@@ -58,7 +58,7 @@ export function registerConfig(program: Command, io: CliIo): void {
     .description('set one key of the default node, or replace the whole category with a JSON document')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category.`,
+      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n  $ tel config set storage synchronous full    each commit on disk before it is answered (survives a power cut)\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category.`,
     )
     .action(async (category: string, keyOrDoc: string, value: string | undefined, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { prepareForServing } from './compiler-tuning.js';
 import { closeCore, openCore } from '../core.js';
 import { generatePassword, initDatabase } from '../modules/accounts/bootstrap.js';
 import { masterAccount } from '../modules/accounts/service.js';
@@ -11,6 +10,7 @@ import type { Plan } from '../lab/plan.js';
 import { applyOrFail, loadLab, planOrRefuse } from './lab.js';
 import { CliError, globalsOf, type CliIo } from './io.js';
 import { untilStopped } from './signals.js';
+import { startServing } from './start-serving.js';
 
 /** The options of `tel serve`. */
 export interface ServeOptions {
@@ -51,13 +51,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
   let api;
   try {
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
-    try {
-      const { startApi } = await import('../http/app.js');
-      api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
-      prepareForServing();
-    } catch (err) {
-      throw new CliError(`Cannot listen on ${opts.host}:${opts.port}: ${(err as Error).message}.`);
-    }
+    api = await startServing(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
     io.out(api.url);
     if (g.json) io.out(JSON.stringify({ url: api.url, db: file, ...master }));
     else {

@@ -5,6 +5,8 @@ import { closeCore, openCore, type Core } from '../core.js';
 import { findAccount } from '../modules/accounts/service.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { escapeControls } from '../util/text.js';
+import { RefusedFile } from '../store/db.js';
+import { STORAGE_CAUSES, storageFaultOf } from '../errors.js';
 
 /** Where a command writes; tests capture these. */
 export interface CliIo {
@@ -65,13 +67,20 @@ export async function withCore<T>(cmd: Command, fn: (core: Core, g: Globals) => 
   }
 }
 
-/** Opens the core on `file`; a file SQLite cannot open is one sentence that names it. */
+/**
+ * Opens the core on `file`; a file SQLite cannot open, or one tel refuses (another program's, a
+ * newer tel's), is one sentence that names it.
+ */
 export function openCoreAt(file: string): Core {
   try {
     return openCore(file);
   } catch (err) {
+    if (err instanceof RefusedFile) throw new CliError(`${err.message}.`);
     if ((err as { code?: string }).code !== 'ERR_SQLITE_ERROR') throw err;
-    throw new CliError(`Cannot open the database ${file}: ${(err as Error).message}.`);
+    // a full disk or a read-only file told as the API tells it; SQLite's words say why a file cannot be opened
+    const fault = storageFaultOf(err);
+    const why = fault && fault !== 'cannot_open' ? STORAGE_CAUSES[fault] : (err as Error).message;
+    throw new CliError(`Cannot open the database ${file}: ${why}.`);
   }
 }
 

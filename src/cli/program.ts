@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { VERSION } from '../version.js';
 import { escapeControls } from '../util/text.js';
+import { SCHEMA_VERSION } from '../store/db.js';
 import { describeError } from '../errors.js';
 import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
 import { registerInit } from './init.js';
@@ -48,7 +49,7 @@ const GROUPS: ((program: Command, io: CliIo) => void)[] = [
 export function buildProgram(io: CliIo): Command {
   const program = withGlobals(new Command('tel'))
     .description("A telephony platform's management API (Kazoo-compatible /v2) on one SQLite file.")
-    .version(VERSION, '-V, --version')
+    .version(`${VERSION} (database schema ${SCHEMA_VERSION})`, '-V, --version', 'the version, and the database schema it writes')
     .enablePositionalOptions(false)
     .exitOverride()
     .configureOutput({

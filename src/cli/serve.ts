@@ -4,7 +4,7 @@ import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
-import { prepareForServing } from './compiler-tuning.js';
+import { startServing } from './start-serving.js';
 import { untilStopped } from './signals.js';
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
@@ -42,6 +42,9 @@ On a loopback address, requests whose Host is not a loopback name (or an --allow
 a web page cannot reach tel through DNS rebinding. Logins (user_auth, api_auth) answer a browser's
 CORS only for pages of this machine, of an --allowed-host name, or of an --allowed-origin: a web page
 elsewhere cannot send them through its visitors' browsers.
+A full disk under the database stops nothing but writes: they answer 507 (an I/O error or a
+read-only file: 503), reads go on, deliveries and jobs wait, and all of it resumes by itself once
+there is space again; the log says when it began and when it ended.
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
 removes its database.`,
     )
@@ -53,19 +56,21 @@ removes its database.`,
       const fresh = g.db === ':memory:' || !existsSync(g.db);
       const core = openCoreAt(g.db);
       let generated: { result: ReturnType<typeof initDatabase>; password: string } | undefined;
-      if (fresh || !isInitialised(core)) {
-        const password = generatePassword();
-        generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
+      try {
+        if (fresh || !isInitialised(core)) {
+          const password = generatePassword();
+          generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
+        }
+      } catch (err) {
+        closeCore(core);
+        throw err;
       }
       let api;
       try {
-        // the HTTP server (node:http and all) loads only when one starts
-        const { startApi } = await import('../http/app.js');
-        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
-        prepareForServing();
+        api = await startServing(core, opts.host, port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
       } catch (err) {
         closeCore(core);
-        throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);
+        throw err;
       }
       if (generated) {
         const r = generated.result;
@@ -90,4 +95,3 @@ removes its database.`,
       closeCore(core);
     });
 }
-

@@ -1,6 +1,7 @@
 import type { Agent } from 'undici';
 import type { Core, Worker } from '../core-type.js';
-import { isBusy, stmt } from '../store/db.js';
+import { stmt } from '../store/db.js';
+import { holdsWhileFaulty, onStorageBack, reportDbError, storageFaulty } from '../store/health.js';
 import { groupCommit, limitUnitsPerCommit } from '../store/group-commit.js';
 import { pruneAttempts } from './attempts.js';
 import { claimRows, claimTargetRows, dueIds, nextDueAt, pendingTargets, type Claimant } from './claim.js';
@@ -111,10 +112,9 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   let dueAt = Infinity;
   let drained: (() => void) | undefined;
 
-  const log = (what: string, err: unknown) => {
-    // another process holding the file a moment is no news: what failed is tried again shortly
-    if (!isBusy(err)) process.stderr.write(`tel: delivery ${what}: ${(err as Error)?.message ?? err}\n`);
-  };
+  // another process holding the file a moment is no news, a full disk is the storage episode's:
+  // what failed is tried again shortly
+  const log = (what: string, err: unknown) => reportDbError(core.db, `delivery ${what}`, err);
 
   function scheduleClaim(): void {
     if (claimQueued || stopping) return;
@@ -138,7 +138,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
    */
   function claim(): void {
     starved = false;
-    if (stopping) return;
+    // while the file takes no writes, rows stay where they are (claimed again once it does)
+    if (stopping || storageFaulty(core.db)) return;
     const room = maxInMemory - held;
     if (room <= 0) {
       starved = true;
@@ -230,10 +231,14 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     },
   };
 
-  /** Starts tries of a target's queued rows while its concurrency (and its pace) allows. */
+  /**
+   * Starts tries of a target's queued rows while its concurrency (and its pace) allows. While the
+   * file takes no writes none starts: a try whose result cannot be recorded waits in memory, and
+   * one recorded nowhere would be sent again by the next server if this one stopped.
+   */
   function pump(key: string): void {
     const t = targets.get(key);
-    if (!t) return;
+    if (!t || storageFaulty(core.db)) return;
     const conc = targets.concurrencyOf(t);
     while (!stopping && t.active < conc && t.queue.length > 0) {
       const wait = targets.paceWait(t, Date.now());
@@ -291,8 +296,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     const change = targets.finished(t, key, outcome.ok, outcome.latencyMs);
     if (change) breakerChanges.push(change);
     finished.push({ row, outcome, at: Date.now(), settings });
-    if (finished.length >= FLUSH_BATCH) void flush();
-    else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
+    scheduleFlush();
     if (inFlight === 0) drained?.();
     pump(key);
     if (t.spilled && targets.load(key) < targets.windowOf(key) / 2) toRefill.add(key);
@@ -314,6 +318,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     breakerChanges = [];
     const keys = [...toRefill];
     toRefill.clear();
+    let failed = false;
     const recorded = groupCommit(core.db, () => {
       recordTries(core, batch, changes);
       return keys.flatMap((k) => refill(k, batch.length));
@@ -327,19 +332,29 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
           scheduleNextDue();
         },
         (err: unknown) => {
+          failed = true;
           log('recording failed, will retry', err);
           finished = batch.concat(finished);
           breakerChanges = changes.concat(breakerChanges);
-          if (!stopping) flushTimer ??= setTimeout(flush, 200);
+          // a file that takes no writes is flushed once it does again (see onStorageBack below)
+          if (!stopping && !storageFaulty(core.db)) flushTimer ??= setTimeout(flush, 200);
         },
       )
       .finally(() => {
         flushing = undefined;
-        if (stopping || finished.length === 0) return;
-        if (finished.length >= FLUSH_BATCH) void flush();
-        else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
+        if (!failed) scheduleFlush();
       });
     return flushing;
+  }
+
+  /**
+   * Asks for a flush of the finished tries: at once for a full batch, else within FLUSH_DELAY_MS;
+   * none while the file takes no writes (it is flushed when it does again).
+   */
+  function scheduleFlush(): void {
+    if (stopping || finished.length === 0 || storageFaulty(core.db)) return;
+    if (finished.length >= FLUSH_BATCH) void flush();
+    else flushTimer ??= setTimeout(flush, FLUSH_DELAY_MS);
   }
 
   /** Wakes the claim when the next retry falls due. */
@@ -376,9 +391,21 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     }
   }
 
-  recoverOrphans(core, claimant.owner);
+  try {
+    recoverOrphans(core, claimant.owner);
+  } catch (err) {
+    // a disk that is full at start: the recovery timer tries again
+    log('recovery failed', err);
+  }
   prune();
   const unsubscribe = onEnqueue(core, scheduleClaim);
+  // what waits in memory while the file takes no writes, and what goes on once it does again
+  const unhold = holdsWhileFaulty(core.db, 'deliveries', () => held);
+  const unback = onStorageBack(core.db, () => {
+    for (const key of targets.queued()) pump(key);
+    void flush();
+    scheduleClaim();
+  });
   const detach = attachClaimer(core, inline);
   // falling behind a stream of events: the API's commits shrink so that answers are read between them
   const unlimit = limitUnitsPerCommit(core.db, () => (targets.fallingBehind() ? UNITS_PER_COMMIT_BEHIND : Infinity));
@@ -407,6 +434,8 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     async stop() {
       stopping = true;
       unsubscribe();
+      unhold();
+      unback();
       detach();
       unlimit();
       clearInterval(pollTimer);
@@ -419,7 +448,12 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       // what is still unrecorded is recorded now (a few tries if the file is busy)
       for (let i = 0; i < 5 && (flushing || finished.length > 0); i++) await flush();
-      releaseOwner(core, claimant.owner);
+      try {
+        releaseOwner(core, claimant.owner);
+      } catch (err) {
+        // rows not given back (a full disk) are taken back by the next sender on the file
+        log('giving rows back failed', err);
+      }
       for (const agent of agents.values()) await (await agent).close();
     },
   };

@@ -149,6 +149,11 @@ export class Targets {
     return t.lastDoneAt > Date.now() - KNOWN_FOR_MS && t.failures === 0 && t.latencyMs < FAST_LATENCY_MS;
   }
 
+  /** Targets with rows queued in memory. */
+  queued(): string[] {
+    return [...this.byKey].filter(([, t]) => t.queue.length > 0).map(([key]) => key);
+  }
+
   /** Targets whose window is full: a claim skips their rows. */
   saturated(): string[] {
     return [...this.byKey.keys()].filter((k) => this.load(k) >= this.windowOf(k));

@@ -6,7 +6,8 @@ import { apiRouter } from './api-router.js';
 import { createApiServer } from './server.js';
 import { hostGuard } from './host-guard.js';
 import { originPolicy } from './cors.js';
-import { startCheckpointer } from '../store/checkpointer.js';
+import { startCheckpointer, type Checkpointer } from '../store/checkpointer.js';
+import { noteStorageFault, onStorageBack } from '../store/health.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
 
@@ -26,27 +27,56 @@ export interface ApiOptions {
   allowedOrigins?: string[];
 }
 
-/** Starts the HTTP API and every module's background workers on `core`. */
+/** The server could not listen where it was asked to (nothing else was started). */
+export class ListenError extends Error {}
+
+/**
+ * Starts the HTTP API and every module's background workers on `core`. A start either completes
+ * or leaves nothing behind: when anything after listening fails, the listener is closed and the
+ * workers started so far are stopped before the error goes up. A disk that is full (or a file that
+ * cannot be written) is no failure: the server answers reads, and writes once space returns.
+ */
 export async function startApi(core: Core, host: string, port: number, opts: ApiOptions = {}): Promise<RunningApi> {
   const server = createApiServer(core, apiRouter(), {
     guard: hostGuard(host, opts.allowedHosts),
     origins: originPolicy(opts.allowedOrigins, opts.allowedHosts),
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(new ListenError(`Cannot listen on ${host}:${port}: ${err.message}`)));
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
-  core.serving = true;
-  setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
-  announceServer(core.db);
-  const checkpointer = startCheckpointer(core.db, core.file);
   const workers: Worker[] = [];
-  for (const m of MODULES) {
-    const w = m.start?.(core);
-    if (w) workers.push(w);
+  let checkpointer: Checkpointer | undefined;
+  let stopAnnouncing: (() => void) | undefined;
+  /** what stopping does once the workers have stopped and no request is left */
+  const release = async () => {
+    await checkpointer?.stop();
+    stopAnnouncing?.();
+    try {
+      withdrawServer(core.db);
+    } catch {
+      // a record left behind is ignored once its process is gone
+    }
+    core.serving = false;
+  };
+  try {
+    core.serving = true;
+    setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
+    stopAnnouncing = announce(core);
+    checkpointer = startCheckpointer(core.db, core.file);
+    for (const m of MODULES) {
+      const w = m.start?.(core);
+      if (w) workers.push(w);
+    }
+  } catch (err) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await Promise.all(workers.map((w) => w.stop())).catch(() => {});
+    await release().catch(() => {});
+    throw err;
   }
   const addr = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -63,13 +93,26 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
-      await checkpointer.stop();
-      try {
-        withdrawServer(core.db);
-      } catch {
-        // a record left behind is ignored once its process is gone
-      }
-      core.serving = false;
+      await release();
     },
   };
+}
+
+/**
+ * Records that this process serves the file. On a disk that cannot take the record now, the
+ * storage episode says so and the record is written once writes work again. Answers the function
+ * that stops waiting for that.
+ */
+function announce(core: Core): () => void {
+  try {
+    announceServer(core.db);
+    return () => {};
+  } catch (err) {
+    if (!noteStorageFault(core.db, err)) throw err;
+    const stop = onStorageBack(core.db, () => {
+      announceServer(core.db);
+      stop();
+    });
+    return stop;
+  }
 }

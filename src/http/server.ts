@@ -10,11 +10,12 @@ import { parsePath, type ParsedPath } from '../api-path.js';
 import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
-import { ApiError, errors } from '../errors.js';
+import { ApiError, errors, storageError } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
+import { countRefused, noteStorageFault } from '../store/health.js';
 import type { HostGuard } from './host-guard.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
@@ -32,6 +33,14 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_UNAUTHENTICATED_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = 'application/json';
+
+/**
+ * How long a client may take: its request's headers, the whole request (408 beyond either; slow
+ * clients hold only their own connection), and an idle keep-alive connection before it is closed.
+ */
+const HEADERS_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 300_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** How long a connection refused as malformed is drained before it is dropped. */
 const CLIENT_ERROR_LINGER_MS = 5_000;
@@ -273,7 +282,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     send(res, status, body, headers);
   } catch (err) {
     if (err instanceof ClientGone) return;
-    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, cors });
+    sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors });
   }
 }
 
@@ -324,8 +333,17 @@ function preflightMethods(allowed: string[], req: IncomingMessage): string[] {
   return PREFLIGHT_METHODS.has(asked) && !allowed.includes(asked) ? [...allowed, asked] : allowed;
 }
 
-function internal(err: unknown, requestId: string): ApiError {
+/**
+ * The answer for an error no handler turned into one: a lock held too long, a storage fault (the
+ * episode logs it, once), or a 500 whose stack goes to the log.
+ */
+function internal(core: Core, err: unknown, requestId: string): ApiError {
   if (isBusy(err)) return errors.datastoreTimeout();
+  const fault = noteStorageFault(core.db, err);
+  if (fault) {
+    countRefused(core.db);
+    return storageError(fault);
+  }
   process.stderr.write(`tel: request ${requestId} failed: ${(err as Error)?.stack ?? String(err)}\n`);
   return errors.internal();
 }
@@ -387,11 +405,14 @@ export function createApiServer(core: Core, router: Router, policy: ServerPolicy
     handleRequest(core, router, req, res, policy).catch((err) => {
       // handleRequest answers its own errors; this is the net under it
       const requestId = nextRequestId();
-      sendError(res, internal(err, requestId), requestId);
+      sendError(res, internal(core, err, requestId), requestId);
     });
   };
   // A request without `Host` is answered like any other (node would send a bare 400).
-  const server = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, serve);
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, requireHostHeader: false },
+    serve,
+  );
   server.on('clientError', answerClientError);
   // An `Expect:` other than 100-continue is ignored, as Kazoo does (node would answer a bare 417).
   server.on('checkExpectation', serve);

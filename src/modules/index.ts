@@ -1,4 +1,5 @@
 import type { TelModule } from './types.js';
+import { reportDbError } from '../store/health.js';
 import { accountRoutes } from './accounts/routes.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -20,12 +21,14 @@ import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
+import { storageModule } from './storage/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
  * Add a module here to give it routes, bus subscriptions or background workers.
  */
 export const MODULES: TelModule[] = [
+  storageModule,
   { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes },
   { name: 'users', endpoints: ['users'], routes: userRoutes },
   {
@@ -34,7 +37,14 @@ export const MODULES: TelModule[] = [
     routes: authRoutes,
     configs: [AUTH_CONFIG],
     start(core) {
-      const timer = setInterval(() => sweepExpiredTokens(core), 60_000);
+      const timer = setInterval(() => {
+        try {
+          sweepExpiredTokens(core);
+        } catch (err) {
+          // a file another process holds, or a full disk: the next sweep takes them
+          reportDbError(core.db, 'sweeping expired tokens failed', err);
+        }
+      }, 60_000);
       timer.unref();
       return { stop: async () => clearInterval(timer) };
     },

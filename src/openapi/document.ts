@@ -23,6 +23,8 @@ const ERROR_ANSWERS: Record<number, { name: string; description: string; example
   413: { name: 'TooLarge', description: 'The body is larger than 16 MiB (64 KiB without a valid token)', example: errors.tooLarge(16 * 1024 * 1024) },
   415: { name: 'UnsupportedMediaType', description: 'The upload is of a type the endpoint does not store', example: errors.unsupportedMediaType(['image/png', 'image/jpeg', 'image/gif']) },
   429: { name: 'TooManyRequests', description: 'Too many failed logins: retry after `Retry-After` seconds', example: errors.tooManyLogins(30) },
+  503: { name: 'Unavailable', description: 'The database file cannot be used now (held by another process a while, an I/O error, read-only): retry after `Retry-After` seconds', example: errors.datastoreTimeout() },
+  507: { name: 'StorageFull', description: 'The disk holding the database is full: nothing is written until space is freed (reads go on); retry after `Retry-After` seconds', example: errors.datastoreFull() },
 };
 
 /**
@@ -98,6 +100,9 @@ function statuses(route: RouteDef): number[] {
   if (route.auth !== 'none') out.push(401, 403);
   if (hasBody(route.method)) out.push(413);
   if (route.method !== 'GET' && route.method !== 'PUT') out.push(409);
+  // the file may be unusable a while for any request; only writes need space
+  out.push(503);
+  if (route.method !== 'GET') out.push(507);
   out.push(...(route.errors ?? []));
   return [...new Set(out)].sort((a, b) => a - b);
 }

@@ -32,7 +32,7 @@ describe('the OpenAPI document', () => {
     const create = doc.paths['/accounts/{account_id}/webhooks'].put;
     expect(create.requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['data'], properties: { data: webhookSchema } });
     expect(create.parameters).toEqual([{ name: 'account_id', in: 'path', required: true, schema: { type: 'string' } }]);
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '413']);
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '413', '503', '507']);
     const patch = doc.paths['/accounts/{account_id}/webhooks/{webhook_id}'].patch;
     expect(patch.requestBody.content['application/json'].schema.properties.data.required).toBeUndefined();
     expect(Object.keys(patch.responses)).toContain('409');
@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.authToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' });
     expect(doc.components.responses.Forbidden.content['application/json'].example.data).toMatchObject({ cause: 'access denied by token restrictions' });
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ['ChargesNotAccepted', 'Conflict', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'UnsupportedMediaType'],
+      ['ChargesNotAccepted', 'Conflict', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
     );
   });
 

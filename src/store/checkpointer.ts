@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import { commitCount, stmt, type Db } from './db.js';
+import { reportDbError } from './health.js';
 
 /** How often a serving process considers checkpointing the write-ahead log into the database file. */
 export const CHECKPOINT_TICK_MS = 100;
@@ -61,7 +62,7 @@ parentPort.on('message', (m) => {
       if (copied <= TAIL_FRAMES) break;
     }
     parentPort.postMessage({ ok: true, ...r });
-  } catch (err) { parentPort.postMessage({ ok: false, error: String(err && err.message || err) }); }
+  } catch (err) { parentPort.postMessage({ ok: false, error: String(err && err.message || err), code: err && err.code, errcode: err && err.errcode }); }
 });
 `;
 
@@ -82,7 +83,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     try {
       if (db.isOpen) db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     } catch (err) {
-      process.stderr.write(`tel: checkpoint failed: ${(err as Error)?.message ?? err}\n`);
+      reportDbError(db, 'checkpoint failed', err);
     }
   };
   db.exec('PRAGMA wal_autocheckpoint = 0');
@@ -122,9 +123,10 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   let elu = performance.eventLoopUtilization();
   let onDone: (() => void) | undefined;
 
-  thread.on('message', (m: { ok: boolean; error?: string }) => {
+  thread.on('message', (m: { ok: boolean; error?: string; code?: string; errcode?: number }) => {
     running = false;
-    if (!m.ok) process.stderr.write(`tel: checkpoint failed: ${m.error}\n`);
+    // a full disk is the storage episode's news (logged once), not a line a tick
+    if (!m.ok) reportDbError(db, 'checkpoint failed', Object.assign(new Error(m.error), { code: m.code, errcode: m.errcode }));
     // what was committed while the thread copied: a few pages, copied here so the log starts over
     checkpointHere();
     onDone?.();

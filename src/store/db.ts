@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.js';
 
@@ -34,52 +34,147 @@ const PAGE_SIZE = 8192;
 /** The files SQLite keeps beside a database (write-ahead log, shared memory, rollback journal). */
 const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'];
 
-/** Opens (creating if needed) a tel database, owner-only: WAL, busy timeout, migrations applied. */
-export function openDb(file: string): Db {
-  const onDisk = file !== '' && file !== ':memory:' && !file.startsWith('file:');
-  if (onDisk) ownerOnly(file);
-  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
-  // A new file gets 8 KiB pages (an existing one keeps its own): the outbox and attempt rows of a
-  // busy server then take fewer log frames, and fewer writes, per commit and checkpoint.
-  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
-  db.exec('PRAGMA journal_mode = WAL');
-  if (onDisk) for (const suffix of COMPANION_SUFFIXES) ownerOnly(file + suffix, false);
-  db.exec('PRAGMA synchronous = NORMAL');
-  // statement journals and temporary results in memory: they never need to outlive the process
-  db.exec('PRAGMA temp_store = MEMORY');
-  db.exec('PRAGMA foreign_keys = ON');
-  migrate(db);
-  return db;
+/**
+ * The newest schema this tel understands: how many migrations it knows. A file's own number is
+ * kept in its `PRAGMA user_version` (set once migrated); a file with a higher one, or with a
+ * migration this tel does not know, was written by a newer tel and is refused before any write.
+ */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A file tel will not open as its database: not written by this tel's schema, or not a tel one. */
+export class RefusedFile extends Error {}
+
+/** What a database file holds, as far as opening it is concerned. */
+export type FileSchema =
+  | { kind: 'empty' }
+  | { kind: 'foreign' }
+  | { kind: 'tel'; version: number; unknown: string[] };
+
+/** Reads what a database holds (reads only): empty, another program's, or tel's at some schema. */
+export function schemaOf(db: DatabaseSync): FileSchema {
+  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
+  if (tables.size === 0) return { kind: 'empty' };
+  if (!tables.has('schema_migrations')) return { kind: 'foreign' };
+  const applied = (db.prepare('SELECT id FROM schema_migrations').all() as { id: string }[]).map((r) => r.id);
+  const known = new Set(MIGRATIONS.map((m) => m.id));
+  const { user_version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  return { kind: 'tel', version: Math.max(user_version, applied.length), unknown: applied.filter((id) => !known.has(id)) };
+}
+
+/** Why this tel must not open a file of that schema as its database, or undefined when it may. */
+export function refusalOf(file: string, schema: FileSchema): string | undefined {
+  if (schema.kind === 'foreign') return `${file} is an SQLite database, but not a tel one`;
+  if (schema.kind === 'tel' && (schema.version > SCHEMA_VERSION || schema.unknown.length > 0)) {
+    const which = schema.version > SCHEMA_VERSION ? '' : `; it has migration ${schema.unknown.join(', ')}`;
+    return `${file} was written by a newer tel (schema ${schema.version}, this tel knows ${SCHEMA_VERSION}${which})`;
+  }
+  return undefined;
 }
 
 /**
- * Makes `file` readable and writable by its owner only, creating it empty first when `create`
- * (SQLite reads an empty file as a new database). Creating it here, rather than letting SQLite,
- * means it never exists with a looser mode whatever the umask; SQLite gives the files it makes
- * beside it the same mode. A looser file made by an older tel is tightened; one we may not
- * change (another owner's) is left as it is.
+ * Opens (creating if needed) a tel database: WAL, busy timeout, migrations applied. A file that is
+ * not one, or one a newer tel wrote, is refused (RefusedFile, or SQLite's own error for a file that
+ * is not a database at all) before anything is written to it, its mode included; tel's own file
+ * and the files SQLite keeps beside it are made owner-only.
  */
-function ownerOnly(file: string, create = true): void {
-  // By path, never by opening the file: closing any descriptor of a file drops the locks
-  // SQLite holds on it in this process.
+export function openDb(file: string): Db {
+  const onDisk = file !== '' && file !== ':memory:' && !file.startsWith('file:');
+  const db = onDisk ? openOwnFile(file) : new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
   try {
-    chmodSync(file, DB_FILE_MODE);
-    return;
+    // A new file gets 8 KiB pages (an existing one keeps its own): the outbox and attempt rows of a
+    // busy server then take fewer log frames, and fewer writes, per commit and checkpoint.
+    db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    if (onDisk) for (const suffix of COMPANION_SUFFIXES) ownerOnly(file + suffix);
+    setSynchronous(db, 'normal');
+    // statement journals and temporary results in memory: they never need to outlive the process
+    db.exec('PRAGMA temp_store = MEMORY');
+    db.exec('PRAGMA foreign_keys = ON');
+    migrate(db);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !create) return;
+    db.close();
+    throw err;
   }
+  return db;
+}
+
+/** What a commit survives: `normal` a crash of the process, `full` a loss of power too (see README). */
+export type Synchronous = 'normal' | 'full';
+
+/** Sets what this connection's commits survive (SQLite's `synchronous`; WAL keeps either consistent). */
+export function setSynchronous(db: Db, level: Synchronous): void {
+  db.exec(`PRAGMA synchronous = ${level === 'full' ? 'FULL' : 'NORMAL'}`);
+}
+
+/**
+ * Opens a database file on disk, checking what an existing one holds before anything is written
+ * to it (its mode included): through this connection, which has written nothing yet (its close
+ * removes only the log files its reads made) — or, with a write-ahead log or rollback journal
+ * beside the file (a server on it, or one that was killed), through a read-only connection first,
+ * which can neither fold the log into the file nor roll the journal back.
+ */
+function openOwnFile(file: string): Db {
+  const fresh = createOwnerOnly(file) || !existsSync(file) || statSync(file).size === 0;
+  const logBeside = !fresh && (existsSync(`${file}-wal`) || existsSync(`${file}-journal`));
+  if (logBeside) {
+    const look = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
+    try {
+      refuseUnlessOurs(file, look);
+    } finally {
+      look.close();
+    }
+  }
+  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    if (!fresh && !logBeside) refuseUnlessOurs(file, db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  ownerOnly(file);
+  return db;
+}
+
+function refuseUnlessOurs(file: string, db: DatabaseSync): void {
+  const why = refusalOf(file, schemaOf(db));
+  if (why) throw new RefusedFile(why);
+}
+
+/**
+ * Creates `file` empty and owner-only when nobody has it (SQLite reads an empty file as a new
+ * database); answers whether it did. Creating it here, rather than letting SQLite, means it never
+ * exists with a looser mode whatever the umask; SQLite gives the files it makes beside it the same
+ * mode.
+ */
+function createOwnerOnly(file: string): boolean {
   try {
     // exclusive: a file nobody had, so no connection of this process holds locks on it
     closeSync(openSync(file, 'wx', DB_FILE_MODE));
     chmodSync(file, DB_FILE_MODE);
+    return true;
   } catch {
-    // a missing directory or a file created meanwhile: SQLite opens it or says why it cannot
+    // it exists, or a missing directory: SQLite opens it or says why it cannot
+    return false;
+  }
+}
+
+/**
+ * Makes tel's own file readable and writable by its owner only: a looser file made by an older tel
+ * is tightened; one we may not change (another owner's) is left as it is. By path, never by
+ * opening the file: closing any descriptor of a file drops the locks SQLite holds on it in this
+ * process.
+ */
+function ownerOnly(file: string): void {
+  try {
+    chmodSync(file, DB_FILE_MODE);
+  } catch {
+    // gone meanwhile, or not ours to change
   }
 }
 
 /**
  * Applies the migrations this database has not seen yet, each in its own transaction: all of
- * them, or those of `only`, in that order.
+ * them (the file then records this tel's schema version), or those of `only`, in that order.
  */
 export function migrate(db: Db, only?: readonly string[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
@@ -96,6 +191,10 @@ export function migrate(db: Db, only?: readonly string[]): void {
       db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)').run(migration.id, Date.now());
     });
   }
+  if (only) return;
+  // the file says which schema it has, so that an older tel refuses it (written once per upgrade)
+  const { user_version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  if (user_version < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
 
 const statements = new WeakMap<Db, Map<string, StatementSync>>();

@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { findHook } from '../modules/webhooks/store.js';
 import { App } from './App.js';
+import { clock } from './format.js';
 import { WatchFeed } from './feed.js';
 import { openWatchSource, type WatchScope } from './sqlite-source.js';
 import { startWatchFixture, waitUntil, type WatchFixture } from './test-fixture.js';
@@ -25,8 +26,8 @@ afterEach(() => {
 });
 
 /** Renders the watch over the fixture's database, as `tel watch` would in another process. */
-function mount(scope: WatchScope = {}, rows = 16) {
-  const feed = new WatchFeed(openWatchSource(fx.core, scope), { pollMs: 20 });
+function mount(scope: WatchScope = {}, rows = 16, source = openWatchSource(fx.core, scope)) {
+  const feed = new WatchFeed(source, { pollMs: 20 });
   const app = render(<App feed={feed} scope="test.db · all accounts" size={{ columns: 150, rows }} />);
   mounted.push({ unmount: app.unmount, feed });
   const frame = () => app.lastFrame() ?? '';
@@ -174,5 +175,23 @@ describe('account scope', () => {
     await acme.until('CRM');
     await master.until('No webhook attempts yet');
     expect(master.frame()).toMatch(/jobs 0$/m);
+  });
+});
+
+describe('storage', () => {
+  test('the header says since when the disk holding the database is full, and stops saying it once there is space', async () => {
+    let full = false;
+    const source = { ...openWatchSource(fx.core), diskFull: () => full };
+    const w = mount({}, 16, source);
+    await w.until('CRM');
+    expect(w.frame()).not.toMatch(/storage full/);
+    const since = Date.now();
+    full = true;
+    await w.until(/storage full since \d\d:\d\d/);
+    const shown = /storage full since (\d\d:\d\d)/.exec(w.frame())![1];
+    expect([clock(since).slice(0, 5), clock(since + 60_000).slice(0, 5)]).toContain(shown);
+    expect(w.frame().split('\n')[0]).toMatch(/3 Received\s+storage full since/);
+    full = false;
+    await waitUntil(() => !/storage full/.test(w.frame()), 'the warning to go');
   });
 });

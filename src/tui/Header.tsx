@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { count } from './format.js';
+import { clock, count } from './format.js';
 import { escapeControls } from '../util/text.js';
 import type { AttemptTotals, RequestTotals } from './model.js';
 import type { Pane } from './view-state.js';
@@ -13,6 +13,8 @@ export interface HeaderProps {
   jobs: { total: number; running: number; pending: number };
   requests: RequestTotals;
   loading: boolean;
+  /** since when the disk holding the database has been seen full; null while it is not */
+  storageFullSince: number | null;
 }
 
 function Tab({ label, active }: { label: string; active: boolean }) {
@@ -26,7 +28,7 @@ function Tab({ label, active }: { label: string; active: boolean }) {
 }
 
 /** Title, pane tabs, scope, and the totals with the delivery rate. */
-export function Header({ pane, scope, totals, perMinute, jobs, requests, loading }: HeaderProps) {
+export function Header({ pane, scope, totals, perMinute, jobs, requests, loading, storageFullSince }: HeaderProps) {
   const rate = totals.total ? `${((totals.successes / totals.total) * 100).toFixed(1)}%` : '-';
   return (
     <Box flexDirection="column">
@@ -37,6 +39,9 @@ export function Header({ pane, scope, totals, perMinute, jobs, requests, loading
         <Tab label="1 Attempts" active={pane === 'attempts'} />
         <Tab label="2 Jobs" active={pane === 'jobs'} />
         <Tab label="3 Received" active={pane === 'received'} />
+        {storageFullSince !== null ? (
+          <Text bold color="red">{`  storage full since ${clock(storageFullSince).slice(0, 5)}`}</Text>
+        ) : null}
         <Text dimColor wrap="truncate">{`  ${escapeControls(scope)}${loading ? '  (loading history…)' : ''}`}</Text>
       </Box>
       <Text wrap="truncate">

@@ -42,6 +42,8 @@ export class WatchFeed {
   readonly jobs = new JobBook();
   /** bumps on every change, so views know when to redraw */
   version = 0;
+  /** since when (unix ms) the disk holding the database has been seen full; null while it is not */
+  storageFullSince: number | null = null;
   private readonly followedAttempts: Followed<WatchedAttempt>;
   private readonly followedRequests: Followed<WatchedRequest>;
   private lastDataVersion: number | null = null;
@@ -72,6 +74,7 @@ export class WatchFeed {
   /** First read: the newest chunk of attempts and of received requests, and every job. Answers what it found. */
   prime(): FeedChange {
     this.primed = true;
+    this.watchStorage();
     this.lastDataVersion = this.source.dataVersion();
     const attempts = this.firstChunk(this.followedAttempts);
     const requests = this.firstChunk(this.followedRequests);
@@ -102,6 +105,7 @@ export class WatchFeed {
   /** Reads what changed since the last poll (nothing, cheaply, when no one committed). */
   poll(force = false): FeedChange {
     if (!this.primed) return this.prime();
+    this.watchStorage();
     const dv = this.source.dataVersion();
     if (!force && dv === this.lastDataVersion) return { attempts: [], jobs: [], requests: [] };
     this.lastDataVersion = dv;
@@ -110,6 +114,14 @@ export class WatchFeed {
     const jobs = this.jobs.upsert(this.source.jobsChanged(this.jobs.newestSeq, this.jobs.unfinished));
     if (attempts.length || jobs.length || requests.length) this.bump();
     return { attempts, jobs, requests };
+  }
+
+  /** Notes when the disk fills up or has space again (a full disk commits nothing, so data_version cannot tell). */
+  private watchStorage(): void {
+    const full = this.source.diskFull();
+    if (full === (this.storageFullSince !== null)) return;
+    this.storageFullSince = full ? Date.now() : null;
+    this.bump();
   }
 
   /** Reads a log's new rows, a bounded number of chunks a poll. */

@@ -3,6 +3,7 @@ import { findAttempt } from '../delivery/attempts.js';
 import { findJobById, jobDetail } from '../jobs/store.js';
 import { reenableHook } from '../modules/webhooks/service.js';
 import { stmt } from '../store/db.js';
+import { diskFull } from '../store/health.js';
 import { describeError } from '../errors.js';
 import { breakerOf } from '../delivery/breakers.js';
 import type { AttemptDetail, WatchedAttempt, HookState, JobDetail, JobError, WatchedJob, ReenableOutcome, WatchSource } from './types.js';
@@ -224,6 +225,11 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
 
     dataVersion() {
       return (q('PRAGMA data_version').get() as { data_version: number }).data_version;
+    },
+
+    diskFull() {
+      const file = core.db.location();
+      return file !== null && diskFull(file);
     },
   };
 }

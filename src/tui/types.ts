@@ -145,4 +145,6 @@ export interface WatchSource {
   reenableHook(accountId: string, hookId: string): ReenableOutcome;
   /** A number that changes whenever another connection commits (cheap; polled often). */
   dataVersion(): number;
+  /** True while the disk holding the database has next to no space left: a server's writes fail, its deliveries and jobs wait. */
+  diskFull(): boolean;
 }

@@ -58,6 +58,8 @@ export interface HeaderData {
   jobs: { total: number; running: number; pending: number };
   requests: RequestTotals;
   loading: boolean;
+  /** since when the disk holding the database has been seen full (unix ms); null while it is not */
+  storageFullSince: number | null;
 }
 
 /** A pane's shown rows as the cursor sees them: how many, the id at a position, the position of an id. */
@@ -190,6 +192,7 @@ export function useWatch(feed: WatchFeed, opts: { size?: ScreenSize; onQuit: () 
     jobs: { total: feed.jobs.total, running: statusCounts.running ?? 0, pending: statusCounts.pending ?? 0 },
     requests: { ...feed.requests.totals },
     loading: !feed.historyDone,
+    storageFullSince: feed.storageFullSince,
   };
   const paneTotal = { attempts: feed.attempts.totals.total, jobs: feed.jobs.total, received: feed.requests.totals.total }[state.pane];
   return { state, size, now, pageHeight, detailHeight, attempts, jobs, received, detail, header, paneTotal, onKey };

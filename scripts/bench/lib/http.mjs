@@ -1,6 +1,8 @@
 // Shared pieces of the HTTP benchmarks: start a server process, keep requests in flight.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 
@@ -24,6 +26,37 @@ export function loadOptions(script, defaults) {
     process.exit(2);
   }
   return { seconds, connections };
+}
+
+/** Whether processes can be pinned: tel to the first CPU, everything else to the second. */
+export const pinned = cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** Pins a process (all its threads) to `cpu`, when pinning is possible. */
+export function pin(cpu, pid) {
+  if (pinned) spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * A webhook consumer in its own process (pinned to the second CPU), written into `dir`: answers
+ * every request 200 at once and counts them. Resolves with its port, `delivered()` (the count so
+ * far) and the child process.
+ */
+export async function startCountingSink(dir) {
+  const file = join(dir, 'counting-sink.cjs');
+  writeFileSync(
+    file,
+    `const { createServer } = require('node:http');
+     let n = 0;
+     const s = createServer((req, res) => { req.resume(); req.on('end', () => { n++; res.end('ok'); }); });
+     s.keepAliveTimeout = 60000;
+     s.listen(0, '127.0.0.1', () => process.send({ port: s.address().port }));
+     process.on('message', () => process.send({ n }));`,
+  );
+  const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  pin(1, child.pid);
+  const { port } = await new Promise((r) => child.once('message', r));
+  const delivered = () => new Promise((r) => (child.once('message', (m) => r(m.n)), child.send('n')));
+  return { port, delivered, child };
 }
 
 /** Processes started here, stopped by `stopAll` (also on errors). */

@@ -3,6 +3,7 @@ import type { TelModule } from '../types.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
 import { deliverySettings } from '../../delivery/settings.js';
+import { reportDbError } from '../../store/health.js';
 import { countFailure, pruneFailures } from './disabler.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
 import { enabledHookIds } from './store.js';
@@ -29,7 +30,7 @@ function pruneOldFailures(core: Core): void {
     const s = deliverySettings(core);
     pruneFailures(core, Math.max(s.attemptsRetentionSeconds * 1000, s.attemptFailureExpiryMs));
   } catch (err) {
-    process.stderr.write(`tel: pruning webhook failures failed: ${(err as Error)?.message ?? err}\n`);
+    reportDbError(core.db, 'pruning webhook failures failed', err);
   }
 }
 

@@ -1,0 +1,20 @@
+import type { Core } from '../core.js';
+import type { ApiOptions, RunningApi } from '../http/app.js';
+import { prepareForServing } from './compiler-tuning.js';
+import { CliError } from './io.js';
+
+/**
+ * Starts the API and its workers on an open core (the HTTP server, node:http and all, loads only
+ * when one starts). Nothing is left listening when it fails: a port that cannot be had is one
+ * sentence naming it; any other failure goes up as it is.
+ */
+export async function startServing(core: Core, host: string, port: number, opts: ApiOptions): Promise<RunningApi> {
+  const { ListenError, startApi } = await import('../http/app.js');
+  try {
+    const api = await startApi(core, host, port, opts);
+    prepareForServing();
+    return api;
+  } catch (err) {
+    throw err instanceof ListenError ? new CliError(`${err.message}.`) : err;
+  }
+}
