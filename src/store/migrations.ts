@@ -434,4 +434,12 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX outbox_finished ON outbox(modified) WHERE status NOT IN ('pending', 'sending');
     `,
   },
+  {
+    id: '2400-cluster-id',
+    sql: `
+      -- The cluster id Kazoo's webhooks add to every payload (the \`cluster\` category's
+      -- cluster_id overrides it): one per database, made with it.
+      INSERT OR IGNORE INTO meta (key, value) VALUES ('cluster_id', lower(hex(randomblob(16))));
+    `,
+  },
 ];

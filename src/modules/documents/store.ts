@@ -93,9 +93,11 @@ export function listDocs(core: Core, kind: string, accountId: string): StoredDoc
 /** What happened to a stored object, as `object` webhooks name it. */
 export type ObjectAction = 'doc_created' | 'doc_edited' | 'doc_deleted';
 
-/** Publishes the `object` event of a change to an object of `type` (`account`, `device`, …) in an account. */
-export function publishObject(core: Core, type: string, id: string, accountId: string, action: ObjectAction): void {
-  core.bus.publish({ type: 'object', accountId, payload: { id, account_id: accountId, action, type } });
+/** Publishes the `object` event of a change to an object of `type` (`account`, `device`, …) in an account; answers its payload. */
+export function publishObject(core: Core, type: string, id: string, accountId: string, action: ObjectAction): Record<string, unknown> {
+  const payload = { id, account_id: accountId, action, type };
+  core.bus.publish({ type: 'object', accountId, payload });
+  return payload;
 }
 
 function publishDocChange(core: Core, d: StoredDoc, action: ObjectAction): void {

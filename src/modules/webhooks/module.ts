@@ -9,6 +9,9 @@ import { enabledHookIds } from './store.js';
 import { webhookRoutes } from './routes.js';
 import { simulateCall } from '../simulations/call.js';
 import { simulateParking } from '../simulations/parking.js';
+import { messageSimulation } from '../simulations/message.js';
+import { simulateNotification } from '../simulations/notification.js';
+import { simulateObject } from '../simulations/object.js';
 
 /** Webhook deliveries whose hook was deleted or turned off since they were queued are not sent. */
 function sendableHooks(core: Core, rows: DeliveryRow[]): Set<number> {
@@ -44,7 +47,14 @@ export const webhooksModule: TelModule = {
   endpoints: ['webhooks', 'configs'],
   routes: webhookRoutes,
   accountTables: ['webhooks', 'webhook_failures'],
-  simulations: { call: simulateCall, parking: simulateParking },
+  simulations: {
+    call: simulateCall,
+    sms: messageSimulation('sms'),
+    mms: messageSimulation('mms'),
+    parking: simulateParking,
+    notification: simulateNotification,
+    object: simulateObject,
+  },
   deliveryKinds: {
     [WEBHOOK_KIND]: {
       sendable: sendableHooks,

@@ -1,0 +1,23 @@
+import type { Core } from '../../core-type.js';
+import type { Db } from '../../store/db.js';
+import { stmt } from '../../store/db.js';
+
+/** The configuration category and key Kazoo reads its cluster id from. */
+export const CLUSTER_CATEGORY = 'cluster';
+
+const stored = new WeakMap<Db, string>();
+
+/**
+ * The cluster id every webhook payload carries, as Kazoo's webhooks app adds it: the `cluster`
+ * category's `cluster_id` when set, else the id the database was given when it was made.
+ */
+export function clusterId(core: Core): string {
+  const configured = core.config.value<unknown>(CLUSTER_CATEGORY, 'cluster_id', undefined);
+  if (typeof configured === 'string' && configured !== '') return configured;
+  let id = stored.get(core.db);
+  if (id === undefined) {
+    id = (stmt(core.db, "SELECT value FROM meta WHERE key = 'cluster_id'").get() as { value: string } | undefined)?.value ?? '';
+    stored.set(core.db, id);
+  }
+  return id;
+}
