@@ -1,5 +1,6 @@
 import type { TelModule } from './types.js';
 import { accountRoutes } from './accounts/routes.js';
+import { ACCOUNTS_CONFIG, ACCOUNTS_CONFIG_DEFAULTS } from './accounts/tree.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { configRoutes } from './config/routes.js';
@@ -26,7 +27,7 @@ import { openApiModule } from './openapi/module.js';
  * Add a module here to give it routes, bus subscriptions or background workers.
  */
 export const MODULES: TelModule[] = [
-  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes },
+  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes, configDefaults: { [ACCOUNTS_CONFIG]: ACCOUNTS_CONFIG_DEFAULTS } },
   { name: 'users', endpoints: ['users'], routes: userRoutes },
   {
     name: 'auth',
