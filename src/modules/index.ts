@@ -19,6 +19,7 @@ import { appsStoreModule } from './apps-store/module.js';
 import { whitelabelModule } from './whitelabel/module.js';
 import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
+import { aboutModule } from './about/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 
@@ -61,6 +62,7 @@ export const MODULES: TelModule[] = [
   whitelabelModule,
   alertsModule,
   ledgersModule,
+  aboutModule,
   openApiModule,
   deliveryModule,
 ];
