@@ -4,6 +4,7 @@ import { EventBus } from './delivery/bus.js';
 import { canonicalCategory, ConfigService } from './modules/config/service.js';
 import { MODULES } from './modules/index.js';
 import type { TelModule } from './modules/types.js';
+import type { JsonSchema } from './schema/validate.js';
 
 export type { Core } from './core-type.js';
 
@@ -21,14 +22,16 @@ export function openCore(file: string, modules: readonly TelModule[] = MODULES):
   const db = openDb(file);
   const defaults: Record<string, Record<string, unknown>> = {};
   const configChecks: Record<string, NonNullable<TelModule['configChecks']>[string]> = {};
+  const accountSchemas: Record<string, JsonSchema> = {};
   for (const m of modules) {
     for (const [category, values] of Object.entries(m.configDefaults ?? {})) {
       const name = canonicalCategory(category);
       defaults[name] = { ...(defaults[name] ?? {}), ...values };
     }
     for (const [category, check] of Object.entries(m.configChecks ?? {})) configChecks[canonicalCategory(category)] = check;
+    for (const [category, schema] of Object.entries(m.accountConfigSchemas ?? {})) accountSchemas[canonicalCategory(category)] = schema;
   }
-  const config = new ConfigService({ db }, defaults, configChecks);
+  const config = new ConfigService({ db }, defaults, configChecks, accountSchemas);
   const core: Core = {
     db,
     file,

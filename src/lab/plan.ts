@@ -15,7 +15,6 @@ import {
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
 import { createSubscription, deleteSubscription, listSubscriptions, updateSubscription } from '../modules/push/service.js';
 import { getAccountConfig } from '../modules/config/account-config.js';
-import { changeAccountWebhookSettings, resetAccountWebhookSettings } from '../modules/webhooks/settings-service.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
 import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import type { Scope } from '../modules/resources/service.js';
@@ -277,7 +276,7 @@ class Planner {
     if (!given) {
       if (Object.keys(current).length === 0) return;
       if (!this.prune) this.unmanaged.push(`account config ${name}`);
-      else this.add({ action: 'remove', kind: 'account config', name, run: (core) => void resetAccountWebhookSettings(core, id) }, ORDER.accountSettings);
+      else this.add({ action: 'remove', kind: 'account config', name, run: (core) => void core.config.resetForAccount(id, WEBHOOKS_CATEGORY) }, ORDER.accountSettings);
       return;
     }
     // as the service does, only what differs from what the account inherits is stored
@@ -287,7 +286,7 @@ class Planner {
     const fields = changedFields(wanted, current);
     if (fields.length === 0) return;
     const action = Object.keys(current).length === 0 ? 'create' : 'change';
-    this.add({ action, kind: 'account config', name, fields: action === 'change' ? fields : undefined, run: (core) => void changeAccountWebhookSettings(core, id, given, 'replace') }, ORDER.accountSettings);
+    this.add({ action, kind: 'account config', name, fields: action === 'change' ? fields : undefined, run: (core) => void core.config.changeForAccount(id, WEBHOOKS_CATEGORY, given, 'replace') }, ORDER.accountSettings);
   }
 
   private planItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[], where: string): void {

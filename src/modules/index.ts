@@ -48,7 +48,7 @@ export const MODULES: TelModule[] = [
       return { stop: async () => clearInterval(timer) };
     },
   },
-  { name: 'config', endpoints: ['system_configs'], routes: configRoutes, accountTables: ['account_configs'] },
+  { name: 'config', endpoints: ['system_configs', 'configs'], routes: configRoutes, accountTables: ['account_configs'] },
   documentsModule,
   simulationsModule,
   tokenRestrictionsModule,

@@ -6,6 +6,7 @@ import type { AccountDocCheck } from './accounts/service.js';
 import type { TokenRules } from './auth/service.js';
 import type { ConfigCheck } from './config/service.js';
 import type { Simulation } from './simulations/registry.js';
+import type { JsonSchema } from '../schema/validate.js';
 
 export type { Worker } from '../core-type.js';
 
@@ -27,6 +28,8 @@ export interface TelModule {
   configDefaults?: Record<string, Record<string, unknown>>;
   /** checks of the configuration categories this module owns, by category */
   configChecks?: Record<string, ConfigCheck>;
+  /** the JSON Schema of an account's settings of a category it owns (`/v2/accounts/{id}/configs/{category}`) */
+  accountConfigSchemas?: Record<string, JsonSchema>;
   /** checks of account documents beyond the account schema */
   accountDocChecks?: AccountDocCheck[];
   /** how logins give tokens their restrictions (the token restrictions module) */

@@ -2,7 +2,8 @@ import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
-import { deliverySettings } from '../../delivery/settings.js';
+import { deliverySettings, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
+import { accountConfigSchema } from './schema.js';
 import { countFailure, pruneFailures } from './disabler.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
 import { enabledHookIds } from './store.js';
@@ -44,8 +45,10 @@ function failureText(o: TryOutcome): string {
 /** Webhooks: the API, the bus subscriber that queues their deliveries, and what becomes of them. */
 export const webhooksModule: TelModule = {
   name: 'webhooks',
-  endpoints: ['webhooks', 'configs'],
+  endpoints: ['webhooks'],
   routes: webhookRoutes,
+  // an account's delivery settings (`/v2/accounts/{id}/configs/webhooks`): the keys of the system category
+  accountConfigSchemas: { [WEBHOOKS_CATEGORY]: accountConfigSchema },
   accountTables: ['webhooks', 'webhook_failures'],
   simulations: {
     call: simulateCall,
