@@ -20,6 +20,7 @@ import { whitelabelModule } from './whitelabel/module.js';
 import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
 import { aboutModule } from './about/module.js';
+import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 
@@ -56,6 +57,7 @@ export const MODULES: TelModule[] = [
   pushModule,
   queuesModule,
   resourcesModule,
+  resourceTemplatesModule,
   numbersModule,
   webhooksModule,
   appsStoreModule,
