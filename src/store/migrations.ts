@@ -442,4 +442,20 @@ export const MIGRATIONS: Migration[] = [
       INSERT OR IGNORE INTO meta (key, value) VALUES ('cluster_id', lower(hex(randomblob(16))));
     `,
   },
+  {
+    id: '2401-doc-attachments',
+    sql: `
+      -- Files a document carries (a user's photo): removed with the document, and with its account.
+      CREATE TABLE doc_attachments (
+        doc_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (doc_id, name)
+      );
+      CREATE INDEX doc_attachments_account ON doc_attachments(account_id);
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
+import { deleteAttachments } from './files.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -151,11 +152,12 @@ export function updateDoc(
   });
 }
 
-/** Deletes a document for good and publishes `doc_deleted`. */
+/** Deletes a document for good, with its attachments, and publishes `doc_deleted`. */
 export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): void {
   transaction(core.db, () => {
     const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
+    deleteAttachments(core, current.id);
     publishDocChange(core, current, 'doc_deleted');
   });
 }

@@ -1,59 +1,26 @@
 import type { Upload } from '../../http/context.js';
-import { errors } from '../../errors.js';
+import { fileFromUpload, IMAGE_TYPES, type StoredFile } from '../documents/files.js';
 
 /** The two files a whitelabel document carries. */
 export const FILE_KINDS = ['logo', 'icon'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
-/** Image types Kazoo stores as a whitelabel logo; an icon may also be an .ico. */
-const IMAGE_TYPES = ['image/jpg', 'image/jpeg', 'image/png', 'image/gif'];
 const ICON_TYPES = ['image/ico', 'image/vnd.microsoft.icon', 'image/x-icon', 'image/icon'];
 
-/** Bodies holding the file in base64, a `data:` URL or bare (what Monster UI sends). */
-const BASE64_TYPES = ['application/base64', 'application/x-base64'];
-
-/** The media types a kind of file may be uploaded as. */
+/** The media types a kind of file may be uploaded as (base64 of them too). */
 export function acceptedTypes(kind: FileKind): string[] {
-  return [...IMAGE_TYPES, ...(kind === 'icon' ? ICON_TYPES : []), ...BASE64_TYPES];
+  return [...IMAGE_TYPES, ...(kind === 'icon' ? ICON_TYPES : [])];
 }
 
 /** A file as stored and answered. */
-export interface StoredImage {
-  contentType: string;
-  bytes: Buffer;
-}
-
-/** The type of an image from its first bytes, when base64 came without a `data:` type. */
-function sniffed(bytes: Buffer): string | undefined {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
-  if (bytes.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0]))) return 'image/x-icon';
-  return undefined;
-}
-
-function decodeBase64(text: string): StoredImage {
-  const m = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[^,;]*)*),(.*)$/s.exec(text);
-  const payload = (m ? m[3] : text).replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload) || (m && !m[2].includes(';base64'))) {
-    throw errors.invalidField('file', 'encoding', 'The file is not valid base64');
-  }
-  const bytes = Buffer.from(payload, 'base64');
-  const contentType = m?.[1]?.toLowerCase() ?? sniffed(bytes) ?? 'application/octet-stream';
-  return { contentType, bytes };
-}
+export type StoredImage = StoredFile;
 
 /**
  * The image a logo or icon upload carries: the body itself (an image type), or decoded from
  * base64. Nothing sent is a 400 on `file`; a type the kind does not take, a 415.
  */
 export function imageOf(upload: Upload | undefined, kind: FileKind): StoredImage {
-  if (!upload || upload.bytes.length === 0) throw errors.invalidField('file', 'required', 'An image file is required');
-  const image = BASE64_TYPES.includes(upload.contentType) ? decodeBase64(upload.bytes.toString('latin1').trim()) : { ...upload };
-  if (image.bytes.length === 0) throw errors.invalidField('file', 'required', 'An image file is required');
-  const accepted = acceptedTypes(kind);
-  if (!accepted.includes(image.contentType) || BASE64_TYPES.includes(image.contentType)) throw errors.unsupportedMediaType(accepted);
-  return { contentType: image.contentType, bytes: image.bytes };
+  return fileFromUpload(upload, acceptedTypes(kind));
 }
 
 const EXTENSIONS: Record<string, string> = { 'image/jpg': 'jpg', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif' };
