@@ -458,4 +458,15 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX doc_attachments_account ON doc_attachments(account_id);
     `,
   },
+  {
+    id: '2402-apps-blacklist',
+    sql: `
+      -- Apps a reseller keeps from an account (Kazoo's apps_store blacklist): ids, as JSON.
+      CREATE TABLE apps_blacklists (
+        account_id TEXT PRIMARY KEY,
+        blacklist TEXT NOT NULL,
+        modified INTEGER NOT NULL
+      );
+    `,
+  },
 ];
