@@ -1,14 +1,15 @@
 import type { Upload } from '../../http/context.js';
 import { fileFromUpload, IMAGE_TYPES, type StoredFile } from '../documents/files.js';
 
-/** The two files a whitelabel document carries. */
-export const FILE_KINDS = ['logo', 'icon'] as const;
+/** The files a whitelabel document carries: a logo and an icon (images), a welcome page (HTML). */
+export const FILE_KINDS = ['logo', 'icon', 'welcome'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 const ICON_TYPES = ['image/ico', 'image/vnd.microsoft.icon', 'image/x-icon', 'image/icon'];
 
 /** The media types a kind of file may be uploaded as (base64 of them too). */
 export function acceptedTypes(kind: FileKind): string[] {
+  if (kind === 'welcome') return ['text/html'];
   return [...IMAGE_TYPES, ...(kind === 'icon' ? ICON_TYPES : [])];
 }
 
@@ -16,14 +17,14 @@ export function acceptedTypes(kind: FileKind): string[] {
 export type StoredImage = StoredFile;
 
 /**
- * The image a logo or icon upload carries: the body itself (an image type), or decoded from
- * base64. Nothing sent is a 400 on `file`; a type the kind does not take, a 415.
+ * The file an upload of a kind carries: the body itself, or decoded from base64. Nothing sent is
+ * a 400 on `file`; a type the kind does not take, a 415.
  */
-export function imageOf(upload: Upload | undefined, kind: FileKind): StoredImage {
-  return fileFromUpload(upload, acceptedTypes(kind));
+export function fileOf(upload: Upload | undefined, kind: FileKind): StoredImage {
+  return fileFromUpload(upload, acceptedTypes(kind), kind === 'welcome' ? 'An html file' : 'An image file');
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/jpg': 'jpg', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif' };
+const EXTENSIONS: Record<string, string> = { 'image/jpg': 'jpg', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'text/html': 'html' };
 
 /** The attachment name Kazoo gives a file: `<kind>-<name>`, the name given (`?filename=`) or made up, with an extension. */
 export function fileName(kind: FileKind, given: string | null, contentType: string, now = Date.now()): string {
