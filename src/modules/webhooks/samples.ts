@@ -24,7 +24,7 @@ function channel(event: string, extra: Record<string, unknown> = {}): Record<str
     emergency_resource_used: false,
     from: '+442071838750@lab.tel.local',
     hook_event: event,
-    inception: '+442071838750@lab.tel.local',
+    inception: '+14155550123@lab.tel.local',
     is_internal_leg: false,
     local_resource_id: 'd4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9',
     local_resource_used: true,
