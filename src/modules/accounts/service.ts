@@ -133,12 +133,21 @@ export function resellerAbove(core: Core, account: Account): Account | undefined
   return undefined;
 }
 
+const resellerIds = new WeakMap<Account, string>();
+
 /**
  * Kazoo's `reseller_id` of an account: the nearest reseller above it, else the master account
- * (the master account's own is itself), so that it is always there.
+ * (the master account's own is itself), so that it is always there. Remembered per cached account
+ * object (every simulated call asks): promoting, demoting or moving an account empties the row
+ * cache, so the next call gets a new object and works it out again.
  */
 export function resellerIdOf(core: Core, account: Account): string {
-  return resellerAbove(core, account)?.id ?? masterAccount(core)?.id ?? account.tree[0] ?? account.id;
+  let id = resellerIds.get(account);
+  if (id === undefined) {
+    id = resellerAbove(core, account)?.id ?? masterAccount(core)?.id ?? account.tree[0] ?? account.id;
+    resellerIds.set(account, id);
+  }
+  return id;
 }
 
 /** Direct children of an account. */

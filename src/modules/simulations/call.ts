@@ -49,35 +49,43 @@ export const validateCall = compileValidator({
 });
 
 /**
- * Who a call is authorized as, as Kazoo's channel variables say it: the device it comes from (and
- * that device's owner), else the user named alone. An unknown device or user is a 404; a user
- * who does not own the device named, a 400.
+ * Who a call is authorized as, as Kazoo's channel variables say it, written into `base`: the
+ * device it comes from (and that device's owner), else the user named alone. An unknown device
+ * or user is a 404; a user who does not own the device named, a 400.
  */
-function authorizing(core: Core, accountId: string, input: Record<string, unknown>): Record<string, unknown> {
+function addAuthorizing(core: Core, accountId: string, input: Record<string, unknown>, base: Record<string, unknown>): void {
   const userId = input.user_id as string | undefined;
   if (userId !== undefined) getUser(core, accountId, userId);
-  if (input.device_id === undefined) return userId ? { authorizing_id: userId, authorizing_type: 'user', owner_id: userId } : {};
+  if (input.device_id === undefined) {
+    if (userId === undefined) return;
+    base.authorizing_id = userId;
+    base.authorizing_type = 'user';
+    base.owner_id = userId;
+    return;
+  }
   const device = getDoc(core, 'device', accountId, String(input.device_id));
   const owner = device.doc.owner_id as string | undefined;
   if (owner && userId && owner !== userId) {
     throw errors.invalidField('user_id', 'invalid', 'The device belongs to another user', { value: userId, target: owner });
   }
+  base.authorizing_id = device.id;
+  base.authorizing_type = 'device';
   const ownerId = owner ?? userId;
-  return { authorizing_id: device.id, authorizing_type: 'device', ...(ownerId ? { owner_id: ownerId } : {}) };
+  if (ownerId) base.owner_id = ownerId;
 }
 
 /**
- * The carrier fields: Kazoo marks every call `local_resource_used` unless it went through a
- * global resource, names an account's resource in `local_resource_id`, and tells whether the
- * resource is an emergency one.
+ * The carrier fields, written into `base`: Kazoo marks every call `local_resource_used` unless it
+ * went through a global resource, names an account's resource in `local_resource_id`, and tells
+ * whether the resource is an emergency one.
  */
-function carrier(core: Core, accountId: string, resourceId: unknown): Record<string, unknown> {
-  if (resourceId === undefined) return { local_resource_used: true, emergency_resource_used: false };
+function addCarrier(core: Core, accountId: string, resourceId: unknown, base: Record<string, unknown>): void {
+  if (resourceId === undefined) return;
   const resource = findJobResource(core, accountId, String(resourceId));
   if (!resource) throw errors.badIdentifier(String(resourceId));
-  const emergency = resource.doc.emergency === true;
-  if (resource.accountId === GLOBAL_OWNER) return { local_resource_used: false, emergency_resource_used: emergency };
-  return { local_resource_id: resource.id, local_resource_used: true, emergency_resource_used: emergency };
+  base.emergency_resource_used = resource.doc.emergency === true;
+  if (resource.accountId === GLOBAL_OWNER) base.local_resource_used = false;
+  else base.local_resource_id = resource.id;
 }
 
 /**
@@ -96,10 +104,11 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
   const caller = String(input.caller_id_number);
   const callee = String(input.callee_id_number);
   const inbound = input.direction === 'inbound';
-  // Kazoo's channel event fields (its webhooks app's base event), a field absent where Kazoo's is undefined.
+  // Kazoo's channel event fields (its webhooks app's base event), a field absent where Kazoo's is
+  // undefined. One literal of one shape, the optional fields added after: an object spread in the
+  // literal made V8 define each field through its slow path (a tenth of the call's instructions).
   const base: Record<string, unknown> = {
     account_id: accountId,
-    ...authorizing(core, accountId, input),
     call_direction: input.direction,
     call_forwarded: false,
     call_id: callId,
@@ -113,11 +122,14 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     // a call from outside carries the request it came in with; one from the platform, onnet
     inception: inbound ? `${callee}@${realm}` : 'onnet',
     is_internal_leg: input.internal === true,
-    ...carrier(core, accountId, input.resource_id),
+    local_resource_used: true,
+    emergency_resource_used: false,
     request: `${callee}@${realm}`,
     reseller_id: resellerIdOf(core, account),
     to: `${callee}@${realm}`,
   };
+  addAuthorizing(core, accountId, input, base);
+  addCarrier(core, accountId, input.resource_id, base);
   // the legs' payloads share these fields: serialised once, each leg's own fields appended
   const baseJson = JSON.stringify(base);
   const events: EmittedEvent[] = [];
