@@ -5,10 +5,9 @@ import { normaliseName } from '../modules/accounts/service.js';
 import { canonicalCategory } from '../modules/config/service.js';
 import { validateLimits } from '../modules/limits/schema.js';
 import { validateSubscription } from '../modules/push/schema.js';
-import { validateAccountConfig } from '../modules/webhooks/schema.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
-import { WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
+import { compileValidator } from '../schema/validate.js';
 import { ACCOUNT_COLLECTIONS, GLOBAL_RESOURCES, MASKED, type CollectionKind } from './kinds.js';
 import { RefIndex, type RefTarget } from './refs.js';
 
@@ -89,6 +88,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const ACCOUNT_DOC_CHECKS = MODULES.flatMap((m) => m.accountDocChecks ?? []);
 const CONFIG_CHECKS = Object.fromEntries(
   MODULES.flatMap((m) => Object.entries(m.configChecks ?? {})).map(([c, check]) => [canonicalCategory(c), check]),
+);
+/** The schemas modules declare for accounts' settings of their categories (the webhooks category's). */
+const ACCOUNT_CONFIG_CHECKS = Object.fromEntries(
+  MODULES.flatMap((m) => Object.entries(m.accountConfigSchemas ?? {})).map(([c, schema]) => [canonicalCategory(c), compileValidator(schema)]),
 );
 
 /** Parses a lab file's text (YAML, or JSON) into plain data; syntax errors are problems. */
@@ -289,14 +292,12 @@ class Reader {
     const configs = this.mapping(value, where);
     if (!configs) return;
     node.configs = {};
-    for (const [category, doc] of Object.entries(configs)) {
-      if (category !== WEBHOOKS_CATEGORY) {
-        this.problem(join(where, category), `accounts have one configuration category, ${WEBHOOKS_CATEGORY}`);
-        continue;
-      }
-      const body = this.mapping(doc, join(where, category));
+    for (const [name, doc] of Object.entries(configs)) {
+      const category = canonicalCategory(name);
+      if (node.configs[category]) this.problem(join(where, name), `${category} is given twice`);
+      const body = this.mapping(doc, join(where, name));
       if (!body) continue;
-      this.errors(join(where, category), validateAccountConfig.check(body));
+      this.errors(join(where, name), ACCOUNT_CONFIG_CHECKS[category]?.check(body));
       node.configs[category] = body;
     }
   }

@@ -187,7 +187,7 @@ export class ConfigService {
   }
 
   /** The built-in settings of a category, if a module declares some. */
-  private builtIn(category: string): Record<string, unknown> | undefined {
+  builtIn(category: string): Record<string, unknown> | undefined {
     return this.defaults[canonicalCategory(category)];
   }
 

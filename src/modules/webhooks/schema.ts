@@ -98,9 +98,6 @@ export const accountConfigSchema = {
   properties: Object.fromEntries(Object.values(SETTINGS).map((s) => [s.key, { type: 'integer', minimum: s.min }])),
 };
 
-/** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
-export const validateAccountConfig = compileValidator(accountConfigSchema);
-
 const instant = {
   type: ['integer', 'string'],
   description: 'Gregorian seconds (as the API\'s timestamps), an ISO 8601 date, or a duration ago such as 2h',
