@@ -3,8 +3,9 @@
 // that writes the same delivery straight to the outbox (its one unavoidable write) in the same
 // transactions. Rounds interleaved A B A B, medians reported.
 //   npx node scripts/bench/simulated-call.mjs [--n 3000] [--rounds 5]
-// Under `valgrind --tool=callgrind --smc-check=all-non-file … --n 0` and `--n 2000`, the difference
-// of the instruction counts over 2000 is a call's instructions, independent of the machine's load.
+// Under `valgrind --tool=callgrind --smc-check=all-non-file … --calls-only --rounds 1 --n 0` and
+// `--n 2000`, the difference of the instruction counts over 2000 is a call's instructions,
+// whatever else runs on the machine.
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { n: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { n: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '5' }, 'calls-only': { type: 'boolean', default: false } },
+});
 const N = Number(values.n);
 const ROUNDS = Number(values.rounds);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,10 +67,10 @@ try {
   const bases = [];
   for (let r = 0; r < ROUNDS && N > 0; r++) {
     calls.push(time(call, N));
-    bases.push(time(baseline, N));
+    if (!values['calls-only']) bases.push(time(baseline, N));
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  if (N > 0) {
+  if (N > 0 && !values['calls-only']) {
     const c = median(calls);
     const b = median(bases);
     console.log(`simulated call: ${c.toFixed(1)} µs; its delivery written alone: ${b.toFixed(1)} µs; ratio ${(b / c).toFixed(2)}`);
