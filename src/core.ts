@@ -1,7 +1,7 @@
 import { openDb } from './store/db.js';
 import type { Core } from './core-type.js';
 import { EventBus } from './delivery/bus.js';
-import { ConfigService } from './modules/config/service.js';
+import { accountConfigValidators, ConfigService } from './modules/config/service.js';
 import { categoriesByName } from './modules/config/categories.js';
 import { MODULES } from './modules/index.js';
 import type { TelModule } from './modules/types.js';
@@ -20,7 +20,7 @@ export function endpointNames(modules: readonly TelModule[] = MODULES): Readonly
  */
 export function openCore(file: string, modules: readonly TelModule[] = MODULES): Core {
   const db = openDb(file);
-  const config = new ConfigService({ db }, categoriesByName(modules.flatMap((m) => m.configs ?? [])));
+  const config = new ConfigService({ db }, categoriesByName(modules.flatMap((m) => m.configs ?? [])), accountConfigValidators(modules));
   const core: Core = {
     db,
     file,

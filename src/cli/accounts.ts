@@ -8,14 +8,58 @@ import {
   listChildren,
   listDescendants,
 } from '../modules/accounts/service.js';
-import { emit, existingAccount, table, withCore, withGlobals, type CliIo } from './io.js';
+import { moveAccount } from '../modules/accounts/tree.js';
+import type { Core } from '../core.js';
+import type { Account } from '../modules/accounts/service.js';
+import { masterAccount } from '../modules/accounts/service.js';
+import { CliError, emit, existingAccount, table, withCore, withGlobals, type CliIo } from './io.js';
+
+/** An account and everything below it, as `tel accounts tree --json` prints it. */
+interface TreeNode {
+  id: string;
+  name: string;
+  realm: string;
+  reseller: boolean;
+  children: TreeNode[];
+}
+
+/** The subtree of an account, read in one pass over its descendants. */
+function subtree(core: Core, root: Account): TreeNode {
+  const nodes = new Map<string, TreeNode>();
+  const node = (a: Account): TreeNode => ({ id: a.id, name: a.name, realm: a.realm, reseller: a.reseller, children: [] });
+  const top = node(root);
+  nodes.set(root.id, top);
+  // creation order puts every parent before its children
+  for (const a of listDescendants(core, root.id)) {
+    const n = node(a);
+    nodes.set(a.id, n);
+    nodes.get(a.parentId ?? '')?.children.push(n);
+  }
+  return top;
+}
+
+/** The subtree drawn with box-drawing branches, one account a line. */
+function drawTree(root: TreeNode): string {
+  const lines = [`${root.name} (${root.id})${root.reseller ? ' [reseller]' : ''}`];
+  const walk = (n: TreeNode, prefix: string) =>
+    n.children.forEach((c, i) => {
+      const last = i === n.children.length - 1;
+      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${c.name} (${c.id})${c.reseller ? ' [reseller]' : ''}`);
+      walk(c, prefix + (last ? '   ' : '│  '));
+    });
+  walk(root, '');
+  return lines.join('\n');
+}
 
 /** `tel accounts …`: the account tree, offline on the database file. */
 export function registerAccounts(program: Command, io: CliIo): void {
   const accounts = program
     .command('accounts')
-    .description('list, show, create and delete accounts (the account tree)')
-    .addHelpText('after', '\nExamples:\n  $ tel accounts list\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts show <id> --json');
+    .description('list, show, create, move and delete accounts (the account tree)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel accounts list\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts tree\n  $ tel accounts move <id> --to <parent_id>\n  $ tel accounts show <id> --json',
+    );
 
   withGlobals(accounts.command('list'))
     .description('every account with its parent, or the descendants of one')
@@ -59,6 +103,32 @@ export function registerAccounts(program: Command, io: CliIo): void {
       withCore(cmd, (core, g) => {
         const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: opts.parent });
         emit(io, g, accountJson(a), () => `Created account ${a.name} (${a.id}) under ${opts.parent}.`);
+      }),
+    );
+
+  withGlobals(accounts.command('tree [id]'))
+    .description('an account and every account below it, as a tree (default: from the master account)')
+    .addHelpText('after', '\nExamples:\n  $ tel accounts tree\n  $ tel accounts tree <id> --json     nested {id, name, realm, reseller, children}')
+    .action(async (id: string | undefined, _o: unknown, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const root = id ? getAccount(core, existingAccount(core, id, 'ID')) : masterAccount(core);
+        if (!root) throw new CliError('The database has no master account yet: run `tel init`.');
+        const tree = subtree(core, root);
+        emit(io, g, tree, () => drawTree(tree));
+      }),
+    );
+
+  withGlobals(accounts.command('move <id>'))
+    .description('move an account, with its sub-accounts, under another parent (as POST /v2/accounts/{id}/move)')
+    .requiredOption('--to <parent_id>', 'the new parent account')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel accounts move <id> --to <new_parent_id>\n  $ tel accounts move <id> --to <new_parent_id> --json\n\nThe master account stays where it is; an account cannot move under itself or its sub-accounts.',
+    )
+    .action(async (id: string, opts: { to: string }, cmd: Command) =>
+      withCore(cmd, (core, g) => {
+        const a = moveAccount(core, undefined, existingAccount(core, id, 'ID'), existingAccount(core, opts.to, '--to'));
+        emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${getAccount(core, opts.to).name} (${opts.to}).`);
       }),
     );
 

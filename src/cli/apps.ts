@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import { addApp, appJson, listApps, removeApp } from '../modules/apps-store/service.js';
 import { ALLOWED_USERS, DEFAULT_LANGUAGE } from '../modules/apps-store/schema.js';
+import { readFile } from 'node:fs/promises';
+import { IMAGE_TYPES, sniffedType, type StoredFile } from '../modules/documents/files.js';
 import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
 
 interface AddOptions {
@@ -12,6 +14,21 @@ interface AddOptions {
   masqueradable: boolean;
   tags?: string;
   data?: string;
+  icon?: string;
+  screenshot: string[];
+}
+
+/** An image file given on the command line: PNG, JPEG or GIF, told by its first bytes. */
+async function imageFile(path: string, option: string): Promise<StoredFile> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch {
+    throw new CliError(`Cannot read ${path} (${option}).`, 2);
+  }
+  const contentType = sniffedType(bytes);
+  if (!contentType || !IMAGE_TYPES.includes(contentType)) throw new CliError(`${path} (${option}) is not a PNG, JPEG or GIF image.`, 2);
+  return { contentType, bytes };
 }
 
 /** The app document `tel apps add` stores: `--data` with the options over it. */
@@ -68,14 +85,18 @@ export function registerApps(program: Command, io: CliIo): void {
     .option('--no-masqueradable', 'not usable while acting as a sub-account')
     .option('--tags <list>', 'comma-separated tags (reseller, developer, …)')
     .option('--data <json|@file>', 'the whole app document (i18n in more languages, phase, extends, …); options override it')
+    .option('--icon <file>', "the app's icon (PNG, JPEG or GIF), which Monster UI's launcher shows")
+    .option('--screenshot <file>', 'a screenshot for the app store (repeat for more, in order)', (v: string, all: string[]) => [...all, v], [])
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tel apps add callflows --label "Callflows"\n  $ tel apps add crm --label "CRM" --api-url https://api.example.com/v2/ --source-url https://ui.example.com/apps/crm\n  $ tel apps add numbers --label "Numbers" --data @numbers-app.json --json',
+      '\nExamples:\n  $ tel apps add callflows --label "Callflows" --icon callflows.png\n  $ tel apps add crm --label "CRM" --api-url https://api.example.com/v2/ --source-url https://ui.example.com/apps/crm\n  $ tel apps add numbers --label "Numbers" --data @numbers-app.json --screenshot one.png --screenshot two.png --json\n\nThe icon and screenshots are served at /v2/accounts/{id}/apps_store/{app_id}/icon and …/screenshot/{n}.',
     )
     .action(async (name: string, opts: AddOptions, cmd: Command) => {
       const doc = await appDoc(name, opts);
+      const icon = opts.icon ? await imageFile(opts.icon, '--icon') : undefined;
+      const screenshots = await Promise.all(opts.screenshot.map((f) => imageFile(f, '--screenshot')));
       await withCore(cmd, (core, g) => {
-        const app = appJson(addApp(core, doc));
+        const app = appJson(addApp(core, doc, { icon, screenshots }));
         emit(io, g, app, () => `Added ${app.name} (${app.id}) to the catalogue.`);
       });
     });

@@ -14,6 +14,9 @@ interface CallOptions {
   bridge: boolean;
   hangupCause?: string;
   internal?: boolean;
+  device?: string;
+  user?: string;
+  resource?: string;
 }
 
 /** `tel simulate call`: one call leg's channel events through the webhook engine. */
@@ -30,9 +33,12 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
     .option('--no-bridge', 'answered but never bridged to another leg')
     .addOption(new Option('--hangup-cause <cause>', 'why it ended (default: NORMAL_CLEARING)').choices(Object.keys(HANGUP_CODES)))
     .option('--internal', 'a loopback leg (hooks with include_internal_legs false skip it)')
+    .option('--device <id>', "the device the call comes from or rings (authorizing_id; its owner is the owner_id)")
+    .option('--user <id>', 'the user the call belongs to (owner_id; alone, the authorizing user)')
+    .option('--resource <id>', "the carrier it goes through: an account's resource (local_resource_id) or a global one")
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel simulate call --account <id>\n  $ tel simulate call --account <id> --direction outbound --from +14155550100 --to +14155550199\n  $ tel simulate call --account <id> --no-answer --hangup-cause NO_ANSWER --json\n\nA running \`tel serve\` on the same file delivers the events to matching webhooks.`,
+      `\nExamples:\n  $ tel simulate call --account <id>\n  $ tel simulate call --account <id> --direction outbound --from +14155550100 --to +14155550199\n  $ tel simulate call --account <id> --direction outbound --device <device_id> --resource <resource_id>\n  $ tel simulate call --account <id> --no-answer --hangup-cause NO_ANSWER --json\n\nA running \`tel serve\` on the same file delivers the events to matching webhooks.`,
     )
     .action(async (opts: CallOptions, cmd: Command) => {
       await runSimulation(cmd, io, opts.account, {
@@ -46,6 +52,9 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
         bridge: opts.bridge,
         ...(opts.hangupCause ? { hangup_cause: opts.hangupCause } : {}),
         internal: opts.internal === true,
+        ...(opts.device ? { device_id: opts.device } : {}),
+        ...(opts.user ? { user_id: opts.user } : {}),
+        ...(opts.resource ? { resource_id: opts.resource } : {}),
       });
     });
 };

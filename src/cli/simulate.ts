@@ -4,6 +4,7 @@ import type { EmittedEvent } from '../modules/simulations/registry.js';
 import { emit, existingAccount, withCore, type CliIo } from './io.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
+import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
 
 /** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
 export type SimulateCommand = (simulate: Command, io: CliIo) => void;
@@ -11,9 +12,13 @@ export type SimulateCommand = (simulate: Command, io: CliIo) => void;
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateCallCommand,
+  simulateSmsCommand,
+  simulateMmsCommand,
   simulateQueueCallCommand,
   simulateParkingCommand,
   simulateVoicemailCommand,
+  simulateNotificationCommand,
+  simulateObjectCommand,
 ];
 
 /** Runs a simulation offline on the database and prints the events it emitted. */
@@ -32,15 +37,18 @@ function describeEvent(e: EmittedEvent): string {
 export function registerSimulate(program: Command, io: CliIo): void {
   const cmd = program
     .command('simulate')
-    .description('fire platform events (calls, parking, queue calls, voicemail) as a switch would')
+    .description('fire platform events (calls, messages, parking, queue calls, voicemail, notifications, object changes) as a platform would')
     .addHelpText(
       'after',
       `
 Examples:
   $ tel simulate call --account <id> --from +14155550100 --to +14155550199
+  $ tel simulate call --account <id> --direction outbound --device <device_id> --resource <resource_id>
+  $ tel simulate sms --account <id> --from +442071838750 --body "Running late"
   $ tel simulate queue-call --account <id> --queue <queue_id> --agent <user_id>
   $ tel simulate parking --account <id> --slot 101 --outcome retrieved
   $ tel simulate voicemail --account <id> --vmbox <vmbox_id> --json
+  $ tel simulate notification --account <id> --event register
 
 The events go through the same webhook engine as the API; a running \`tel serve\` sends them.`,
     );

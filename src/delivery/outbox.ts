@@ -11,7 +11,16 @@ export type DeliveryMethod = 'get' | 'post' | 'put';
 export type DeliveryFormat = 'json' | 'form-data';
 
 /** What a caller asks the outbox to deliver. */
-export interface DeliveryInput {
+export type DeliveryInput = DeliveryTarget & DeliveryBody;
+
+/**
+ * The fields sent (a query string for get, the body for post/put): the object, with its JSON when
+ * the caller has it already, or the JSON alone (a caller that made the text need not make the object).
+ */
+export type DeliveryBody = { payload: Record<string, unknown>; payloadJson?: string } | { payload?: undefined; payloadJson: string };
+
+/** Where and how a delivery goes, besides its body. */
+export interface DeliveryTarget {
   /** who produced it: `webhook`, `queue`, … (attempt listings filter on it) */
   kind: string;
   /** the account owning the hook (or queue): attempts are listed under it */
@@ -27,10 +36,6 @@ export interface DeliveryInput {
   method: DeliveryMethod;
   /** body encoding for post/put; default `json` */
   format?: DeliveryFormat;
-  /** the fields sent (query string for get, body for post/put) */
-  payload: Record<string, unknown>;
-  /** `payload` as JSON, when the caller has it already */
-  payloadJson?: string;
   /** extra tries after the first failure; default 0 */
   retries?: number;
   /** extra request headers (e.g. `X-Hook-ID`) */

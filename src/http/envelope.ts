@@ -3,8 +3,10 @@ import { isoSeconds } from '../util/time.js';
 import { VERSION } from '../version.js';
 import type { ApiError } from '../errors.js';
 
+import { NODE_NAME } from '../util/node-name.js';
+
 /** The node name the envelope reports. */
-export const NODE_NAME = `tel@${process.env.HOSTNAME ?? 'localhost'}`;
+export { NODE_NAME };
 
 /** Extra envelope keys a handler may add (listings). */
 export interface EnvelopeExtras {

@@ -6,9 +6,8 @@ import { getLimits } from '../modules/limits/service.js';
 import { validateLimits } from '../modules/limits/schema.js';
 import { listSubscriptions } from '../modules/push/service.js';
 import { validateSubscription } from '../modules/push/schema.js';
-import { getAccountConfig } from '../modules/config/account-config.js';
+import { accountConfigCategories, getAccountConfig } from '../modules/config/account-config.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
-import { WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import { canonical } from './compare.js';
 import { ACCOUNT_COLLECTIONS, GLOBAL_RESOURCES, MASKED, type CollectionKind, type Stored } from './kinds.js';
 import { forEachString, RefIndex } from './refs.js';
@@ -137,8 +136,12 @@ class Exporter {
       const kept = withoutDefaults(stored, (d) => validateLimits.check(d));
       if (Object.keys(kept).length > 0) entry.limits = kept;
     }
-    const overrides = getAccountConfig(this.core.db, a.id, WEBHOOKS_CATEGORY)?.doc;
-    if (overrides && Object.keys(overrides).length > 0) entry.configs = { [WEBHOOKS_CATEGORY]: overrides };
+    const configs: Entry = {};
+    for (const category of accountConfigCategories(this.core.db, a.id)) {
+      const overrides = getAccountConfig(this.core.db, a.id, category)?.doc;
+      if (overrides && Object.keys(overrides).length > 0) configs[category] = this.referring(overrides);
+    }
+    if (Object.keys(configs).length > 0) entry.configs = configs;
     for (const kind of ACCOUNT_COLLECTIONS) {
       const items = this.items(kind, kind.list(this.core, { accountId: a.id }));
       if (items.length > 0) entry[kind.key] = items;

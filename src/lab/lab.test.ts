@@ -161,6 +161,24 @@ describe('tel apply and tel export: labs as code', () => {
     expect(gone.stdout).toContain('+ create user Lab/Customer A/bob');
   });
 
+  it("an account's settings of any category: applied, exported, pruned; the webhooks category still checked", async () => {
+    const lab = (configs: string) =>
+      file('configs.yaml', `version: 1\naccount:\n  name: Lab\n  users:\n    - { username: admin, password: pw-admin-1, priv_level: admin }\n  children:\n    - name: Co\n${configs}`);
+    const both = lab('      configs:\n        conferences: { pin_timeout: 3000 }\n        webhooks: { attempt_failure_count: 2 }\n');
+    const made = await apply(db('c'), both);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain('+ create account config Lab/Co conferences');
+    const out = parse(await exported(db('c')));
+    expect(out.account.children[0].configs).toEqual({ conferences: { pin_timeout: 3000 }, webhooks: { attempt_failure_count: 2 } });
+    expect((await apply(db('c'), both)).stdout).toMatch(/^No changes/);
+    const one = lab('      configs:\n        webhooks: { attempt_failure_count: 2 }\n');
+    expect((await apply(db('c'), one)).stdout).toContain('account config Lab/Co conferences');
+    expect((await apply(db('c'), one, '--prune')).stdout).toContain('- remove account config Lab/Co conferences');
+    const bad = await apply(db('c'), lab('      configs:\n        webhooks: { attempt_failure_count: many }\n'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('account.children[0].configs.webhooks.attempt_failure_count');
+  });
+
   it("export --account writes one account's subtree under its parent, as JSON with --json, and it applies where that parent is", async () => {
     expect((await apply(db('a'), EXAMPLE)).code).toBe(0);
     const customer = JSON.parse((await runTel(['accounts', 'list', '--db', db('a'), '--json'])).stdout).find((a: { name: string }) => a.name === 'Customer A');

@@ -14,10 +14,8 @@ import {
 } from '../modules/accounts/service.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
 import { createSubscription, deleteSubscription, listSubscriptions, updateSubscription } from '../modules/push/service.js';
-import { getAccountConfig } from '../modules/config/account-config.js';
-import { changeAccountWebhookSettings, resetAccountWebhookSettings } from '../modules/webhooks/settings-service.js';
+import { accountConfigCategories, getAccountConfig } from '../modules/config/account-config.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
-import { defaultSettingsDoc, WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import type { Scope } from '../modules/resources/service.js';
 import { newId } from '../util/ids.js';
 import { findDoc } from '../modules/documents/store.js';
@@ -252,7 +250,7 @@ class Planner {
     }
     const id = node.id!;
     if (node.limits) this.planLimits(node, id, existing !== undefined);
-    if (node.configs) this.planAccountConfig(node, id, existing !== undefined);
+    if (node.configs) this.planAccountConfigs(node, id, existing !== undefined);
     for (const [kind, items] of node.collections) this.planItems(kind, { accountId: id }, existing !== undefined, items, node.path);
     if (node.pushSubscriptions) this.planPushes(node, id, existing !== undefined);
   }
@@ -270,24 +268,30 @@ class Planner {
     if (fields.length > 0) this.add({ action: 'change', kind: 'limits', name, fields, run }, ORDER.accountSettings);
   }
 
-  private planAccountConfig(node: AccountNode, id: string, exists: boolean): void {
-    const current = exists ? (getAccountConfig(this.core.db, id, WEBHOOKS_CATEGORY)?.doc ?? {}) : {};
-    const given = node.configs![WEBHOOKS_CATEGORY];
-    const name = `${node.path} ${WEBHOOKS_CATEGORY}`;
+  /** The account's configuration categories the file gives, and (to prune) those the account has. */
+  private planAccountConfigs(node: AccountNode, id: string, exists: boolean): void {
+    const stored = exists ? accountConfigCategories(this.core.db, id) : [];
+    for (const category of new Set([...Object.keys(node.configs!), ...stored])) this.planAccountConfig(node, id, exists, category);
+  }
+
+  private planAccountConfig(node: AccountNode, id: string, exists: boolean, category: string): void {
+    const current = exists ? (getAccountConfig(this.core.db, id, category)?.doc ?? {}) : {};
+    const given = node.configs![category];
+    const name = `${node.path} ${category}`;
     if (!given) {
       if (Object.keys(current).length === 0) return;
       if (!this.prune) this.unmanaged.push(`account config ${name}`);
-      else this.add({ action: 'remove', kind: 'account config', name, run: (core) => void resetAccountWebhookSettings(core, id) }, ORDER.accountSettings);
+      else this.add({ action: 'remove', kind: 'account config', name, run: (core) => void core.config.resetForAccount(id, category) }, ORDER.accountSettings);
       return;
     }
     // as the service does, only what differs from what the account inherits is stored
-    const system = this.lab.system?.configs?.get(WEBHOOKS_CATEGORY)?.default ?? this.core.config.get(WEBHOOKS_CATEGORY)?.default ?? {};
-    const parent: Record<string, unknown> = { ...defaultSettingsDoc(), ...(system as Record<string, unknown>) };
+    const system = this.lab.system?.configs?.get(category)?.default ?? this.core.config.get(category)?.default ?? {};
+    const parent: Record<string, unknown> = { ...(this.core.config.builtIn(category) ?? {}), ...(system as Record<string, unknown>) };
     const wanted = Object.fromEntries(Object.entries(given).filter(([k, v]) => canonical(parent[k]) !== canonical(v)));
     const fields = changedFields(wanted, current);
     if (fields.length === 0) return;
     const action = Object.keys(current).length === 0 ? 'create' : 'change';
-    this.add({ action, kind: 'account config', name, fields: action === 'change' ? fields : undefined, run: (core) => void changeAccountWebhookSettings(core, id, given, 'replace') }, ORDER.accountSettings);
+    this.add({ action, kind: 'account config', name, fields: action === 'change' ? fields : undefined, run: (core) => void core.config.changeForAccount(id, category, given, 'replace') }, ORDER.accountSettings);
   }
 
   private planItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[], where: string): void {

@@ -2,13 +2,11 @@ import type { ValidationErrors } from '../errors.js';
 import { MODULES } from '../modules/index.js';
 import { validateAccount } from '../modules/accounts/schema.js';
 import { normaliseName } from '../modules/accounts/service.js';
-import { canonicalCategory } from '../modules/config/service.js';
+import { accountConfigValidators, canonicalCategory } from '../modules/config/service.js';
 import { categoriesByName, checkConfigDoc } from '../modules/config/categories.js';
 import { validateLimits } from '../modules/limits/schema.js';
 import { validateSubscription } from '../modules/push/schema.js';
-import { validateAccountConfig } from '../modules/webhooks/schema.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
-import { WEBHOOKS_CATEGORY } from '../delivery/settings.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { ACCOUNT_COLLECTIONS, GLOBAL_RESOURCES, MASKED, type CollectionKind } from './kinds.js';
 import { RefIndex, type RefTarget } from './refs.js';
@@ -89,6 +87,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const ACCOUNT_DOC_CHECKS = MODULES.flatMap((m) => m.accountDocChecks ?? []);
 const CONFIG_CATEGORIES = categoriesByName(MODULES.flatMap((m) => m.configs ?? []));
+/** The checks modules declare for accounts' settings of their categories (the webhooks category's). */
+const ACCOUNT_CONFIG_CHECKS = accountConfigValidators(MODULES);
 
 /** Parses a lab file's text (YAML, or JSON) into plain data; syntax errors are problems. */
 export async function parseLabText(text: string, file: string): Promise<unknown> {
@@ -288,14 +288,12 @@ class Reader {
     const configs = this.mapping(value, where);
     if (!configs) return;
     node.configs = {};
-    for (const [category, doc] of Object.entries(configs)) {
-      if (category !== WEBHOOKS_CATEGORY) {
-        this.problem(join(where, category), `accounts have one configuration category, ${WEBHOOKS_CATEGORY}`);
-        continue;
-      }
-      const body = this.mapping(doc, join(where, category));
+    for (const [name, doc] of Object.entries(configs)) {
+      const category = canonicalCategory(name);
+      if (node.configs[category]) this.problem(join(where, name), `${category} is given twice`);
+      const body = this.mapping(doc, join(where, name));
       if (!body) continue;
-      this.errors(join(where, category), validateAccountConfig.check(body));
+      this.errors(join(where, name), ACCOUNT_CONFIG_CHECKS[category]?.check(body));
       node.configs[category] = body;
     }
   }

@@ -1,6 +1,7 @@
 import type { TelModule } from './types.js';
 import { reportDbError } from '../store/health.js';
 import { accountRoutes } from './accounts/routes.js';
+import { ACCOUNTS_CONFIG_CATEGORY } from './accounts/tree.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { configRoutes, requireAdminForAccountConfig } from './config/routes.js';
@@ -19,6 +20,8 @@ import { appsStoreModule } from './apps-store/module.js';
 import { whitelabelModule } from './whitelabel/module.js';
 import { alertsModule } from './alerts/module.js';
 import { ledgersModule } from './ledgers/module.js';
+import { aboutModule } from './about/module.js';
+import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
@@ -29,7 +32,7 @@ import { storageModule } from './storage/module.js';
  */
 export const MODULES: TelModule[] = [
   storageModule,
-  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes },
+  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes, configs: [ACCOUNTS_CONFIG_CATEGORY] },
   { name: 'users', endpoints: ['users'], routes: userRoutes },
   {
     name: 'auth',
@@ -51,7 +54,7 @@ export const MODULES: TelModule[] = [
   },
   {
     name: 'config',
-    endpoints: ['system_configs'],
+    endpoints: ['system_configs', 'configs'],
     routes: configRoutes,
     accountTables: ['account_configs'],
     authorizers: [requireAdminForAccountConfig],
@@ -63,12 +66,14 @@ export const MODULES: TelModule[] = [
   pushModule,
   queuesModule,
   resourcesModule,
+  resourceTemplatesModule,
   numbersModule,
   webhooksModule,
   appsStoreModule,
   whitelabelModule,
   alertsModule,
   ledgersModule,
+  aboutModule,
   openApiModule,
   deliveryModule,
 ];

@@ -6,6 +6,7 @@ import type { AccountDocCheck } from './accounts/service.js';
 import type { TokenRules } from './auth/service.js';
 import type { ConfigCategory } from './config/categories.js';
 import type { Simulation } from './simulations/registry.js';
+import type { JsonSchema } from '../schema/validate.js';
 
 export type { Worker } from '../core-type.js';
 
@@ -29,6 +30,8 @@ export interface TelModule {
    * docs/configuration.md all come from here)
    */
   configs?: ConfigCategory[];
+  /** the JSON Schema of an account's settings of a category it owns (`/v2/accounts/{id}/configs/{category}`) */
+  accountConfigSchemas?: Record<string, JsonSchema>;
   /** checks of account documents beyond the account schema */
   accountDocChecks?: AccountDocCheck[];
   /** how logins give tokens their restrictions (the token restrictions module) */

@@ -46,12 +46,67 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key reads none', () => {
+  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key and promoting a reseller read none', () => {
     const missing = apiRouter()
       .routes()
       .filter((r) => (r.method === 'PUT' || r.method === 'POST' || r.method === 'PATCH') && !r.body && !r.upload)
       .map((r) => `${r.method} ${r.path}`);
-    expect(missing).toEqual(['PUT accounts/:account_id/api_key']);
+    expect(missing.sort()).toEqual(['PUT accounts/:account_id/api_key', 'PUT accounts/:account_id/reseller']);
+  });
+});
+
+describe('the account operations Kazoo clients call', () => {
+  it('are all in the document', () => {
+    const wanted = [
+      'GET /accounts/{account_id}/parents',
+      'GET /accounts/{account_id}/siblings',
+      'GET /accounts/{account_id}/tree',
+      'POST /accounts/{account_id}/move',
+      'PUT /accounts/{account_id}/reseller',
+      'DELETE /accounts/{account_id}/reseller',
+      'GET /about',
+      'GET /accounts/{account_id}/configs/{category}',
+      'PUT /accounts/{account_id}/configs/{category}',
+      'POST /accounts/{account_id}/configs/{category}',
+      'PATCH /accounts/{account_id}/configs/{category}',
+      'DELETE /accounts/{account_id}/configs/{category}',
+      'PATCH /system_configs/{category}',
+      'GET /system_configs/{category}/{node}',
+      'POST /system_configs/{category}/{node}',
+      'PATCH /system_configs/{category}/{node}',
+      'DELETE /system_configs/{category}/{node}',
+      'GET /accounts/{account_id}/resource_templates',
+      'PUT /accounts/{account_id}/resource_templates',
+      'GET /accounts/{account_id}/resource_templates/{template_id}',
+      'POST /accounts/{account_id}/resource_templates/{template_id}',
+      'PATCH /accounts/{account_id}/resource_templates/{template_id}',
+      'DELETE /accounts/{account_id}/resource_templates/{template_id}',
+      'GET /accounts/{account_id}/users/{user_id}/vcard',
+      'GET /accounts/{account_id}/users/{user_id}/photo',
+      'POST /accounts/{account_id}/users/{user_id}/photo',
+      'DELETE /accounts/{account_id}/users/{user_id}/photo',
+      'GET /accounts/{account_id}/queues/{queue_id}/roster',
+      'POST /accounts/{account_id}/queues/{queue_id}/roster',
+      'DELETE /accounts/{account_id}/queues/{queue_id}/roster',
+      'GET /accounts/{account_id}/apps_store/blacklist',
+      'POST /accounts/{account_id}/apps_store/blacklist',
+      'GET /accounts/{account_id}/apps_store/{app_id}/icon',
+      'GET /accounts/{account_id}/apps_store/{app_id}/screenshot/{index}',
+      'GET /accounts/{account_id}/whitelabel/domains',
+      'POST /accounts/{account_id}/whitelabel/domains',
+      'GET /accounts/{account_id}/whitelabel/welcome',
+      'POST /accounts/{account_id}/whitelabel/welcome',
+      'GET /accounts/{account_id}/whitelabel/{domain}',
+      'GET /accounts/{account_id}/whitelabel/{domain}/logo',
+      'GET /accounts/{account_id}/whitelabel/{domain}/icon',
+      'GET /accounts/{account_id}/whitelabel/{domain}/welcome',
+      'GET /user_auth/{auth_token}',
+      'GET /accounts/{account_id}/ledgers',
+    ];
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
+    expect(wanted.filter((op) => !documented.has(op))).toEqual([]);
+    expect(doc.paths['/accounts/{account_id}/reseller'].put.description).toBe('Needs a super-duper admin token.');
+    expect(doc.paths['/accounts/{account_id}/apps_store/{app_id}/icon'].get.security).toEqual([]);
   });
 });
 

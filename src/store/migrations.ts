@@ -434,4 +434,39 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX outbox_finished ON outbox(modified) WHERE status NOT IN ('pending', 'sending');
     `,
   },
+  {
+    id: '2400-cluster-id',
+    sql: `
+      -- The cluster id Kazoo's webhooks add to every payload (the \`cluster\` category's
+      -- cluster_id overrides it): one per database, made with it.
+      INSERT OR IGNORE INTO meta (key, value) VALUES ('cluster_id', lower(hex(randomblob(16))));
+    `,
+  },
+  {
+    id: '2401-doc-attachments',
+    sql: `
+      -- Files a document carries (a user's photo): removed with the document, and with its account.
+      CREATE TABLE doc_attachments (
+        doc_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (doc_id, name)
+      );
+      CREATE INDEX doc_attachments_account ON doc_attachments(account_id);
+    `,
+  },
+  {
+    id: '2402-apps-blacklist',
+    sql: `
+      -- Apps a reseller keeps from an account (Kazoo's apps_store blacklist): ids, as JSON.
+      CREATE TABLE apps_blacklists (
+        account_id TEXT PRIMARY KEY,
+        blacklist TEXT NOT NULL,
+        modified INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,4 +1,6 @@
-import { writeRoutes, type RouteDef } from '../../http/router.js';
+import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
+import type { RequestContext } from '../../http/context.js';
+import { childSummary, listSiblings, moveAccount, setReseller, visibleAncestors } from './tree.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import { accountSchema } from './schema.js';
@@ -15,6 +17,19 @@ import {
   rotateApiKey,
   updateAccount,
 } from './service.js';
+
+/** A listing answer: the rows in the order asked, paged. */
+function listed(ctx: RequestContext, rows: Record<string, unknown>[]): Reply {
+  const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
+  return { data: page, extras };
+}
+
+/** `POST …/move`: where the account goes. */
+const moveSchema = {
+  type: 'object',
+  required: ['to'],
+  properties: { to: { type: 'string', description: 'the id of the new parent account' } },
+};
 
 /** `/v2/accounts…`: the account tree, its documents and API key. */
 export const accountRoutes: RouteDef[] = [
@@ -54,23 +69,45 @@ export const accountRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/children',
-    handler: (ctx, core) => {
-      const rows = listChildren(core, ctx.params.account_id).map((a) => ({
-        ...accountSummary(a),
-        descendants_count: listDescendants(core, a.id).length,
-      }));
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
-    },
+    handler: (ctx, core) => listed(ctx, listChildren(core, ctx.params.account_id).map((a) => childSummary(core, a))),
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/siblings',
+    handler: (ctx, core) => listed(ctx, listSiblings(core, authOf(ctx), ctx.params.account_id)),
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/parents',
+    handler: (ctx, core) => listed(ctx, visibleAncestors(core, authOf(ctx), ctx.params.account_id)),
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/tree',
+    handler: (ctx, core) => listed(ctx, visibleAncestors(core, authOf(ctx), ctx.params.account_id)),
+  },
+  {
+    method: 'POST',
+    path: 'accounts/:account_id/move',
+    body: moveSchema,
+    handler: (ctx, core) => ({ data: accountJson(moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
+  },
+  {
+    method: 'PUT',
+    path: 'accounts/:account_id/reseller',
+    superduper: true,
+    handler: (ctx, core) => ({ data: accountJson(setReseller(core, ctx.params.account_id, true)) }),
+  },
+  {
+    method: 'DELETE',
+    path: 'accounts/:account_id/reseller',
+    superduper: true,
+    handler: (ctx, core) => ({ data: accountJson(setReseller(core, ctx.params.account_id, false)) }),
   },
   {
     method: 'GET',
     path: 'accounts/:account_id/descendants',
-    handler: (ctx, core) => {
-      const rows = listDescendants(core, ctx.params.account_id).map(accountSummary);
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
-    },
+    handler: (ctx, core) => listed(ctx, listDescendants(core, ctx.params.account_id).map(accountSummary)),
   },
   {
     method: 'GET',

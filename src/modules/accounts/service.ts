@@ -121,6 +121,35 @@ export function isDescendant(account: Account, ancestorId: string): boolean {
   return account.tree.includes(ancestorId);
 }
 
+/**
+ * The nearest account above this one that is a reseller (its provider), if any. The master
+ * account counts: it is created a reseller.
+ */
+export function resellerAbove(core: Core, account: Account): Account | undefined {
+  for (let i = account.tree.length - 1; i >= 0; i--) {
+    const a = findAccount(core, account.tree[i]);
+    if (a?.reseller) return a;
+  }
+  return undefined;
+}
+
+const resellerIds = new WeakMap<Account, string>();
+
+/**
+ * Kazoo's `reseller_id` of an account: the nearest reseller above it, else the master account
+ * (the master account's own is itself), so that it is always there. Remembered per cached account
+ * object (every simulated call asks): promoting, demoting or moving an account empties the row
+ * cache, so the next call gets a new object and works it out again.
+ */
+export function resellerIdOf(core: Core, account: Account): string {
+  let id = resellerIds.get(account);
+  if (id === undefined) {
+    id = resellerAbove(core, account)?.id ?? masterAccount(core)?.id ?? account.tree[0] ?? account.id;
+    resellerIds.set(account, id);
+  }
+  return id;
+}
+
 /** Direct children of an account. */
 export function listChildren(core: Core, id: string): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts WHERE parent_id = ? ORDER BY created, id').all(id) as unknown as Row[]).map(

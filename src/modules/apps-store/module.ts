@@ -6,5 +6,5 @@ export const appsStoreModule: TelModule = {
   name: 'apps-store',
   endpoints: ['apps_store'],
   routes: appsStoreRoutes,
-  accountTables: ['account_apps'],
+  accountTables: ['account_apps', 'apps_blacklists'],
 };

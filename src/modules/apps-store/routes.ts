@@ -1,14 +1,81 @@
-import type { RouteDef } from '../../http/router.js';
+import type { Reply, RouteDef } from '../../http/router.js';
+import type { RequestContext } from '../../http/context.js';
+import type { Core } from '../../core-type.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
-import { permissionsSchema } from './schema.js';
-import { accountApp, accountAppsListing, checkAppsWrite, configureApp, installApp, uninstallApp } from './service.js';
+import { errors } from '../../errors.js';
+import { getAccount } from '../accounts/service.js';
+import type { StoredFile } from '../documents/files.js';
+import { appScreenshot, findAppIcon } from './files.js';
+import { blacklistSchema, permissionsSchema } from './schema.js';
+import {
+  accountApp,
+  accountAppsListing,
+  blacklistOf,
+  catalogueApp,
+  checkAppsWrite,
+  checkBlacklistWrite,
+  configureApp,
+  installApp,
+  setBlacklist,
+  uninstallApp,
+} from './service.js';
 
 const STORE = 'accounts/:account_id/apps_store';
 const ONE = `${STORE}/:app_id`;
 
+/** An image answered as itself (Monster UI puts its URL in an <img>, with `?auth_token=`). */
+function imageReply(file: StoredFile): Reply {
+  return { file: file.bytes, headers: { 'Content-Type': file.contentType, 'Cache-Control': 'max-age=3600', 'X-Content-Type-Options': 'nosniff' } };
+}
+
+/**
+ * An app's icon and screenshots, without a token as Kazoo serves them, under an account (an
+ * unknown one is a 404) or, as older Monster UIs ask, without one.
+ */
+function fileRoutes(prefix: string): RouteDef[] {
+  const app = (ctx: RequestContext, core: Core) => {
+    if (ctx.params.account_id) getAccount(core, ctx.params.account_id);
+    return catalogueApp(core, ctx.params.app_id, () => errors.badIdentifier(ctx.params.app_id));
+  };
+  return [
+    {
+      method: 'GET',
+      path: `${prefix}/:app_id/icon`,
+      auth: 'none',
+      handler: (ctx, core) => {
+        const icon = findAppIcon(core, app(ctx, core).id);
+        if (!icon) throw errors.badIdentifier('icon');
+        return imageReply(icon);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${prefix}/:app_id/screenshot/:index`,
+      auth: 'none',
+      handler: (ctx, core) => imageReply(appScreenshot(core, app(ctx, core).id, ctx.params.index)),
+    },
+  ];
+}
+
 /** `/v2/accounts/{id}/apps_store…`: the apps an account may use, and installing them (Kazoo's apps store). */
 export const appsStoreRoutes: RouteDef[] = [
   { method: 'GET', path: STORE, handler: (ctx, core) => ({ data: accountAppsListing(core, ctx.params.account_id, ownApiUrl(ctx)) }) },
+  {
+    method: 'GET',
+    path: `${STORE}/blacklist`,
+    handler: (ctx, core) => ({ data: { blacklist: blacklistOf(core, getAccount(core, ctx.params.account_id).id) } }),
+  },
+  {
+    method: 'POST',
+    path: `${STORE}/blacklist`,
+    body: blacklistSchema,
+    handler: (ctx, core) => {
+      checkBlacklistWrite(core, authOf(ctx));
+      return { data: setBlacklist(core, ctx.params.account_id, dataObject(ctx)) };
+    },
+  },
+  ...fileRoutes(STORE),
+  ...fileRoutes('apps_store'),
   { method: 'GET', path: ONE, handler: (ctx, core) => ({ data: accountApp(core, ctx.params.account_id, ctx.params.app_id, ownApiUrl(ctx)) }) },
   {
     method: 'PUT',

@@ -67,3 +67,16 @@ export const permissionsSchema = {
 
 /** Validates an installation's permissions: fills the defaults, or throws the Kazoo-shaped 400. */
 export const validatePermissions = compileValidator(permissionsSchema);
+
+/** The apps a reseller keeps from an account (`POST …/apps_store/blacklist`): their ids. */
+export const blacklistSchema = {
+  type: 'object',
+  required: ['blacklist'],
+  properties: {
+    blacklist: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, maxItems: 10_000, uniqueItems: true },
+    ui_metadata: { type: 'object' },
+  },
+};
+
+/** Validates a blacklist: the list of app ids, or throws the Kazoo-shaped 400. */
+export const validateBlacklist = compileValidator<{ blacklist: string[] }>(blacklistSchema);

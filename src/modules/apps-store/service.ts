@@ -5,10 +5,10 @@ import { stripServerFields } from '../documents/store.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { getAccount, masterAccount } from '../accounts/service.js';
 import { findUser, isAccountAdmin, type Actor } from '../users/service.js';
-import { DEFAULT_LANGUAGE, validateApp, validatePermissions } from './schema.js';
+import { DEFAULT_LANGUAGE, validateApp, validateBlacklist, validatePermissions } from './schema.js';
+import { findAppIcon, removeAppFiles, saveAppFiles, screenshotCount, screenshotName, WEBHOOKS_APP_ID, type AppFiles } from './files.js';
 
-/** The webhooks app every database offers (its id never changes; see the `1700-apps` migration). */
-export const WEBHOOKS_APP_ID = '9b183e89feb4bbda0141e9e3fccbe6bd';
+export { WEBHOOKS_APP_ID };
 
 /** An app of the catalogue. */
 export interface App {
@@ -58,8 +58,8 @@ export function appJson(app: App): Record<string, unknown> {
   return { ...app.doc, name: app.name, id: app.id };
 }
 
-/** Adds an app to the catalogue; a name already there is refused. The webhooks app gets its id back. */
-export function addApp(core: Core, input: Record<string, unknown>): App {
+/** Adds an app (and its icon and screenshots) to the catalogue; a name already there is refused. The webhooks app gets its id back. */
+export function addApp(core: Core, input: Record<string, unknown>, files: AppFiles = {}): App {
   const doc = validateApp(stripServerFields(input));
   const name = String(doc.name);
   const id = name === 'webhooks' ? WEBHOOKS_APP_ID : newId();
@@ -72,6 +72,7 @@ export function addApp(core: Core, input: Record<string, unknown>): App {
     const now = Date.now();
     const rev = nextRevision(undefined, body);
     stmt(core.db, 'INSERT INTO apps (id, name, doc, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?)').run(id, name, body, rev, now, now);
+    saveAppFiles(core, id, files);
     return { id, name, doc: rest, rev, created: now, modified: now };
   });
 }
@@ -82,6 +83,7 @@ export function removeApp(core: Core, idOrName: string): App {
     const app = getApp(core, idOrName);
     stmt(core.db, 'DELETE FROM account_apps WHERE app_id = ?').run(app.id);
     stmt(core.db, 'DELETE FROM apps WHERE id = ?').run(app.id);
+    removeAppFiles(core, app.id);
     return app;
   });
 }
@@ -123,7 +125,7 @@ export function accountAppsListing(core: Core, accountId: string, apiUrl?: strin
   getAccount(core, accountId);
   const installed = installedApps(core, accountId);
   const masterId = masterAccount(core)?.id;
-  return listApps(core).map((app) => {
+  return offeredApps(core, accountId).map((app) => {
     const view = accountView(app, installed.get(app.id), masterId, apiUrl);
     const entry: Record<string, unknown> = {};
     for (const field of LISTING_FIELDS) if (view[field] !== undefined) entry[field] = view[field];
@@ -133,15 +135,62 @@ export function accountAppsListing(core: Core, accountId: string, apiUrl?: strin
 
 /** `GET /v2/accounts/{id}/apps_store/{app_id}`: the whole app as the account sees it, or the 404. */
 export function accountApp(core: Core, accountId: string, appId: string, apiUrl?: string): Record<string, unknown> {
-  const app = catalogueApp(core, appId, () => errors.badIdentifier(appId));
-  return accountView(app, installedApp(core, accountId, app.id), masterAccount(core)?.id, apiUrl);
+  const app = offeredApp(core, accountId, appId, () => errors.badIdentifier(appId));
+  const view = accountView(app, installedApp(core, accountId, app.id), masterAccount(core)?.id, apiUrl);
+  // the names of its files (…/icon, …/screenshot/{n}), as Kazoo's app documents name their attachments
+  if (findAppIcon(core, app.id)) view.icon = 'icon';
+  const shots = screenshotCount(core, app.id);
+  if (shots > 0) view.screenshots = Array.from({ length: shots }, (_, i) => screenshotName(i));
+  return view;
 }
 
 /** The app of this id (ids only: the API names apps by id), or the error `missing` makes. */
-function catalogueApp(core: Core, appId: string, missing: () => Error): App {
+export function catalogueApp(core: Core, appId: string, missing: () => Error): App {
   const app = findApp(core, appId);
   if (!app || app.id !== appId) throw missing();
   return app;
+}
+
+/** The app of this id when the account may see it (in the catalogue, not blacklisted), or the error `missing` makes. */
+function offeredApp(core: Core, accountId: string, appId: string, missing: () => Error): App {
+  const app = catalogueApp(core, appId, missing);
+  if (blacklistOf(core, accountId).includes(app.id)) throw missing();
+  return app;
+}
+
+/** The catalogue less the apps blacklisted for the account. */
+function offeredApps(core: Core, accountId: string): App[] {
+  const blacklist = new Set(blacklistOf(core, accountId));
+  return listApps(core).filter((app) => !blacklist.has(app.id));
+}
+
+/** The ids of the apps kept from an account (Kazoo's apps_store `blacklist`). */
+export function blacklistOf(core: Core, accountId: string): string[] {
+  const r = stmt(core.db, 'SELECT blacklist FROM apps_blacklists WHERE account_id = ?').get(accountId) as { blacklist: string } | undefined;
+  return r ? (JSON.parse(r.blacklist) as string[]) : [];
+}
+
+/**
+ * Who may keep apps from an account: an admin acting from a reseller (or a super-duper admin)
+ * on it or an account below — Kazoo's "need to be reseller"; a customer's own admins may not
+ * take the list back.
+ */
+export function checkBlacklistWrite(core: Core, actor: Actor & { account: { reseller: boolean } }): void {
+  if (actor.isSuperduper) return;
+  if (!actor.account.reseller || !isAccountAdmin(core, actor)) throw errors.forbidden("changing an account's apps blacklist needs an admin of a reseller above it");
+}
+
+/** `POST …/apps_store/blacklist`: replaces the apps kept from the account; answers `{blacklist}`. */
+export function setBlacklist(core: Core, accountId: string, input: Record<string, unknown>): { blacklist: string[] } {
+  const { blacklist } = validateBlacklist(input);
+  return transaction(core.db, () => {
+    getAccount(core, accountId);
+    if (blacklist.length === 0) stmt(core.db, 'DELETE FROM apps_blacklists WHERE account_id = ?').run(accountId);
+    else {
+      stmt(core.db, 'INSERT OR REPLACE INTO apps_blacklists (account_id, blacklist, modified) VALUES (?, ?, ?)').run(accountId, JSON.stringify(blacklist), Date.now());
+    }
+    return { blacklist };
+  });
 }
 
 /** Installing, configuring and removing apps needs an admin of the account (Kazoo lets any user). */
@@ -183,7 +232,7 @@ function writeInstalled(core: Core, accountId: string, app: App, input: Record<s
 export function installApp(core: Core, accountId: string, appId: string, input: Record<string, unknown>): Permissions {
   return transaction(core.db, () => {
     getAccount(core, accountId);
-    const app = catalogueApp(core, appId, () => notAllowed(appId));
+    const app = offeredApp(core, accountId, appId, () => notAllowed(appId));
     if (installedApp(core, accountId, app.id)) throw errors.appInstalled();
     return writeInstalled(core, accountId, app, input);
   });
@@ -193,7 +242,7 @@ export function installApp(core: Core, accountId: string, appId: string, input: 
 export function configureApp(core: Core, accountId: string, appId: string, input: Record<string, unknown>): Permissions {
   return transaction(core.db, () => {
     getAccount(core, accountId);
-    const app = catalogueApp(core, appId, () => notAllowed(appId));
+    const app = offeredApp(core, accountId, appId, () => notAllowed(appId));
     if (!installedApp(core, accountId, app.id)) throw errors.appNotInstalled();
     return writeInstalled(core, accountId, app, input);
   });
@@ -232,7 +281,7 @@ export function userApps(core: Core, accountId: string, ownerId: string | undefi
   const installed = installedApps(core, accountId);
   const masterId = masterAccount(core)?.id;
   const out: Record<string, unknown>[] = [];
-  for (const app of listApps(core)) {
+  for (const app of offeredApps(core, accountId)) {
     const view = accountView(app, installed.get(app.id), masterId, apiUrl);
     if (!userMayUse(core, accountId, ownerId, view)) continue;
     const i18n = (view.i18n ?? {}) as Record<string, { label?: string }>;

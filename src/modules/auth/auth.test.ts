@@ -121,4 +121,19 @@ describe('token authentication', () => {
     const b = await srv.apiLogin(srv.master.api_key);
     expect(a).not.toBe(b);
   });
+
+  it('GET /v2/user_auth/{token}: the token sent, described as a login answers it; another token in the path is a 401', async () => {
+    const sub = await createSubAccount(srv, srv.master.account_id, 'Token Lookup');
+    await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: srv.adminToken, data: { username: 'eve', password: 'pw-eve-1', priv_level: 'user' } });
+    const token = await srv.userLogin('Token Lookup', 'eve', 'pw-eve-1');
+    const r = await srv.request('GET', `/v2/user_auth/${token}`, { token });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id: token, account_id: sub.id, account_name: 'Token Lookup', method: 'cb_user_auth', reseller_id: srv.master.account_id, is_reseller: false });
+    expect(r.body.data.apps).toEqual(expect.any(Array));
+    const other = await srv.apiLogin(sub.apiKey);
+    const mismatch = await srv.request('GET', `/v2/user_auth/${other}`, { token });
+    expect(mismatch.status).toBe(401);
+    expect(mismatch.text).not.toContain(sub.id);
+    expect((await srv.request('GET', `/v2/user_auth/${token}`)).status).toBe(401);
+  });
 });

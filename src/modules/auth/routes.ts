@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../http/router.js';
+import { errors } from '../../errors.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
 import { apiAuth, apiAuthValidator, revokeToken, tokenInfo, tokenRecord, userAuth, userAuthValidator } from './service.js';
 
@@ -28,6 +29,16 @@ export const authRoutes: RouteDef[] = [
       const { token, data } = await apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
       return { status: 201, data };
+    },
+  },
+  {
+    // Kazoo's: what the token sent stands for, when the path names that same token
+    method: 'GET',
+    path: 'user_auth/:auth_token',
+    handler: (ctx, core) => {
+      const auth = authOf(ctx);
+      if (ctx.params.auth_token !== auth.token) throw errors.invalidCredentials();
+      return { data: tokenRecord(core, auth, ownApiUrl(ctx)) };
     },
   },
   {

@@ -13,6 +13,7 @@ import {
   findAccountsByName,
   findAccountsByRealm,
   masterAccount,
+  resellerIdOf,
   type Account,
 } from '../accounts/service.js';
 import { findUser, upgradeLegacyCredentials, usersByCredentials } from '../users/service.js';
@@ -251,7 +252,6 @@ export function tokenRecord(
 ): Record<string, unknown> {
   const account = auth.account;
   const user = auth.ownerId ? findUser(core, account.id, auth.ownerId) : undefined;
-  const reseller = resellerOf(core, account);
   const master = masterAccount(core);
   const language = (user?.doc.language as string) ?? (account.doc.language as string) ?? 'en-US';
   const record: Record<string, unknown> = {
@@ -263,7 +263,7 @@ export function tokenRecord(
     language,
     method: auth.method,
     owner_id: auth.ownerId ?? null,
-    reseller_id: reseller?.id ?? account.id,
+    reseller_id: resellerIdOf(core, account),
     is_master_account: master?.id === account.id,
   };
   if (user) record.priv_level = user.doc.priv_level;
@@ -284,16 +284,6 @@ export function tokenInfo(core: Core, token: unknown, where: 'request' | 'params
   if (!row) throw errors.invalidCredentials();
   const endsMs = Math.min(row.modified + tokenExpirySeconds(core) * 1000, row.created + tokenMaxLifetimeSeconds(core) * 1000);
   return { ...tokenRecord(core, auth, apiUrl), exp: Math.floor(endsMs / 1000) };
-}
-
-/** The nearest reseller above (or at) an account. */
-export function resellerOf(core: Core, account: Account): Account | undefined {
-  if (account.reseller) return account;
-  for (const id of [...account.tree].reverse()) {
-    const a = findAccount(core, id);
-    if (a?.reseller) return a;
-  }
-  return undefined;
 }
 
 export const userAuthValidator = compileValidator({

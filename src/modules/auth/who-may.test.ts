@@ -20,6 +20,7 @@ interface World {
   /** a second signed hook, repointed by the scenarios */
   signedHookPath: string;
   resourcePath: string;
+  queue: string;
   /** a fresh leaf account under Sub (for deletions) */
   leaf(): Promise<string>;
 }
@@ -67,6 +68,19 @@ const SECRETS_FOR_ITS_ADMINS: Record<Actor, Outcome> = {
   'sibling account token': 403,
   'restricted token': 403,
 };
+
+/** Something only a super-duper admin may do (`ok`: its status). */
+const SUPERDUPER_ONLY = (ok: number): Record<Actor, Outcome> => ({
+  'super-duper admin': ok,
+  'account admin': 403,
+  'plain user': 403,
+  'parent account token': 403,
+  'sibling account token': 403,
+  'restricted token': 403,
+});
+
+/** What the users of the account read, the token restricted to reading users included. */
+const READ_WITH_USERS: Record<Actor, Outcome> = { ...READ_BY_ITS_CALLERS, 'restricted token': 200 };
 
 const SCENARIOS: Scenario[] = [
   {
@@ -224,6 +238,132 @@ const SCENARIOS: Scenario[] = [
     expect: READ_BY_ITS_CALLERS,
   },
   {
+    name: "read the account's parents and tree",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/tree`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: 'list the siblings of the account (from above it only)',
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/siblings`,
+    expect: { ...SUPERDUPER_ONLY(200), 'parent account token': 200 },
+  },
+  {
+    name: 'move a sub-account under another one of the account',
+    method: 'POST',
+    path: (w) => w.leaf().then((id) => `/v2/accounts/${id}/move`),
+    data: () => ({ to: moveTarget }),
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: 'promote a sub-account to reseller',
+    method: 'PUT',
+    path: (w) => w.leaf().then((id) => `/v2/accounts/${id}/reseller`),
+    expect: SUPERDUPER_ONLY(201),
+  },
+  {
+    name: "read the account's configuration of a category",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/configs/conferences`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "change the account's configuration of a category",
+    method: 'PATCH',
+    path: (w) => `/v2/accounts/${w.sub}/configs/conferences`,
+    data: () => ({ pin_timeout: Math.floor(Math.random() * 10_000) }),
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: 'change a node of a system configuration category',
+    method: 'POST',
+    path: () => '/v2/system_configs/conferences/node1@lab',
+    data: () => ({ pin_timeout: 1 }),
+    expect: SUPERDUPER_ONLY(200),
+  },
+  {
+    name: 'read the resource templates offered to the account',
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/resource_templates`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "create a resource template (its reseller's, the master account here)",
+    method: 'PUT',
+    path: (w) => `/v2/accounts/${w.sub}/resource_templates`,
+    data: () => ({ template_name: 'who-may' }),
+    expect: SUPERDUPER_ONLY(201),
+  },
+  {
+    name: "read a user's vCard",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/users/${w.victim}/vcard`,
+    expect: READ_WITH_USERS,
+  },
+  {
+    name: "remove another user's photo",
+    method: 'DELETE',
+    path: (w) => `/v2/accounts/${w.sub}/users/${w.victim}/photo`,
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: "read a queue's roster",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/queues/${w.queue}/roster`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "set a queue's roster",
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/queues/${w.queue}/roster`,
+    data: (w) => [w.victim],
+    expect: CHANGED_BY_ITS_ADMINS,
+  },
+  {
+    name: "read the account's apps blacklist",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store/blacklist`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "change the account's apps blacklist (an admin of a reseller above it: here only the master account)",
+    method: 'POST',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store/blacklist`,
+    data: () => ({ blacklist: [] }),
+    expect: SUPERDUPER_ONLY(200),
+  },
+  {
+    name: "fetch an app's icon (no token needed)",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/apps_store/${WEBHOOKS_APP_ID}/icon`,
+    expect: { ...READ_BY_ITS_CALLERS, 'sibling account token': 200, 'restricted token': 200 },
+  },
+  {
+    name: "read the DNS records of the account's whitelabel domain",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/whitelabel/domains?domain=who-may.example.com`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "read the server's about",
+    method: 'GET',
+    path: () => '/v2/about',
+    expect: SUPERDUPER_ONLY(200),
+  },
+  {
+    name: "read the server's about under the account",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/about`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
+    name: "read the account's ledgers",
+    method: 'GET',
+    path: (w) => `/v2/accounts/${w.sub}/ledgers`,
+    expect: READ_BY_ITS_CALLERS,
+  },
+  {
     name: "change the account's whitelabel",
     method: 'POST',
     path: (w) => `/v2/accounts/${w.sub}/whitelabel`,
@@ -231,6 +371,9 @@ const SCENARIOS: Scenario[] = [
     expect: CHANGED_BY_ITS_ADMINS,
   },
 ];
+
+/** Where the move scenario puts its leaves: an account under Sub (set once the tree exists). */
+let moveTarget = '';
 
 describe('who may do what', () => {
   let srv: TestServer;
@@ -262,10 +405,13 @@ describe('who may do what', () => {
     });
     await srv.request('PUT', `/v2/accounts/${sub.id}/apps_store/${WEBHOOKS_APP_ID}`, { token: admin, data: { allowed_users: 'admins' } });
     await srv.request('PUT', `/v2/accounts/${sub.id}/whitelabel`, { token: admin, data: { company_name: 'Sub Co' } });
+    const queue = await srv.request('PUT', `/v2/accounts/${sub.id}/queues`, { token: admin, data: { name: 'Who-may queue' } });
+    moveTarget = (await createSubAccount(srv, sub.id, 'Move target')).id;
     let leaves = 0;
     world = {
       sub: sub.id,
       victim: users.victim,
+      queue: queue.body.data.id,
       hookPath: `/v2/accounts/${sub.id}/webhooks/${hook.body.data.id}`,
       signedHookPath: `/v2/accounts/${sub.id}/webhooks/${signed.body.data.id}`,
       resourcePath: `/v2/accounts/${sub.id}/resources/${carrier.body.data.id}`,

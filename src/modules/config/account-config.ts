@@ -42,6 +42,11 @@ export function setAccountConfig(db: Db, accountId: string, category: string, do
   return { doc, rev };
 }
 
+/** The categories an account has settings of, by name. */
+export function accountConfigCategories(db: Db, accountId: string): string[] {
+  return (stmt(db, 'SELECT category FROM account_configs WHERE account_id = ? ORDER BY category').all(accountId) as { category: string }[]).map((r) => r.category);
+}
+
 /** The account config document id Kazoo answers for a category (`configs_webhooks`). */
 export function accountConfigId(category: string): string {
   return `configs_${category}`;

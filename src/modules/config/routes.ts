@@ -1,6 +1,9 @@
-import type { RouteDef } from '../../http/router.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject } from '../../http/request.js';
+import type { RequestContext } from '../../http/context.js';
+import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
+import { getAccount } from '../accounts/service.js';
 import { canonicalCategory } from './service.js';
 import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
 
@@ -14,7 +17,27 @@ export const requireAdminForAccountConfig = adminOnly(
 /** A category's document, as `set` takes it: nodes of settings, `default` first (a flat object is the default node). */
 const CATEGORY_DOCUMENT = { type: 'object', properties: { default: { type: 'object' } }, additionalProperties: { type: 'object' } };
 
-/** `/v2/system_configs[/{category}]` (super-duper admin only). */
+/** One node's settings, as `POST`/`PATCH …/{category}/{node}` take them. */
+const NODE_SETTINGS = { type: 'object', description: 'the settings of the node (a zone, or a `name@host` node): what differs from the default node is kept' };
+
+/** An account's settings of a category (the webhooks category's keys are checked as its schema says). */
+const ACCOUNT_SETTINGS = {
+  type: 'object',
+  description: "the account's settings of the category; only what differs from the system's default node is stored",
+};
+
+const ACCOUNT = 'accounts/:account_id/configs/:category';
+const NODE = 'system_configs/:category/:node';
+
+/** The account of the path, once it exists (a change needs an admin of it: requireAdminForAccountConfig). */
+function configAccount(ctx: RequestContext, core: Core): string {
+  return getAccount(core, ctx.params.account_id).id;
+}
+
+/**
+ * `/v2/system_configs[/{category}[/{node}]]` (super-duper admin only) and an account's
+ * categories, `/v2/accounts/{id}/configs/{category}`.
+ */
 export const configRoutes: RouteDef[] = [
   {
     method: 'GET',
@@ -58,4 +81,47 @@ export const configRoutes: RouteDef[] = [
       return { data: { ...doc, _read_only: { deleted: true } } };
     },
   },
+  {
+    method: 'PATCH',
+    path: 'system_configs/:category',
+    superduper: true,
+    body: CATEGORY_DOCUMENT,
+    handler: (ctx, core) => ({ data: core.config.patch(ctx.params.category, dataObject(ctx)) }),
+  },
+  {
+    method: 'GET',
+    path: NODE,
+    superduper: true,
+    handler: (ctx, core) => ({ data: core.config.node(ctx.params.category, ctx.params.node, ctx.query.get('with_defaults') === 'true') }),
+  },
+  ...writeRoutes(NODE, (ctx, core, mode) => ({ data: core.config.setNode(ctx.params.category, ctx.params.node, dataObject(ctx), mode) }), NODE_SETTINGS).map(
+    (r): RouteDef => ({ ...r, superduper: true }),
+  ),
+  {
+    method: 'DELETE',
+    path: NODE,
+    superduper: true,
+    handler: (ctx, core) => {
+      const removed = core.config.removeNode(ctx.params.category, ctx.params.node);
+      if (!removed) throw errors.badIdentifier(`${canonicalCategory(ctx.params.category)}/${ctx.params.node}`);
+      return { data: { ...removed, _read_only: { deleted: true } } };
+    },
+  },
+  { method: 'GET', path: ACCOUNT, handler: (ctx, core) => ({ data: core.config.accountView(configAccount(ctx, core), ctx.params.category) }) },
+  // PUT is POST, as Kazoo's
+  ...(['PUT', 'POST'] as const).map(
+    (method): RouteDef => ({
+      method,
+      path: ACCOUNT,
+      body: ACCOUNT_SETTINGS,
+      handler: (ctx, core) => ({ data: core.config.changeForAccount(configAccount(ctx, core), ctx.params.category, dataObject(ctx), 'replace') }),
+    }),
+  ),
+  {
+    method: 'PATCH',
+    path: ACCOUNT,
+    body: ACCOUNT_SETTINGS,
+    handler: (ctx, core) => ({ data: core.config.changeForAccount(configAccount(ctx, core), ctx.params.category, dataObject(ctx), 'merge') }),
+  },
+  { method: 'DELETE', path: ACCOUNT, handler: (ctx, core) => ({ data: core.config.resetForAccount(configAccount(ctx, core), ctx.params.category) }) },
 ];

@@ -1,10 +1,11 @@
-import { stmt } from '../../store/db.js';
+import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
 import { errors } from '../../errors.js';
-import { getAccountConfig, setAccountConfig } from './account-config.js';
+import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
 import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc } from './categories.js';
+import { compileValidator, type JsonSchema, type Validator } from '../../schema/validate.js';
 
 export type { ConfigCategory, ConfigCheck, ConfigDoc, ConfigKey } from './categories.js';
 
@@ -19,6 +20,18 @@ export function canonicalCategory(category: string): string {
   return CATEGORY_ALIASES[category] ?? category;
 }
 
+/**
+ * The checks of accounts' settings (`/v2/accounts/{id}/configs/{category}`) by canonical category,
+ * from the JSON Schemas the modules declare (`accountConfigSchemas`).
+ */
+export function accountConfigValidators(
+  modules: readonly { accountConfigSchemas?: Record<string, JsonSchema> }[],
+): Record<string, Validator> {
+  return Object.fromEntries(
+    modules.flatMap((m) => Object.entries(m.accountConfigSchemas ?? {})).map(([c, schema]) => [canonicalCategory(c), compileValidator(schema)]),
+  );
+}
+
 /** System configuration (`system_configs`), cached until the database changes. */
 export class ConfigService {
   private readonly cache;
@@ -29,6 +42,8 @@ export class ConfigService {
     private readonly core: Pick<Core, 'db'>,
     /** the categories the modules declare, by canonical name */
     private readonly categories: ReadonlyMap<string, ConfigCategory> = new Map(),
+    /** checks of accounts' settings by canonical category (`accountConfigValidators`) */
+    private readonly accountValidators: Readonly<Record<string, Validator>> = {},
   ) {
     this.cache = rowCache<ConfigDoc>(core.db, 'system_configs');
     for (const [name, category] of categories) {
@@ -72,6 +87,115 @@ export class ConfigService {
   /** Stores an account's overrides of a category (an empty object removes them). */
   setForAccount(accountId: string, category: string, doc: Record<string, unknown>): void {
     setAccountConfig(this.core.db, accountId, canonicalCategory(category), doc);
+  }
+
+  /**
+   * A category's settings as they apply to an account (`GET /v2/accounts/{id}/configs/{category}`),
+   * merged as Kazoo does: the account's own over the system `default` node over the built-in
+   * settings, with Kazoo's id `configs_<category>`.
+   */
+  accountView(accountId: string, category: string): Record<string, unknown> {
+    const name = canonicalCategory(category);
+    return { ...this.inherited(name), ...(this.forAccount(accountId, name) ?? {}), id: accountConfigId(name) };
+  }
+
+  /**
+   * Changes an account's settings of a category: `replace` (PUT/POST) keeps what the body sets,
+   * `merge` (PATCH) adds it to the current ones. The category's schema, when a module declares
+   * one, checks them; as in Kazoo only the difference from what the account inherits is stored,
+   * so a value equal to the system's follows later system changes. Answers the new view.
+   */
+  changeForAccount(accountId: string, category: string, input: Record<string, unknown>, mode: 'replace' | 'merge'): Record<string, unknown> {
+    const name = canonicalCategory(category);
+    const { id: _id, _read_only: _ro, ...body } = input;
+    return transaction(this.core.db, () => {
+      const merged = mode === 'merge' ? { ...(this.forAccount(accountId, name) ?? {}), ...body } : body;
+      const wanted = this.accountValidators[name]?.(merged) ?? merged;
+      const parent = this.inherited(name);
+      const diff: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(wanted)) if (JSON.stringify(parent[k]) !== JSON.stringify(v)) diff[k] = v;
+      this.setForAccount(accountId, name, diff);
+      return this.accountView(accountId, name);
+    });
+  }
+
+  /** Removes an account's settings of a category; answers what it now inherits. */
+  resetForAccount(accountId: string, category: string): Record<string, unknown> {
+    this.setForAccount(accountId, category, {});
+    return this.accountView(accountId, category);
+  }
+
+  /** The settings of a category every account inherits: the system `default` node over the built-in ones. */
+  private inherited(category: string): Record<string, unknown> {
+    return this.withDefaults(category)?.default ?? {};
+  }
+
+  /**
+   * One node (a section: `default`, a zone, a `name@host` node) of a category, with its id
+   * `<category>/<node>`; `withDefaults` fills in the `default` node and the built-in settings.
+   */
+  node(category: string, node: string, withDefaults = false): Record<string, unknown> {
+    const name = canonicalCategory(category);
+    const stored = (this.get(name)?.[node] ?? {}) as Record<string, unknown>;
+    const base = withDefaults ? { ...(this.builtIn(name) ?? {}), ...(node === 'default' ? {} : this.inherited(name)) } : {};
+    return { ...base, ...stored, id: `${name}/${node}` };
+  }
+
+  /**
+   * Sets one node of a category: `replace` (POST) with the values sent, `merge` (PATCH) over
+   * the stored ones. A node other than `default` keeps only what differs from the `default`
+   * node (Kazoo's rule); a node left empty goes. Answers the node as stored.
+   */
+  setNode(category: string, node: string, input: Record<string, unknown>, mode: 'replace' | 'merge'): Record<string, unknown> {
+    const name = canonicalCategory(category);
+    const { id: _id, _read_only: _ro, ...values } = input;
+    return transaction(this.core.db, () => {
+      const { id: _cid, ...nodes } = this.get(name) ?? { id: name };
+      const wanted = mode === 'merge' ? { ...((nodes[node] ?? {}) as Record<string, unknown>), ...values } : values;
+      let kept = wanted;
+      if (node !== 'default') {
+        const base = this.inherited(name);
+        kept = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => JSON.stringify(base[k]) !== JSON.stringify(v)));
+      }
+      const next: Record<string, unknown> = { ...nodes, [node]: kept };
+      if (node !== 'default' && Object.keys(kept).length === 0) delete next[node];
+      this.set(name, { default: {}, ...next });
+      return this.node(name, node);
+    });
+  }
+
+  /** Removes one node of a category; null when there is none. Answers what it held. */
+  removeNode(category: string, node: string): Record<string, unknown> | null {
+    const name = canonicalCategory(category);
+    return transaction(this.core.db, () => {
+      const current = this.get(name);
+      if (!current || !Object.hasOwn(current, node) || node === 'id') return null;
+      const removed = this.node(name, node);
+      const { id: _id, [node]: _gone, ...rest } = current;
+      this.set(name, { default: {}, ...rest });
+      return removed;
+    });
+  }
+
+  /** `PATCH /v2/system_configs/{category}`: each node sent merged over the stored one. */
+  patch(category: string, input: Record<string, unknown>): ConfigDoc {
+    const name = canonicalCategory(category);
+    const { id: _id, _read_only: _ro, ...rest } = input;
+    const sent = isNodeDoc(rest) ? rest : { default: rest };
+    return transaction(this.core.db, () => {
+      const { id: _cid, ...nodes } = this.get(name) ?? { id: name };
+      const merged: Record<string, unknown> = { ...nodes };
+      for (const [node, values] of Object.entries(sent)) {
+        const before = merged[node];
+        merged[node] = isObject(before) && isObject(values) ? { ...before, ...values } : values;
+      }
+      return this.set(name, { default: {}, ...merged });
+    });
+  }
+
+  /** The built-in settings of a category, if a module declares some. */
+  builtIn(category: string): Record<string, unknown> | undefined {
+    return this.defaults[canonicalCategory(category)];
   }
 
   /** One setting of the `default` node, or `fallback`. */
@@ -124,6 +248,10 @@ export class ConfigService {
       (r) => r.category,
     );
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isNodeDoc(doc: Record<string, unknown>): boolean {

@@ -66,6 +66,13 @@ export function documentService(kind: DocumentKind): DocumentService {
   };
 }
 
+/** A listing row of a document: its id and the kind's summary fields it has. */
+export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string, unknown> {
+  const row: Record<string, unknown> = { id: d.id };
+  for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
+  return row;
+}
+
 /** The HTTP routes of a plain document kind. */
 export function documentRoutes(svc: DocumentService): RouteDef[] {
   const base = `accounts/:account_id/${svc.kind.endpoint}`;
@@ -75,11 +82,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'GET',
       path: base,
       handler: (ctx, core) => {
-        const rows = svc.list(core, ctx.params.account_id).map((d) => {
-          const row: Record<string, unknown> = { id: d.id };
-          for (const f of svc.kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
-          return row;
-        });
+        const rows = svc.list(core, ctx.params.account_id).map((d) => documentSummary(svc.kind, d));
         const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
         return { data: page, extras };
       },

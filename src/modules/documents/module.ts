@@ -7,4 +7,6 @@ export const documentsModule: TelModule = {
   name: 'documents',
   endpoints: DOCUMENT_KINDS.map((k) => k.kind.endpoint),
   routes: DOCUMENT_KINDS.flatMap(documentRoutes),
+  // documents' files (a user's photo)
+  accountTables: ['doc_attachments'],
 };

@@ -2,6 +2,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
+import { deleteAttachments } from './files.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -93,9 +94,11 @@ export function listDocs(core: Core, kind: string, accountId: string): StoredDoc
 /** What happened to a stored object, as `object` webhooks name it. */
 export type ObjectAction = 'doc_created' | 'doc_edited' | 'doc_deleted';
 
-/** Publishes the `object` event of a change to an object of `type` (`account`, `device`, …) in an account. */
-export function publishObject(core: Core, type: string, id: string, accountId: string, action: ObjectAction): void {
-  core.bus.publish({ type: 'object', accountId, payload: { id, account_id: accountId, action, type } });
+/** Publishes the `object` event of a change to an object of `type` (`account`, `device`, …) in an account; answers its payload. */
+export function publishObject(core: Core, type: string, id: string, accountId: string, action: ObjectAction): Record<string, unknown> {
+  const payload = { id, account_id: accountId, action, type };
+  core.bus.publish({ type: 'object', accountId, payload });
+  return payload;
 }
 
 function publishDocChange(core: Core, d: StoredDoc, action: ObjectAction): void {
@@ -149,11 +152,12 @@ export function updateDoc(
   });
 }
 
-/** Deletes a document for good and publishes `doc_deleted`. */
+/** Deletes a document for good, with its attachments, and publishes `doc_deleted`. */
 export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): void {
   transaction(core.db, () => {
     const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
+    deleteAttachments(core, current.id);
     publishDocChange(core, current, 'doc_deleted');
   });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
-describe('ledgers total (/v2/accounts/{id}/ledgers/total)', () => {
+describe('ledgers (/v2/accounts/{id}/ledgers[/total])', () => {
   let srv: TestServer;
   beforeAll(async () => {
     srv = await startTestServer();
@@ -19,5 +19,9 @@ describe('ledgers total (/v2/accounts/{id}/ledgers/total)', () => {
     expect((await srv.request('GET', path, { token: await srv.apiLogin(other.apiKey) })).status).toBe(403);
     expect((await srv.request('GET', `/v2/accounts/${'e'.repeat(32)}/ledgers/total`, { token: srv.adminToken })).status).toBe(404);
     expect((await srv.request('PUT', path, { token: srv.adminToken, data: {} })).status).toBe(405);
+    const all = await srv.request('GET', `/v2/accounts/${shop.id}/ledgers`, { token: await srv.apiLogin(shop.apiKey) });
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual({});
+    expect((await srv.request('GET', `/v2/accounts/${shop.id}/ledgers`, { token: await srv.apiLogin(other.apiKey) })).status).toBe(403);
   });
 });

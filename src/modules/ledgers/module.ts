@@ -1,7 +1,7 @@
 import type { TelModule } from '../types.js';
 import { ledgerRoutes } from './routes.js';
 
-/** Ledgers: only their total, since tel keeps none. */
+/** Ledgers: the account's (none, since tel bills nothing) and their total. */
 export const ledgersModule: TelModule = {
   name: 'ledgers',
   endpoints: ['ledgers'],

@@ -2,11 +2,21 @@ import type { RouteDef } from '../../http/router.js';
 import { getAccount } from '../accounts/service.js';
 
 /**
- * `GET /v2/accounts/{id}/ledgers/total`: the account's balance in currency units (Kazoo's sum of
- * its ledgers, which Monster UI shows in its account panel). tel bills nothing and keeps no
- * ledgers, so every account's total is 0, as Kazoo answers for an account without ledger entries.
+ * tel bills nothing and keeps no ledgers: an account's ledgers are Kazoo's answer for an account
+ * without ledger entries.
  */
 export const ledgerRoutes: RouteDef[] = [
+  // `GET /v2/accounts/{id}/ledgers`: the account's usage by ledger source (none)
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/ledgers',
+    handler: (ctx, core) => {
+      getAccount(core, ctx.params.account_id);
+      return { data: {} };
+    },
+  },
+  // `GET /v2/accounts/{id}/ledgers/total`: the balance in currency units, which Monster UI shows in its account panel
+
   {
     method: 'GET',
     path: 'accounts/:account_id/ledgers/total',

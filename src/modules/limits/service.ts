@@ -4,8 +4,7 @@ import { errors } from '../../errors.js';
 import { transaction, stmt } from '../../store/db.js';
 import { stripServerFields } from '../documents/store.js';
 import { nextRevision } from '../../util/ids.js';
-import { findAccount, getAccount, masterAccount, type Account } from '../accounts/service.js';
-import { resellerOf } from '../auth/service.js';
+import { getAccount, masterAccount, resellerAbove } from '../accounts/service.js';
 import { chargesFor, type ChargeItem } from './charges.js';
 import { defaultLimits, validateLimits } from './schema.js';
 
@@ -83,12 +82,6 @@ export function setLimits(
   });
 }
 
-/** The nearest reseller strictly above an account (its provider), if any. */
-export function providerOf(core: Core, account: Account): Account | undefined {
-  const parent = account.parentId ? findAccount(core, account.parentId) : undefined;
-  return parent ? resellerOf(core, parent) : undefined;
-}
-
 /**
  * Who may change an account's limits: its reseller, anyone acting on a direct customer of the
  * master account, or a super-duper admin. Everyone else gets the 403 with the reason kept.
@@ -97,7 +90,7 @@ export function checkLimitsWriter(core: Core, requester: Actor, targetId: string
   if (requester.isSuperduper) return;
   // Limits bring charges: a plain user may read them, only an admin may change them.
   if (!isAccountAdmin(core, requester)) throw errors.forbidden('changing limits needs an admin of the account');
-  const provider = providerOf(core, getAccount(core, targetId));
+  const provider = resellerAbove(core, getAccount(core, targetId));
   if (provider && (provider.id === requester.accountId || provider.id === masterAccount(core)?.id)) return;
   throw errors.forbidden(LIMITS_FORBIDDEN_REASON);
 }

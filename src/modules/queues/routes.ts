@@ -8,6 +8,9 @@ import { isAccountAdmin } from '../users/service.js';
 import { documentRoutes } from '../documents/crud.js';
 import { queues } from './kind.js';
 import { listQueueNotifications } from './service.js';
+import { checkRosterWrite, listRoster, setRoster } from './roster.js';
+
+const ROSTER = 'accounts/:account_id/queues/:queue_id/roster';
 
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
@@ -16,8 +19,34 @@ function notificationAttempts(ctx: RequestContext, core: Core) {
   return { data: page.items.map((r) => attemptJson(r, admin)), extras: pageExtras(page, encodeStartKey) };
 }
 
-/** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`) and each queue's notification attempts. */
+/** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`), each queue's notification attempts and its roster. */
 export const queueRoutes: RouteDef[] = [
   ...documentRoutes(queues),
   { method: 'GET', path: 'accounts/:account_id/queues/:queue_id/notifications', handler: notificationAttempts },
+  // the users who answer the queue (Kazoo's agents), by id
+  {
+    method: 'GET',
+    path: ROSTER,
+    handler: (ctx, core) => {
+      const ids = listRoster(core, ctx.params.account_id, ctx.params.queue_id);
+      return { data: ids, extras: { page_size: ids.length } };
+    },
+  },
+  {
+    method: 'POST',
+    path: ROSTER,
+    body: { type: 'array', items: { type: 'string' }, description: 'the ids of the users who answer the queue: the whole roster' },
+    handler: (ctx, core) => {
+      checkRosterWrite(core, authOf(ctx));
+      return { data: setRoster(core, ctx.params.account_id, ctx.params.queue_id, ctx.data ?? []) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: ROSTER,
+    handler: (ctx, core) => {
+      checkRosterWrite(core, authOf(ctx));
+      return { data: setRoster(core, ctx.params.account_id, ctx.params.queue_id, []) };
+    },
+  },
 ];

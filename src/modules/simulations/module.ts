@@ -9,11 +9,23 @@ import { validateCall } from './call.js';
 import { validateParking } from './parking.js';
 import { validateInput as validateQueueCall } from './queue-call.js';
 import { validateInput as validateVoicemail } from './voicemail.js';
+import { validateMessage } from './message.js';
+import { validateNotification } from './notification.js';
+import { validateObject } from './object.js';
 
-const CONTRACT_ORDER = ['call', 'queue_call', 'parking', 'voicemail'];
+/** What each simulation kind validates, for the route's description, in the contract's order. */
+const SIMULATION_INPUTS = {
+  call: validateCall,
+  sms: validateMessage,
+  mms: validateMessage,
+  queue_call: validateQueueCall,
+  parking: validateParking,
+  voicemail: validateVoicemail,
+  notification: validateNotification,
+  object: validateObject,
+};
 
-/** What each simulation kind validates, for the route's description. */
-const SIMULATION_INPUTS = { call: validateCall, queue_call: validateQueueCall, parking: validateParking, voicemail: validateVoicemail };
+const CONTRACT_ORDER = Object.keys(SIMULATION_INPUTS);
 
 /** The simulation kinds, in the contract's order (any others after them). */
 function simulationKinds(core: Core): string[] {

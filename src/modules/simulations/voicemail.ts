@@ -8,6 +8,8 @@ import { recordPush } from '../push/pushes.js';
 import type { PushKind } from '../push/schema.js';
 import { listSubscriptions, type Subscription } from '../push/service.js';
 import { findUser } from '../users/service.js';
+import { getAccount } from '../accounts/service.js';
+import { publishNotification } from '../webhooks/notifications.js';
 import type { EmittedEvent } from './registry.js';
 
 /** What the `voicemail` simulation takes besides `kind` (its schema is in the OpenAPI document). */
@@ -61,21 +63,21 @@ export function simulateVoicemail(core: Core, accountId: string, data: Record<st
     (s) =>
       (s.doc.notification_preferences as string[]).includes(kind) && (kind === 'new_unowned_voicemail' || subscriber(core, s) === ownerId),
   );
-  // What the platform tells `notifications` webhooks, shaped as the webhooks_notifications sample.
-  const notification = {
-    account_id: accountId,
-    event_category: 'notification',
-    event_name: 'voicemail_new',
-    msg_id: newId().slice(0, 12),
+  // What the platform tells `notifications` webhooks: Kazoo's voicemail_new notification.
+  const account = getAccount(core, accountId);
+  const notification = publishNotification(core, accountId, 'voicemail_new', {
+    from_realm: account.realm,
+    from_user: input.caller_id_number,
+    to_realm: account.realm,
+    to_user: box.doc.mailbox,
+    voicemail_box: box.id,
+    voicemail_id: voicemailId,
+    voicemail_timestamp: details.timestamp,
     call_id: callId,
     caller_id_name: input.caller_id_name,
     caller_id_number: input.caller_id_number,
-    voicemail_box: box.id,
-    voicemail_id: voicemailId,
     voicemail_length: Number(input.length) * 1000,
-    voicemail_timestamp: details.timestamp,
-  };
-  core.bus.publish({ type: 'notifications', accountId, payload: notification });
+  });
   const caller = String(input.caller_id_name || input.caller_id_number);
   const pushes = targets.map((s) =>
     recordPush(core, s, kind, {

@@ -1,9 +1,35 @@
-import { writeRoutes, type RouteDef } from '../../http/router.js';
+import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson, userSchema } from './service.js';
+import { deleteAttachments, fileFromUpload, findAttachment, IMAGE_TYPES, putAttachment } from '../documents/files.js';
+import { getAccount } from '../accounts/service.js';
+import { errors } from '../../errors.js';
+import { transaction } from '../../store/db.js';
+import { userVcard } from './vcard.js';
+
+/** A user's photo: Kazoo's attachment name. */
+const PHOTO = 'photo';
+
+/** The user of the path, once the caller may change it (themself, or an admin of the account). */
+function photoOwner(ctx: RequestContext, core: Core): string {
+  const userId = getUser(core, ctx.params.account_id, ctx.params.user_id).id;
+  checkUserWrite(core, authOf(ctx), ctx.params.account_id, { op: 'update', userId, input: {} });
+  return userId;
+}
+
+/** Whether the client asked for base64 (Kazoo serves a photo as application/base64 or octet-stream). */
+function wantsBase64(ctx: RequestContext): boolean {
+  return /application\/(x-)?base64/i.test(String(ctx.headers.accept ?? ''));
+}
+
+/** The vCard media type the client asked for: Kazoo's text/x-vcard or text/directory, else RFC 6350's text/vcard. */
+function vcardType(ctx: RequestContext): string {
+  const accept = String(ctx.headers.accept ?? '').toLowerCase();
+  return accept.includes('text/x-vcard') ? 'text/x-vcard' : accept.includes('text/directory') ? 'text/directory' : 'text/vcard';
+}
 
 /** The request's user document, once the caller may write what it asks for. */
 function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
@@ -57,6 +83,48 @@ export const userRoutes: RouteDef[] = [
       return {
         data: { ...userJson(deleteUser(core, ctx.params.account_id, ctx.params.user_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
       };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/users/:user_id/vcard',
+    handler: (ctx, core) => {
+      const u = getUser(core, ctx.params.account_id, ctx.params.user_id);
+      const org = getAccount(core, ctx.params.account_id).doc.org;
+      const card = userVcard(u.doc, { org: typeof org === 'string' ? org : undefined, photo: findAttachment(core, u.id, PHOTO) });
+      return { file: Buffer.from(card, 'utf8'), headers: { 'Content-Type': `${vcardType(ctx)}; charset=utf-8`, 'Content-Disposition': `attachment; filename=${u.id}.vcf` } };
+    },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/users/:user_id/photo',
+    handler: (ctx, core): Reply => {
+      const u = getUser(core, ctx.params.account_id, ctx.params.user_id);
+      const photo = findAttachment(core, u.id, PHOTO);
+      if (!photo) throw errors.badIdentifier(PHOTO);
+      if (wantsBase64(ctx)) return { file: Buffer.from(photo.bytes.toString('base64')), headers: { 'Content-Type': 'application/base64' } };
+      return { file: photo.bytes, headers: { 'Content-Type': photo.contentType, 'X-Content-Type-Options': 'nosniff' } };
+    },
+  },
+  {
+    method: 'POST',
+    path: 'accounts/:account_id/users/:user_id/photo',
+    upload: true,
+    errors: [415],
+    handler: (ctx, core) => {
+      const userId = photoOwner(ctx, core);
+      // Kazoo takes the photo as sent (octet-stream included); an image is all tel stores
+      const file = fileFromUpload(ctx.upload, [...IMAGE_TYPES, 'image/webp']);
+      transaction(core.db, () => putAttachment(core, ctx.params.account_id, userId, PHOTO, file));
+      return { data: {} };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: 'accounts/:account_id/users/:user_id/photo',
+    handler: (ctx, core) => {
+      deleteAttachments(core, photoOwner(ctx, core), PHOTO);
+      return { data: {} };
     },
   },
 ];

@@ -18,8 +18,8 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     const r = await srv.request('GET', '/v2/webhooks');
     expect(r.status).toBe(200);
     const ids = r.body.data.map((t: { id: string }) => t.id);
-    expect(ids).toEqual(['channel_create', 'channel_answer', 'channel_bridge', 'channel_destroy', 'object', 'parking', 'notifications']);
-    expect(r.body.page_size).toBe(7);
+    expect(ids).toEqual(['channel_create', 'channel_answer', 'channel_bridge', 'channel_destroy', 'object', 'sms', 'mms', 'parking', 'notifications']);
+    expect(r.body.page_size).toBe(9);
     for (const t of r.body.data) expect(t).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String), description: expect.any(String) }));
     const object = r.body.data.find((t: { id: string }) => t.id === 'object');
     expect(Object.keys(object.modifiers).sort()).toEqual(['action', 'type', 'types']);
@@ -34,9 +34,11 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
       'webhooks_channel_bridge',
       'webhooks_channel_create',
       'webhooks_channel_destroy',
+      'webhooks_mms',
       'webhooks_notifications',
       'webhooks_object',
       'webhooks_parking',
+      'webhooks_sms',
     ]);
     for (const id of ids.body.data) {
       const s = await srv.request('GET', `/v2/webhooks/samples/${id}`);

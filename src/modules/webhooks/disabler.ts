@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import { autoDisableHook } from './store.js';
 import { deliverySettings } from '../../delivery/settings.js';
 import { stmt } from '../../store/db.js';
-import { nowGregorian } from '../../util/time.js';
+import { publishNotification } from './notifications.js';
 
 /**
  * Counts one failed delivery (its retries exhausted) against a hook; when the hook reaches
@@ -22,18 +22,7 @@ export function countFailure(core: Core, accountId: string, hookId: string, reas
   clearFailures(core, hookId);
   if (disabled) {
     // As Kazoo's disabler does: a `webhook_disabled` notification, which `notifications` hooks receive.
-    core.bus.publish({
-      type: 'notifications',
-      accountId,
-      payload: {
-        account_id: accountId,
-        event_category: 'notification',
-        event_name: 'webhook_disabled',
-        hook_id: hookId,
-        disable_reason: why,
-        timestamp: nowGregorian(at),
-      },
-    });
+    publishNotification(core, accountId, 'webhook_disabled', { hook_id: hookId, disable_reason: why });
   }
   return disabled;
 }

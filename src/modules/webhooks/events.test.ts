@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
 import { runTel } from '../../../test/helpers/cli.js';
+import { clusterId } from './cluster.js';
 
 describe('event sources and hook matching', () => {
   let srv: TestServer;
@@ -63,7 +64,7 @@ describe('event sources and hook matching', () => {
     for (const kind of ['toString', 'constructor', '__proto__']) {
       const r = await simulate(child, { kind });
       expect(r.status, kind).toBe(400);
-      expect(r.body.data.kind.enum.target, kind).toEqual(['call', 'queue_call', 'parking', 'voicemail']);
+      expect(r.body.data.kind.enum.target, kind).toEqual(['call', 'sms', 'mms', 'queue_call', 'parking', 'voicemail', 'notification', 'object']);
     }
   });
 
@@ -75,7 +76,7 @@ describe('event sources and hook matching', () => {
     const reqs = await sink.waitFor(2, { filter: on(path) });
     const first = reqs.map(json).find((p) => p.event_name === 'PARK_PARKED')!;
     expect(Object.keys(first).sort()).toEqual(
-      ['account_id', 'call_id', 'callee_id_name', 'callee_id_number', 'caller_id_name', 'caller_id_number', 'event_name', 'parking_slot'].sort(),
+      ['account_id', 'call_id', 'callee_id_name', 'callee_id_number', 'caller_id_name', 'caller_id_number', 'cluster_id', 'event_name', 'parking_slot'].sort(),
     );
     expect(first).toMatchObject({ parking_slot: 7, caller_id_number: '+15550007777', account_id: child });
   });
@@ -149,7 +150,7 @@ describe('event sources and hook matching', () => {
         'account:doc_edited',
       ]),
     );
-    expect(json(allReqs[0])).toEqual({ id: dev.body.data.id, account_id: child, action: 'doc_created', type: 'device' });
+    expect(json(allReqs[0])).toEqual({ id: dev.body.data.id, account_id: child, action: 'doc_created', type: 'device', cluster_id: clusterId(srv.core) });
     expect((await settle(edited, 0)).map((r) => `${json(r).type}:${json(r).action}`).sort()).toEqual(['account:doc_edited', 'device:doc_edited']);
     expect((await settle(types, 0)).map((r) => json(r).type).sort()).toEqual(['media', 'vmbox']);
     const customReqs = await settle(custom, 0);
@@ -162,7 +163,7 @@ describe('event sources and hook matching', () => {
     const doomed = await createSubAccount(srv, parent, 'Short Lived');
     expect((await srv.request('DELETE', `/v2/accounts/${doomed.id}`, { token })).status).toBe(200);
     const [req] = await sink.waitFor(1, { filter: on(path) });
-    expect(json(req)).toEqual({ id: doomed.id, account_id: doomed.id, action: 'doc_deleted', type: 'account' });
+    expect(json(req)).toEqual({ id: doomed.id, account_id: doomed.id, action: 'doc_deleted', type: 'account', cluster_id: clusterId(srv.core) });
   });
 
   it('events made by the offline CLI on the same file are delivered by the running server', async () => {

@@ -1,4 +1,5 @@
 import { OBJECT_TYPES } from '../documents/store.js';
+import { NOTIFICATION_TYPES } from './notifications.js';
 
 /** The object types an `object` hook can filter on. */
 export const OBJECT_HOOK_TYPES: string[] = [...new Set(Object.values(OBJECT_TYPES))].sort();
@@ -8,20 +9,6 @@ export const OBJECT_ACTIONS = ['doc_created', 'doc_edited', 'doc_deleted'];
 
 /** Accepted in filters as another name of `doc_edited` (the seed's payload description uses it). */
 export const ACTION_ALIASES: Record<string, string> = { doc_updated: 'doc_edited' };
-
-/** Notification names a `notifications` hook can filter on with `custom_data.type`. */
-export const NOTIFICATION_TYPES: Record<string, string> = {
-  deregister: 'A device lost its registration',
-  register: 'A device registered',
-  low_balance: "The account's credit fell below its threshold",
-  missed_call: 'A call was not answered',
-  new_account: 'An account was created',
-  new_user: 'A user was created',
-  voicemail_full: 'A voicemail box is full',
-  voicemail_new: 'A new voicemail message was left',
-  voicemail_saved: 'A voicemail message was saved',
-  webhook_disabled: 'A webhook was disabled after repeated failures',
-};
 
 /** One item of `GET /v2/webhooks`. */
 export interface HookType {
@@ -47,6 +34,8 @@ export const HOOK_TYPES: HookType[] = [
       types: { description: 'Only these object types (missing: every type)', type: 'array', items: OBJECT_HOOK_TYPES },
     },
   },
+  { id: 'sms', name: 'SMS', description: 'A text message arrives (tel also fires it for one sent)' },
+  { id: 'mms', name: 'MMS', description: 'A multimedia message arrives (tel also fires it for one sent)' },
   { id: 'parking', name: 'Call Parking', description: 'A call is parked, retrieved from a slot or abandoned while parked' },
   {
     id: 'notifications',
@@ -56,9 +45,10 @@ export const HOOK_TYPES: HookType[] = [
       type: {
         description: 'Only this notification (missing or "all": every notification)',
         type: 'object',
-        items: Object.fromEntries(
-          [['all', 'Every notification'], ...Object.entries(NOTIFICATION_TYPES)].map(([k, v]) => [k, { friendly_name: k, description: v }]),
-        ),
+        items: {
+          all: { friendly_name: 'All', description: 'Every notification' },
+          ...Object.fromEntries(Object.entries(NOTIFICATION_TYPES).map(([k, t]) => [k, { friendly_name: t.friendly_name, description: t.description }])),
+        },
       },
     },
   },

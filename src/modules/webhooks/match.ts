@@ -1,27 +1,17 @@
 import type { Core } from '../../core-type.js';
 import { payloadJson, type PlatformEvent } from '../../delivery/bus.js';
-import { enqueueDelivery, type DeliveryFormat, type DeliveryInput, type DeliveryMethod } from '../../delivery/outbox.js';
+import { enqueueDelivery, type DeliveryBody, type DeliveryFormat, type DeliveryInput, type DeliveryMethod } from '../../delivery/outbox.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { findAccount } from '../accounts/service.js';
 import { ACTION_ALIASES, CHANNEL_HOOKS } from './hook-types.js';
 import { HOOKS_BY_EVENT_CACHE, type Hook, type HookRow } from './store.js';
+import { clusterId } from './cluster.js';
 
 /** The delivery kind webhooks enqueue under. */
 export const WEBHOOK_KIND = 'webhook';
 
-const trees = new Map<string, string[]>();
 const docs = new Map<string, { rev: string; doc: Record<string, unknown> }>();
-
-/** Ancestors of an account, root first; remembered, since an account never moves. */
-function ancestorsOf(core: Core, accountId: string): string[] {
-  const known = trees.get(accountId);
-  if (known) return known;
-  const tree = findAccount(core, accountId)?.tree ?? [];
-  if (trees.size > 100_000) trees.clear();
-  trees.set(accountId, tree);
-  return tree;
-}
 
 function docOf(r: Pick<HookRow, 'id' | 'rev' | 'doc'>): Record<string, unknown> {
   const hit = docs.get(r.id);
@@ -118,14 +108,30 @@ function hooksFor(core: Core, type: string, accountId: string): HookHead[] {
       core.db,
       `SELECT id, account_id, rev, doc, previous_secret, previous_secret_until FROM webhooks WHERE hook = ? AND enabled = 1
          AND (account_id = ? OR (include_subaccounts = 1 AND account_id IN (SELECT value FROM json_each(?))))`,
-    ).all(type, accountId, JSON.stringify(ancestorsOf(core, accountId))) as unknown as HookHead[],
+    ).all(type, accountId, JSON.stringify(findAccount(core, accountId)?.tree ?? [])) as unknown as HookHead[],
   )!;
 }
 
-/** What a hook's delivery carries: the event's own payload (and its JSON, shared) unless `custom_data` changes it. */
-function hookBody(doc: Record<string, unknown>, event: PlatformEvent): { payload: Record<string, unknown>; payloadJson?: string } {
+const sharedBodies = new WeakMap<PlatformEvent, string>();
+
+/**
+ * What a hook's delivery carries: the event's payload with `custom_data` merged over it, and the
+ * `cluster_id` Kazoo sets last. Without `custom_data`, every hook of the event shares one body:
+ * the event's JSON with the cluster id appended (the payload is not copied nor serialised again;
+ * a copy was a tenth of a simulated call's instructions).
+ */
+function hookBody(core: Core, doc: Record<string, unknown>, event: PlatformEvent): DeliveryBody {
+  const cluster = clusterId(core);
   const payload = hookPayload(doc, event);
-  return payload === event.payload ? { payload, payloadJson: payloadJson(event) } : { payload };
+  if (payload !== event.payload || Object.hasOwn(payload, 'cluster_id')) return { payload: { ...payload, cluster_id: cluster } };
+  let json = sharedBodies.get(event);
+  if (json === undefined) {
+    const text = payloadJson(event);
+    // appended last, as JSON.stringify of the payload with the key added would place it
+    json = `${text === '{}' ? '{' : `${text.slice(0, -1)},`}"cluster_id":${JSON.stringify(cluster)}}`;
+    sharedBodies.set(event, json);
+  }
+  return { payloadJson: json };
 }
 
 const headersOf = new WeakMap<HookHead, { headers: Record<string, string>; headersJson: string }>();
@@ -161,7 +167,7 @@ export function enqueueMatchingHooks(core: Core, event: PlatformEvent): number {
       url: String(doc.uri),
       method,
       format: (doc.format ?? 'form-data') as DeliveryFormat,
-      ...hookBody(doc, event),
+      ...hookBody(core, doc, event),
       retries: Number(doc.retries ?? 2),
       ...hookHeaders(r),
       ...deliveryTraits(doc, r.previous_secret ? { secret: r.previous_secret, until: r.previous_secret_until ?? 0 } : null),

@@ -2,14 +2,19 @@ import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
-import { deliverySettings } from '../../delivery/settings.js';
+import { deliverySettings, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
 import { reportDbError } from '../../store/health.js';
+import { accountConfigSchema } from './schema.js';
+import { CLUSTER_CONFIG } from './cluster.js';
 import { countFailure, pruneFailures } from './disabler.js';
 import { enqueueMatchingHooks, WEBHOOK_KIND } from './match.js';
 import { enabledHookIds } from './store.js';
 import { webhookRoutes } from './routes.js';
 import { simulateCall } from '../simulations/call.js';
 import { simulateParking } from '../simulations/parking.js';
+import { messageSimulation } from '../simulations/message.js';
+import { simulateNotification } from '../simulations/notification.js';
+import { simulateObject } from '../simulations/object.js';
 
 /** Webhook deliveries whose hook was deleted or turned off since they were queued are not sent. */
 function sendableHooks(core: Core, rows: DeliveryRow[]): Set<number> {
@@ -42,10 +47,20 @@ function failureText(o: TryOutcome): string {
 /** Webhooks: the API, the bus subscriber that queues their deliveries, and what becomes of them. */
 export const webhooksModule: TelModule = {
   name: 'webhooks',
-  endpoints: ['webhooks', 'configs'],
+  endpoints: ['webhooks'],
   routes: webhookRoutes,
+  // an account's delivery settings (`/v2/accounts/{id}/configs/webhooks`): the keys of the system category
+  accountConfigSchemas: { [WEBHOOKS_CATEGORY]: accountConfigSchema },
+  configs: [CLUSTER_CONFIG],
   accountTables: ['webhooks', 'webhook_failures'],
-  simulations: { call: simulateCall, parking: simulateParking },
+  simulations: {
+    call: simulateCall,
+    sms: messageSimulation('sms'),
+    mms: messageSimulation('mms'),
+    parking: simulateParking,
+    notification: simulateNotification,
+    object: simulateObject,
+  },
   deliveryKinds: {
     [WEBHOOK_KIND]: {
       sendable: sendableHooks,

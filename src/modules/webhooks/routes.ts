@@ -8,7 +8,7 @@ import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
-import { accountConfigSchema, replaySchema, validateReplay, webhookSchema } from './schema.js';
+import { replaySchema, validateReplay, webhookSchema } from './schema.js';
 import { parseInstant } from '../../util/time.js';
 import { filteredSamples, SAMPLES } from './samples.js';
 import {
@@ -25,11 +25,9 @@ import {
   updateWebhook,
   type ReplayFilter,
 } from './service.js';
-import { accountWebhookSettings, changeAccountWebhookSettings, resetAccountWebhookSettings } from './settings-service.js';
 
 const ACCOUNT = 'accounts/:account_id/webhooks';
 const ONE = `${ACCOUNT}/:webhook_id`;
-const CONFIG = 'accounts/:account_id/configs/webhooks';
 /** The bulk re-enable's body, as `reenableFlag` reads it (also taken from the envelope or query). */
 const REENABLE = { type: 'object', required: ['re-enable'], properties: { 're-enable': { type: 'boolean', enum: [true] } } };
 
@@ -79,7 +77,7 @@ function reenableFlag(ctx: RequestContext): void {
   }
 }
 
-/** `/v2/webhooks…` (no token), account webhooks, attempts, bulk re-enable and the account's delivery settings. */
+/** `/v2/webhooks…` (no token), account webhooks, attempts and bulk re-enable. */
 export const webhookRoutes: RouteDef[] = [
   {
     method: 'GET',
@@ -164,20 +162,4 @@ export const webhookRoutes: RouteDef[] = [
       data: { ...viewed(ctx, core, hookJson(deleteWebhook(core, ctx.params.account_id, ctx.params.webhook_id, ifMatchOf(ctx)))), _read_only: { deleted: true } },
     }),
   },
-  { method: 'GET', path: CONFIG, handler: (ctx, core) => ({ data: accountWebhookSettings(core, ctx.params.account_id) }) },
-  ...(['PUT', 'POST'] as const).map(
-    (method): RouteDef => ({
-      method,
-      path: CONFIG,
-      body: accountConfigSchema,
-      handler: (ctx, core) => ({ data: changeAccountWebhookSettings(core, ctx.params.account_id, dataObject(ctx), 'replace') }),
-    }),
-  ),
-  {
-    method: 'PATCH',
-    path: CONFIG,
-    body: accountConfigSchema,
-    handler: (ctx, core) => ({ data: changeAccountWebhookSettings(core, ctx.params.account_id, dataObject(ctx), 'merge') }),
-  },
-  { method: 'DELETE', path: CONFIG, handler: (ctx, core) => ({ data: resetAccountWebhookSettings(core, ctx.params.account_id) }) },
 ];

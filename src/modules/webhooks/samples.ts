@@ -1,8 +1,10 @@
 /** Sample payloads of every hook type, as `GET /v2/webhooks/samples/{sample_id}` shows them. */
+import { NOTIFICATION_TYPES } from './notifications.js';
 
 const ACCOUNT = '4c8b6d1e0f2a39b7c5d4e3f2a1b0c9d8';
 const CALL_ID = 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d@lab.tel.local';
 const OTHER_LEG = '7d6c5b4a-3f2e-4d1c-9b8a-7f6e5d4c3b2a@lab.tel.local';
+const CLUSTER = '6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b';
 
 function channel(event: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -16,14 +18,16 @@ function channel(event: string, extra: Record<string, unknown> = {}): Record<str
     callee_id_number: '+14155550123',
     caller_id_name: 'Ada Lovelace',
     caller_id_number: '+442071838750',
+    cluster_id: CLUSTER,
     custom_application_vars: {},
     custom_channel_vars: {},
     emergency_resource_used: false,
     from: '+442071838750@lab.tel.local',
     hook_event: event,
-    inception: 'onnet',
+    inception: '+14155550123@lab.tel.local',
     is_internal_leg: false,
-    local_resource_used: false,
+    local_resource_id: 'd4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9',
+    local_resource_used: true,
     owner_id: '0f1e2d3c4b5a69788796a5b4c3d2e1f0',
     request: '+14155550123@lab.tel.local',
     reseller_id: '1a2b3c4d5e6f708192a3b4c5d6e7f809',
@@ -33,12 +37,38 @@ function channel(event: string, extra: Record<string, unknown> = {}): Record<str
   };
 }
 
-function notification(eventName: string, extra: Record<string, unknown>): Record<string, unknown> {
-  return { account_id: ACCOUNT, event_category: 'notification', event_name: eventName, msg_id: '5e0c9a7b3d21', ...extra };
+/** A notification as a hook receives it, with the fields tel sends (see notifications.ts). */
+function notification(eventName: string): Record<string, unknown> {
+  const fields = NOTIFICATION_TYPES[eventName].sample({ name: 'Lab', realm: 'lab.tel.local' });
+  return {
+    account_id: ACCOUNT,
+    app_name: 'tel',
+    app_version: '0.1.0',
+    cluster_id: CLUSTER,
+    event_category: 'notification',
+    event_name: eventName,
+    msg_id: '5e0c9a7b3d21f0e8',
+    node: 'tel@lab',
+    ...fields,
+  };
+}
+
+function message(type: 'sms' | 'mms', body: string): Record<string, unknown> {
+  return {
+    id: 'c0ffee00d15ea5e0c0ffee00d15ea5e0',
+    account_id: ACCOUNT,
+    type,
+    from: '+442071838750',
+    to: '+14155550123',
+    body,
+    origin: 'offnet',
+    charges: 0.0075,
+    cluster_id: CLUSTER,
+  };
 }
 
 function object(action: string): Record<string, unknown> {
-  return { account_id: ACCOUNT, action, id: 'e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0', type: 'user' };
+  return { account_id: ACCOUNT, action, cluster_id: CLUSTER, id: 'e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0', type: 'user' };
 }
 
 /** Sample payloads by sample id. */
@@ -62,23 +92,8 @@ export const SAMPLES: Record<string, Record<string, unknown>[]> = {
       ringing_seconds: 5,
     }),
   ],
-  webhooks_notifications: [
-    notification('deregister', { from_user: 'desk-1001', realm: 'lab.tel.local', network_ip: '192.0.2.10', network_port: '5060', expires: 300 }),
-    notification('register', { from_user: 'desk-1001', realm: 'lab.tel.local', network_ip: '192.0.2.10', network_port: '5060', expires: 300 }),
-    notification('low_balance', { current_balance: 4.5 }),
-    notification('missed_call', { call_id: CALL_ID, caller_id_name: 'Ada Lovelace', caller_id_number: '+442071838750', call_bridged: false, message_left: false }),
-    notification('voicemail_full', { voicemail_box: 'a9b8c7d6e5f40312a1b2c3d4e5f60718', max_message_count: 100, message_count: 100 }),
-    notification('voicemail_new', {
-      call_id: CALL_ID,
-      caller_id_name: 'Ada Lovelace',
-      caller_id_number: '+442071838750',
-      voicemail_box: 'a9b8c7d6e5f40312a1b2c3d4e5f60718',
-      voicemail_id: '202601-3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a88',
-      voicemail_length: 12_400,
-      voicemail_timestamp: 63_900_000_060,
-    }),
-    notification('webhook_disabled', { hook_id: '2f3e4d5c6b7a89901a2b3c4d5e6f7081' }),
-  ],
+  webhooks_mms: [message('mms', 'https://media.lab.tel.local/c0ffee00.jpg')],
+  webhooks_notifications: Object.keys(NOTIFICATION_TYPES).map(notification),
   webhooks_object: [object('doc_created'), object('doc_deleted'), object('doc_edited')],
   webhooks_parking: [
     {
@@ -88,10 +103,12 @@ export const SAMPLES: Record<string, Record<string, unknown>[]> = {
       callee_id_number: '*3101',
       caller_id_name: 'Ada Lovelace',
       caller_id_number: '+442071838750',
+      cluster_id: CLUSTER,
       event_name: 'PARK_PARKED',
       parking_slot: 101,
     },
   ],
+  webhooks_sms: [message('sms', 'Running late, start without me')],
 };
 
 /** The sample payloads of one sample id whose fields have the values given (`filter_<field>=value`); undefined for an unknown id. */

@@ -99,9 +99,6 @@ const settingProperties = Object.fromEntries(
 /** The account config `webhooks` document: the delivery settings an account may override. */
 export const accountConfigSchema = { type: 'object', properties: settingProperties };
 
-/** Validates an account's `webhooks` overrides (coercing `"3"` → 3) or throws the 400. */
-export const validateAccountConfig = compileValidator(accountConfigSchema);
-
 const instant = {
   type: ['integer', 'string'],
   description: 'Gregorian seconds (as the API\'s timestamps), an ISO 8601 date, or a duration ago such as 2h',

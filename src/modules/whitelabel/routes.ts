@@ -1,6 +1,10 @@
 import type { Reply, RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { FILE_KINDS, fileName, imageOf, type FileKind } from './files.js';
+import { getAccount } from '../accounts/service.js';
+import { FILE_KINDS, fileName, fileOf, type FileKind } from './files.js';
+import { domainFor, domainsOf, setSystemDomains, testDomains } from './domains.js';
+import { domainsSchema } from './domains-schema.js';
+import type { RequestContext } from '../../http/context.js';
 import { whitelabelSchema } from './schema.js';
 import {
   checkWhitelabelWrite,
@@ -17,13 +21,25 @@ import {
 
 const ACCOUNT = 'accounts/:account_id/whitelabel';
 
-/** A logo or icon answered as the file itself, as Kazoo streams attachments (named after its type). */
+/**
+ * A logo, icon or welcome page answered as the file itself, as Kazoo streams attachments (named
+ * after its type). A welcome page is sandboxed: opened on its own, its scripts do not run on the
+ * API's origin.
+ */
 function fileReply(kind: FileKind, f: WhitelabelFile): Reply {
-  const name = fileName(kind, f.name, f.contentType);
-  return {
-    file: f.bytes,
-    headers: { 'Content-Type': f.contentType, 'Content-Disposition': `attachment; filename=${name}`, 'X-Content-Type-Options': 'nosniff' },
+  const headers: Record<string, string> = {
+    'Content-Type': f.contentType,
+    'Content-Disposition': `attachment; filename=${fileName(kind, f.name, f.contentType)}`,
+    'X-Content-Type-Options': 'nosniff',
   };
+  if (f.contentType === 'text/html') headers['Content-Security-Policy'] = 'sandbox';
+  return { file: f.bytes, headers };
+}
+
+/** The domain a domains request names: `?domain=`, or `data.domain`. */
+function askedDomain(ctx: RequestContext): unknown {
+  const d = ctx.data && typeof ctx.data === 'object' && !Array.isArray(ctx.data) ? (ctx.data as Record<string, unknown>).domain : undefined;
+  return ctx.query.get('domain') ?? d;
 }
 
 /** The account's routes for one kind of file: read it, upload it (the body an image, or base64). */
@@ -38,13 +54,15 @@ function fileRoutes(kind: FileKind): RouteDef[] {
       handler: (ctx, core) => {
         checkWhitelabelWrite(core, authOf(ctx));
         const accountId = getWhitelabel(core, ctx.params.account_id).accountId;
-        const image = imageOf(ctx.upload, kind);
+        const image = fileOf(ctx.upload, kind);
         const saved = saveWhitelabelFile(core, accountId, kind, { ...image, name: fileName(kind, ctx.query.get('filename'), image.contentType) });
         return { data: whitelabelJson(saved) };
       },
     },
-    // no token: the login page shows the logo and icon of the domain it is served on
+    // no token: the login page shows the logo, icon and welcome page of the domain it is served on
     { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
+    // Kazoo's by-domain form under an account: the file of the whitelabel that claimed the domain
+    { method: 'GET', path: `${ACCOUNT}/:domain/${kind}`, handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
   ];
 }
 
@@ -86,4 +104,23 @@ export const whitelabelRoutes: RouteDef[] = [
   },
   ...FILE_KINDS.flatMap(fileRoutes),
   { method: 'GET', path: 'whitelabel/:domain', auth: 'none', handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
+  { method: 'GET', path: `${ACCOUNT}/:domain`, handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
+  // the DNS records a whitelabelled domain needs: the account's domain, or `?domain=`
+  {
+    method: 'GET',
+    path: `${ACCOUNT}/domains`,
+    handler: (ctx, core) => ({ data: domainsOf(core, domainFor(core, getAccount(core, ctx.params.account_id).id, askedDomain(ctx))) }),
+  },
+  {
+    method: 'POST',
+    path: `${ACCOUNT}/domains`,
+    body: { type: 'object', properties: { domain: { type: 'string', description: 'the domain to test (default: the account\'s whitelabel domain)' } } },
+    handler: async (ctx, core) => {
+      checkWhitelabelWrite(core, authOf(ctx));
+      return { data: await testDomains(core, domainFor(core, getAccount(core, ctx.params.account_id).id, askedDomain(ctx))) };
+    },
+  },
+  // without an account: a domain's records, no token needed (as the by-domain lookups); the plan itself, a super-duper admin's
+  { method: 'GET', path: 'whitelabel/domains', auth: 'none', handler: (ctx, core) => ({ data: domainsOf(core, domainFor(core, undefined, askedDomain(ctx))) }) },
+  { method: 'POST', path: 'whitelabel/domains', superduper: true, body: domainsSchema, handler: (ctx, core) => ({ data: setSystemDomains(core, dataObject(ctx)) }) },
 ];

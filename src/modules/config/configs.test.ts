@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { runTel } from '../../../test/helpers/cli.js';
+
+describe('account configuration (/v2/accounts/{id}/configs/{category})', () => {
+  let srv: TestServer;
+  let token: string;
+  let account: { id: string; apiKey: string };
+  const path = (category: string) => `/v2/accounts/${account.id}/configs/${category}`;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    token = srv.adminToken;
+    account = await createSubAccount(srv, srv.master.account_id, 'Config Co');
+  });
+  afterAll(() => srv?.close());
+
+  it('any category: the account\'s settings over the system default node, id configs_<category>; only the difference is stored', async () => {
+    expect((await srv.request('GET', path('conferences'), { token })).body.data).toEqual({ id: 'configs_conferences' });
+    await srv.request('POST', '/v2/system_configs/conferences', { token, data: { default: { pin_timeout: 5000, number_timeout: 5000 } } });
+    const inherited = await srv.request('GET', path('conferences'), { token });
+    expect(inherited.body.data).toEqual({ pin_timeout: 5000, number_timeout: 5000, id: 'configs_conferences' });
+    const put = await srv.request('PUT', path('conferences'), { token, data: { pin_timeout: 3000, number_timeout: 5000, entry_tone: 'tone_stream://%(1000,0,2600)' } });
+    expect(put.status).toBe(201);
+    expect(put.body.data).toEqual({ pin_timeout: 3000, number_timeout: 5000, entry_tone: 'tone_stream://%(1000,0,2600)', id: 'configs_conferences' });
+    // number_timeout equals the system's: not stored, so it follows a later system change
+    await srv.request('POST', '/v2/system_configs/conferences', { token, data: { default: { pin_timeout: 5000, number_timeout: 7000 } } });
+    expect((await srv.request('GET', path('conferences'), { token })).body.data.number_timeout).toBe(7000);
+    const patch = await srv.request('PATCH', path('conferences'), { token, data: { pin_timeout: 2000 } });
+    expect(patch.body.data).toMatchObject({ pin_timeout: 2000, entry_tone: 'tone_stream://%(1000,0,2600)' });
+    const post = await srv.request('POST', path('conferences'), { token, data: { entry_tone: 'x' } });
+    expect(post.body.data).toEqual({ pin_timeout: 5000, number_timeout: 7000, entry_tone: 'x', id: 'configs_conferences' });
+    const del = await srv.request('DELETE', path('conferences'), { token });
+    expect(del.body.data).toEqual({ pin_timeout: 5000, number_timeout: 7000, id: 'configs_conferences' });
+  });
+
+  it('the webhooks category keeps its checks and its built-in settings', async () => {
+    const bad = await srv.request('PATCH', path('webhooks'), { token, data: { attempt_failure_count: 'many' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.attempt_failure_count.type).toBeTruthy();
+    const ok = await srv.request('PATCH', path('webhooks'), { token, data: { attempt_failure_count: '3' } });
+    expect(ok.body.data).toMatchObject({ attempt_failure_count: 3, request_timeout_ms: 10000, id: 'configs_webhooks' });
+  });
+
+  it('who may: callers of the account read, its admins change, others neither', async () => {
+    await srv.request('PUT', `/v2/accounts/${account.id}/users`, { token, data: { username: 'clerk', password: 'pw-clerk-1', priv_level: 'user' } });
+    const clerk = await srv.userLogin('Config Co', 'clerk', 'pw-clerk-1');
+    expect((await srv.request('GET', path('callflow'), { token: clerk })).status).toBe(200);
+    expect((await srv.request('POST', path('callflow'), { token: clerk, data: { a: 1 } })).status).toBe(403);
+    expect((await srv.request('DELETE', path('callflow'), { token: clerk })).status).toBe(403);
+    expect((await srv.request('POST', path('callflow'), { token: await srv.apiLogin(account.apiKey), data: { a: 1 } })).status).toBe(200);
+    const other = await createSubAccount(srv, srv.master.account_id, 'Config Other');
+    expect((await srv.request('GET', path('callflow'), { token: await srv.apiLogin(other.apiKey) })).status).toBe(403);
+    expect((await srv.request('GET', `/v2/accounts/${'d'.repeat(32)}/configs/callflow`, { token })).status).toBe(404);
+  });
+
+  it('tel config get/set/delete --account works on the same settings', async () => {
+    const set = await runTel(['config', 'set', 'conferences', 'pin_timeout', '4000', '--account', account.id, '--db', srv.dbFile]);
+    expect(set.code, set.stderr).toBe(0);
+    expect((await srv.request('GET', path('conferences'), { token })).body.data.pin_timeout).toBe(4000);
+    const got = await runTel(['config', 'get', 'conferences', '--account', account.id, '--db', srv.dbFile]);
+    expect(JSON.parse(got.stdout)).toEqual({ pin_timeout: 4000, number_timeout: 7000, id: 'configs_conferences' });
+    expect((await runTel(['config', 'get', 'conferences', 'pin_timeout', '--account', account.id, '--db', srv.dbFile])).stdout.trim()).toBe('4000');
+    const bad = await runTel(['config', 'set', 'webhooks', 'attempt_failure_count', '"many"', '--account', account.id, '--db', srv.dbFile]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/attempt_failure_count/);
+    expect((await runTel(['config', 'delete', 'conferences', '--account', account.id, '--db', srv.dbFile])).code).toBe(0);
+    expect((await srv.request('GET', path('conferences'), { token })).body.data.pin_timeout).toBe(5000);
+    expect((await runTel(['config', 'get', 'conferences', '--account', 'f'.repeat(32), '--db', srv.dbFile])).code).toBe(1);
+  });
+});
+
+describe('system configuration nodes (/v2/system_configs/{category}[/{node}]) and PATCH', () => {
+  let srv: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    srv = await startTestServer();
+    token = srv.adminToken;
+  });
+  afterAll(() => srv?.close());
+
+  it('a node keeps what differs from the default node; with_defaults merges; DELETE removes it', async () => {
+    await srv.request('POST', '/v2/system_configs/sysconf', { token, data: { default: { acl_request_timeout_ms: 2000, acl_request_timeout_fudge_ms: 100 } } });
+    expect((await srv.request('GET', '/v2/system_configs/sysconf/node1@lab', { token })).body.data).toEqual({ id: 'sysconf/node1@lab' });
+    const post = await srv.request('POST', '/v2/system_configs/sysconf/node1@lab', { token, data: { acl_request_timeout_fudge_ms: 101, acl_request_timeout_ms: 2000 } });
+    expect(post.status).toBe(200);
+    expect(post.body.data).toEqual({ acl_request_timeout_fudge_ms: 101, id: 'sysconf/node1@lab' });
+    const patch = await srv.request('PATCH', '/v2/system_configs/sysconf/node1@lab', { token, data: { acl_request_timeout_fudge_ms: 102 } });
+    expect(patch.body.data).toEqual({ acl_request_timeout_fudge_ms: 102, id: 'sysconf/node1@lab' });
+    const merged = await srv.request('GET', '/v2/system_configs/sysconf/node1@lab?with_defaults=true', { token });
+    expect(merged.body.data).toEqual({ acl_request_timeout_ms: 2000, acl_request_timeout_fudge_ms: 102, id: 'sysconf/node1@lab' });
+    const doc = await srv.request('GET', '/v2/system_configs/sysconf', { token });
+    expect(doc.body.data).toEqual({ id: 'sysconf', default: { acl_request_timeout_ms: 2000, acl_request_timeout_fudge_ms: 100 }, 'node1@lab': { acl_request_timeout_fudge_ms: 102 } });
+    const del = await srv.request('DELETE', '/v2/system_configs/sysconf/node1@lab', { token });
+    expect(del.body.data).toMatchObject({ acl_request_timeout_fudge_ms: 102, id: 'sysconf/node1@lab', _read_only: { deleted: true } });
+    expect((await srv.request('DELETE', '/v2/system_configs/sysconf/node1@lab', { token })).status).toBe(404);
+    expect((await srv.request('GET', '/v2/system_configs/sysconf', { token })).body.data).toEqual({ id: 'sysconf', default: { acl_request_timeout_ms: 2000, acl_request_timeout_fudge_ms: 100 } });
+  });
+
+  it('the default node as a node; built-in settings with with_defaults', async () => {
+    const post = await srv.request('POST', '/v2/system_configs/crossbar.auth/default', { token, data: { token_expiry_s: 600 } });
+    expect(post.body.data).toEqual({ token_expiry_s: 600, id: 'crossbar.auth/default' });
+    const merged = await srv.request('GET', '/v2/system_configs/crossbar.auth/default?with_defaults=true', { token });
+    expect(merged.body.data).toMatchObject({ token_expiry_s: 600, token_max_lifetime_s: 86400, id: 'crossbar.auth/default' });
+    await srv.request('DELETE', '/v2/system_configs/crossbar.auth', { token });
+  });
+
+  it('PATCH of a category merges each node sent; its checks still apply', async () => {
+    await srv.request('POST', '/v2/system_configs/patched', { token, data: { default: { a: 1, b: 2 }, zone1: { a: 3 } } });
+    const r = await srv.request('PATCH', '/v2/system_configs/patched', { token, data: { default: { b: 5 }, zone2: { c: 1 } } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ id: 'patched', default: { a: 1, b: 5 }, zone1: { a: 3 }, zone2: { c: 1 } });
+    const flat = await srv.request('PATCH', '/v2/system_configs/patched', { token, data: { a: 9 } });
+    expect(flat.body.data.default).toEqual({ a: 9, b: 5 });
+    const bad = await srv.request('PATCH', '/v2/system_configs/api.token_restrictions', { token, data: { default: { cb_api_auth: 'nonsense' } } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('only a super-duper admin', async () => {
+    const sub = await createSubAccount(srv, srv.master.account_id, 'Nodes Co');
+    const t = await srv.apiLogin(sub.apiKey);
+    expect((await srv.request('GET', '/v2/system_configs/sysconf/n', { token: t })).status).toBe(403);
+    expect((await srv.request('POST', '/v2/system_configs/sysconf/n', { token: t, data: { a: 1 } })).status).toBe(403);
+    expect((await srv.request('PATCH', '/v2/system_configs/sysconf', { token: t, data: { a: 1 } })).status).toBe(403);
+    expect((await srv.request('DELETE', '/v2/system_configs/sysconf/n', { token: t })).status).toBe(403);
+  });
+});

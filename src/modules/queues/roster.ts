@@ -1,0 +1,49 @@
+import type { Core } from '../../core-type.js';
+import { errors } from '../../errors.js';
+import { transaction } from '../../store/db.js';
+import { publicDoc, updateDoc, type StoredDoc } from '../documents/store.js';
+import { getUser, isAccountAdmin, listUsers, type Actor } from '../users/service.js';
+import { queues } from './kind.js';
+
+/** The queues a user answers: Kazoo keeps them on the user, as `queues`. */
+function queuesOf(user: StoredDoc): string[] {
+  return Array.isArray(user.doc.queues) ? user.doc.queues.filter((q): q is string => typeof q === 'string') : [];
+}
+
+/** The roster of a queue: the ids of the account's users who answer it (404 for an unknown queue). */
+export function listRoster(core: Core, accountId: string, queueId: string): string[] {
+  const queue = queues.get(core, accountId, queueId);
+  return listUsers(core, accountId)
+    .filter((u) => queuesOf(u).includes(queue.id))
+    .map((u) => u.id);
+}
+
+/** Changing a roster changes users' documents: an admin of the account's work. */
+export function checkRosterWrite(core: Core, actor: Actor): void {
+  if (!isAccountAdmin(core, actor)) throw errors.forbidden("changing a queue's roster needs an admin of the account");
+}
+
+/**
+ * Sets who answers a queue (`POST …/roster` with the user ids; `[]` or `DELETE` empties it): the
+ * queue joins the `queues` of the users listed and leaves those of the others, each a
+ * `doc_edited` user. An id that is not a user of the account is a 404 and changes nothing.
+ * Answers the queue with its `agents`, as Kazoo's.
+ */
+export function setRoster(core: Core, accountId: string, queueId: string, userIds: unknown): Record<string, unknown> {
+  if (!Array.isArray(userIds) || userIds.some((id) => typeof id !== 'string')) {
+    throw errors.invalidField('data', 'type', 'Value did not match type(s): array of user ids', { target: 'array', value: userIds });
+  }
+  const wanted = new Set(userIds as string[]);
+  return transaction(core.db, () => {
+    const queue = queues.get(core, accountId, queueId);
+    for (const id of wanted) getUser(core, accountId, id);
+    for (const user of listUsers(core, accountId)) {
+      const current = queuesOf(user);
+      const has = current.includes(queue.id);
+      if (has === wanted.has(user.id)) continue;
+      const next = has ? current.filter((q) => q !== queue.id) : [queue.id, ...current];
+      updateDoc(core, user, { ...user.doc, queues: next });
+    }
+    return { ...publicDoc(queue), agents: listRoster(core, accountId, queue.id) };
+  });
+}

@@ -1,0 +1,86 @@
+import type { Core } from '../../core-type.js';
+import type { RequestContext } from '../../http/context.js';
+import { writeRoutes, type RouteDef } from '../../http/router.js';
+import { authOf, dataObject, flagOf, ifMatchOf } from '../../http/request.js';
+import { ordered, paginate } from '../../http/paging.js';
+import { errors } from '../../errors.js';
+import { getAccount, resellerIdOf } from '../accounts/service.js';
+import { documentService, documentSummary } from '../documents/crud.js';
+import { publicDoc } from '../documents/store.js';
+import { isAccountAdmin } from '../users/service.js';
+import type { TelModule } from '../types.js';
+import { resourceTemplateSchema } from './schema.js';
+
+/** Resource templates, kept with the reseller that offers them. */
+export const resourceTemplates = documentService({
+  kind: 'resource_template',
+  endpoint: 'resource_templates',
+  summary: ['name', 'template_name', 'classifiers'],
+  schema: resourceTemplateSchema,
+});
+
+/**
+ * Whose templates a request means, as Kazoo decides it: those of the path account's reseller;
+ * with `?local=true` from a reseller's token, the reseller's own.
+ */
+function templateOwner(ctx: RequestContext, core: Core): string {
+  const auth = authOf(ctx);
+  if (flagOf(ctx, 'local') && auth.account.reseller) return auth.accountId;
+  return resellerIdOf(core, getAccount(core, ctx.params.account_id));
+}
+
+/** A change needs the caller to be an admin of the reseller whose templates they are. */
+function writableOwner(ctx: RequestContext, core: Core): string {
+  const owner = templateOwner(ctx, core);
+  const auth = authOf(ctx);
+  if (owner !== auth.accountId || !isAccountAdmin(core, auth)) {
+    throw errors.forbidden('resource templates are changed by an admin of the reseller that offers them (its own token, ?local=true on its own account)');
+  }
+  return owner;
+}
+
+const BASE = 'accounts/:account_id/resource_templates';
+const ONE = `${BASE}/:template_id`;
+
+const routes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: BASE,
+    handler: (ctx, core) => {
+      const rows = resourceTemplates.list(core, templateOwner(ctx, core)).map((d) => documentSummary(resourceTemplates.kind, d));
+      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
+      return { data: page, extras };
+    },
+  },
+  {
+    method: 'PUT',
+    path: BASE,
+    body: resourceTemplateSchema,
+    handler: (ctx, core) => ({ data: publicDoc(resourceTemplates.create(core, writableOwner(ctx, core), dataObject(ctx))) }),
+  },
+  {
+    method: 'GET',
+    path: ONE,
+    handler: (ctx, core) => {
+      const d = resourceTemplates.get(core, templateOwner(ctx, core), ctx.params.template_id);
+      return { data: publicDoc(d), extras: { revision: d.rev } };
+    },
+  },
+  ...writeRoutes(
+    ONE,
+    (ctx, core, mode) => ({
+      data: publicDoc(resourceTemplates.update(core, writableOwner(ctx, core), ctx.params.template_id, dataObject(ctx), mode, ifMatchOf(ctx))),
+    }),
+    resourceTemplateSchema,
+  ),
+  {
+    method: 'DELETE',
+    path: ONE,
+    handler: (ctx, core) => ({
+      data: { ...publicDoc(resourceTemplates.remove(core, writableOwner(ctx, core), ctx.params.template_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+    }),
+  },
+];
+
+/** `/v2/accounts/{id}/resource_templates`: what a reseller offers its customers to make resources from. */
+export const resourceTemplatesModule: TelModule = { name: 'resource_templates', endpoints: ['resource_templates'], routes };

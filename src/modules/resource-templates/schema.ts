@@ -1,0 +1,16 @@
+import { PRINTABLE } from '../../schema/validate.js';
+
+/**
+ * A resource template: a resource's fields a reseller offers its customers to start from, named
+ * by `template_name` (Kazoo checks only that; the rest is kept as sent).
+ */
+export const resourceTemplateSchema = {
+  type: 'object',
+  required: ['template_name'],
+  properties: {
+    template_name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE, description: 'what the template is called' },
+    name: { type: 'string', maxLength: 128, format: PRINTABLE, description: 'the name a resource made from it gets' },
+    classifiers: { type: 'object' },
+    ui_metadata: { type: 'object' },
+  },
+};
