@@ -79,6 +79,8 @@ const word = (min, max) => {
 };
 
 // --- what tel narrows (the seed and tel's contract win there) ---------------------------------
+/** What special() answers for a field the generator leaves out. */
+const SKIP = Symbol('skip');
 const HOOKS = ['channel_create', 'channel_answer', 'channel_bridge', 'channel_destroy', 'parking', 'notifications'];
 const CALLFLOW_MODULES = ['device', 'user', 'voicemail', 'play', 'answer', 'hangup', 'park', 'noop'];
 const METAFLOW_MODULES = ['hold', 'hangup', 'transfer', 'resume', 'break'];
@@ -88,8 +90,11 @@ function special(kind, path, s) {
   const key = path[path.length - 1];
   const at = path.join('.');
   if (kind === 'webhooks' && at === 'hook') return pick(HOOKS);
+  // the seed's voipapp_* in place of Kazoo's skype_*
+  if (kind === 'resources' && key === 'skype_interface') return SKIP;
+  if (kind === 'resources' && key === 'skype_rr') return SKIP;
   if (kind === 'resources' && /^gateways\.\d+\.endpoint_type$/.test(at)) return pick(['sip', 'freetdm', 'amqp']);
-  if (s['kazoo-validation'] && key === 'module') return pick(path.includes('metaflows') ? METAFLOW_MODULES : CALLFLOW_MODULES);
+  if (s['kazoo-validation'] && key === 'module') return pick(path.some((k) => k === 'metaflows' || k === 'metaflow') ? METAFLOW_MODULES : CALLFLOW_MODULES);
   if (s['kazoo-validation'] && key === 'data') return {};
   if (s['kazoo-validation'] && s.type === 'string') return `http://example.com/${word(1, 8)}`;
   if (s['kazoo-regexp']) return `^${word(1, 6)}@example\\.com$`;
@@ -107,6 +112,13 @@ function special(kind, path, s) {
   if (kind === 'whitelabel' && at === 'domain') return `${unique('ui')}.example.com`;
   if (key === 'owner_id' || key === 'source_id' || key === 'media_id' || /^[a-f0-9]{32}$/.test(key ?? '')) return undefined;
   return undefined;
+}
+
+/** What Kazoo asks of a document beyond its schema, so that a document valid by the schema is one Kazoo takes. */
+function complete(kind, doc) {
+  // Kazoo refuses a callflow with neither a number nor a pattern
+  if (kind === 'callflows' && !doc.numbers?.length && !doc.patterns?.length) doc.numbers = [`+1${digits(10)}`];
+  return doc;
 }
 
 /** A string matching one of the patterns Kazoo's schemas use. */
@@ -174,7 +186,10 @@ function generate(kind, schema, path = [], depth = 0) {
       const out = {};
       const required = new Set(Array.isArray(s.required) ? s.required : []);
       for (const [k, sub] of Object.entries(s.properties ?? {})) {
-        if (required.has(k) || (depth < 4 && chance(depth === 0 ? 0.5 : 0.35))) out[k] = generate(kind, sub, [...path, k], depth + 1);
+        if (required.has(k) || (depth < 4 && chance(depth === 0 ? 0.5 : 0.35))) {
+          const v = generate(kind, sub, [...path, k], depth + 1);
+          if (v !== SKIP) out[k] = v;
+        }
       }
       if (depth < 3) {
         for (const [pattern, sub] of Object.entries(s.patternProperties ?? {})) {
@@ -195,12 +210,14 @@ function generate(kind, schema, path = [], depth = 0) {
   }
 }
 
-/** The schema of `path` in `schema` (following properties, pattern and additional properties, items). */
+/**
+ * The schema of `path` in `schema` (following properties, pattern and additional properties, items);
+ * undefined under a `oneOf` or `anyOf`, where Kazoo names the field that matched no branch instead.
+ */
 function schemaAt(schema, path) {
   let s = deref(schema);
   for (const key of path) {
-    const branches = s.oneOf ?? s.anyOf;
-    if (branches) s = { ...s, ...deref(branches[0]) };
+    if (s.oneOf || s.anyOf) return undefined;
     if (s.properties?.[key]) s = deref(s.properties[key]);
     else if (s.items && /^\d+$/.test(key)) s = deref(s.items);
     else {
@@ -367,7 +384,7 @@ async function main() {
         return res;
       };
       for (let i = 0; i < opts.perKind; i++) {
-        const doc = generate(k.kind, schema);
+        const doc = complete(k.kind, generate(k.kind, schema));
         const brokenSpec = breakOne(k.kind, schema, doc);
         const broken = structuredClone(doc);
         r.validOf++;
@@ -390,7 +407,7 @@ async function main() {
         if (right) r.broken++;
         else misses.push({ kind: k.kind, what: `broken ${field} (${brokenSpec.rule}) not refused as Kazoo`, status: no.status, value: brokenSpec.value, answer: no.status === 400 ? no.body.data : undefined });
       }
-      const min = minimal(k.kind, schema);
+      const min = complete(k.kind, minimal(k.kind, schema));
       const created = await send(min);
       const expected = expectedDefaults(schema, structuredClone(min));
       for (const [path, value] of expected) {

@@ -41,7 +41,8 @@ export const accountRoutes: RouteDef[] = [
   ...writeRoutes('accounts/:account_id', (ctx, core, mode) => {
     const input = dataObject(ctx);
     checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
-    return { data: accountJson(updateAccount(core, ctx.params.account_id, input, mode, ifMatchOf(ctx))) };
+    const account = updateAccount(core, ctx.params.account_id, input, mode === 'merge' ? 'merge' : 'post', ifMatchOf(ctx));
+    return { data: accountJson(account) };
   }, accountSchema),
   {
     method: 'DELETE',

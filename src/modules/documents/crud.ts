@@ -2,7 +2,9 @@ import type { Core } from '../../core-type.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
-import { compileValidator, type JsonSchema } from '../../schema/validate.js';
+import { compileValidator, mergeErrors, throwIfErrors, type JsonSchema } from '../../schema/validate.js';
+import type { ValidationErrors } from '../../errors.js';
+import { mergePatch } from '../../util/json.js';
 import {
   deleteDoc,
   getDoc,
@@ -24,6 +26,11 @@ export interface DocumentKind {
   schema: JsonSchema;
   /** fields shown in listings besides `id` */
   summary: string[];
+  /**
+   * Kazoo's checks beyond the schema (a number unique in the account, …), on the document as it
+   * will be stored; `selfId` is the document's own id when it is changed.
+   */
+  check?(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined;
 }
 
 /** The service operations of a plain document kind, used by HTTP and CLI alike. */
@@ -40,19 +47,24 @@ export interface DocumentService {
 /** Builds the create/read/update/delete operations of a kind from its schema. */
 export function documentService(kind: DocumentKind): DocumentService {
   const validate = compileValidator(kind.schema);
+  /** The schema, then the kind's own checks; the document is changed in place (defaults, string forms). */
+  const checked = (core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string) => {
+    throwIfErrors(mergeErrors(validate.check(doc), kind.check?.(core, accountId, doc, selfId)));
+    return doc;
+  };
   return {
     kind,
     list: (core, accountId) => listDocs(core, kind.kind, accountId),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
     create(core, accountId, input, id) {
-      const doc = validate(stripServerFields(input));
-      return insertDoc(core, kind.kind, accountId, doc, {}, id);
+      return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), {}, id));
     },
     update(core, accountId, id, input, mode, ifMatch) {
       return transaction(core.db, () => {
         const current = getDoc(core, kind.kind, accountId, id);
         const incoming = stripServerFields(input);
-        const doc = validate(mode === 'merge' ? { ...current.doc, ...incoming } : incoming);
+        // a PATCH merges into the stored document and the whole is validated, as Kazoo does
+        const doc = checked(core, accountId, mode === 'merge' ? mergePatch(current.doc, incoming) : incoming, id);
         return updateDoc(core, current, doc, current.pvt, ifMatch);
       });
     },

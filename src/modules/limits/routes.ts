@@ -22,7 +22,8 @@ export const limitsRoutes: RouteDef[] = [
       checkLimitsWriter(core, authOf(ctx), ctx.params.account_id);
       // v1 clients predate the handshake: Kazoo 4.x marks them as accepting charges.
       const acceptCharges = ctx.path.version === 'v1' || flagOf(ctx, 'accept_charges');
-      const r = setLimits(core, ctx.params.account_id, dataObject(ctx), { acceptCharges });
+      // a POST sends the whole record, as Kazoo's
+      const r = setLimits(core, ctx.params.account_id, dataObject(ctx), { acceptCharges, mode: 'replace' });
       return { data: r.data, extras: { revision: r.rev } };
     },
   },

@@ -3,7 +3,8 @@ import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson, userSchema } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+import { userSchema } from './schema.js';
 
 /** The request's user document, once the caller may write what it asks for. */
 function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {

@@ -116,9 +116,8 @@ function changeWebhook(
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
     const incoming = unmasked(incomingDoc(input), current.doc);
+    // Kazoo merges a webhook's PATCH at the top level only (its other kinds merge deeply)
     const merged = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
-    // A hook switched to get keeps no body format (format is for post and put only).
-    if (merged.http_verb === 'get' && incoming.format === undefined) delete merged.format;
     const doc = validateWebhook(merged);
     const reason = doc.enabled === false ? current.disableReason : null;
     clearFailures(core, id);

@@ -1,39 +1,40 @@
 import { compileValidator } from '../../schema/validate.js';
+import { defineSchema } from '../../schema/registry.js';
 
-/** A host name or IPv4 address, as a browser's `location.hostname` gives it (Monster UI looks itself up by it). */
-const HOST_PATTERN = '^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$';
-
-/** An account's whitelabel document (Kazoo's `whitelabel` schema); other fields are kept as sent. */
-export const whitelabelSchema = {
+/**
+ * An account's whitelabel document: Kazoo's `whitelabel` schema; other fields are kept as sent.
+ * The UI served from `domain` finds its account by it (`GET /v2/whitelabel/{domain}`).
+ */
+export const whitelabelSchema = defineSchema('whitelabel', {
   type: 'object',
   properties: {
-    domain: { type: 'string', pattern: HOST_PATTERN },
-    company_name: { type: 'string', maxLength: 256 },
-    fake_api_url: { type: 'string', format: 'http-uri' },
+    company_name: { type: 'string' },
+    domain: { type: 'string', format: 'uri' },
+    fake_api_url: { type: 'string', format: 'uri' },
     hide_credits: { type: 'boolean', default: false },
     hide_powered: { type: 'boolean', default: false },
     hide_registration: { type: 'boolean', default: false },
-    inbound_trunks_price: { type: 'string', maxLength: 64 },
-    outbound_trunks_price: { type: 'string', maxLength: 64 },
-    twoway_trunks_price: { type: 'string', maxLength: 64 },
+    inbound_trunks_price: { type: 'string' },
     nav: {
       type: 'object',
-      properties: { help: { type: 'string', maxLength: 2048 }, learn_more: { type: 'string', maxLength: 2048 } },
+      properties: { help: { type: 'string', format: 'uri' }, learn_more: { type: 'string', format: 'uri' } },
     },
+    outbound_trunks_price: { type: 'string' },
     port: {
       type: 'object',
       properties: {
-        authority: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
-        features: { type: 'string' },
-        loa: { type: 'string' },
-        resporg: { type: 'string' },
-        support_email: { type: 'string' },
-        terms: { type: 'string' },
+        authority: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        features: { type: 'string', format: 'uri' },
+        loa: { type: 'string', format: 'uri' },
+        resporg: { type: 'string', format: 'uri' },
+        support_email: { type: 'string', format: 'email' },
+        terms: { type: 'string', format: 'uri' },
       },
     },
-    ui_metadata: { type: 'object' },
+    twoway_trunks_price: { type: 'string' },
   },
-};
+});
+
 
 /** Validates a whitelabel document: fills the defaults, or throws the Kazoo-shaped 400. */
 export const validateWhitelabel = compileValidator(whitelabelSchema);

@@ -68,7 +68,7 @@ function save(core: Core, accountId: string, input: Record<string, unknown>, cur
   if (domain) {
     const owner = stmt(core.db, 'SELECT account_id FROM whitelabels WHERE domain = ?').get(domain) as { account_id: string } | undefined;
     if (owner && owner.account_id !== accountId) {
-      throw errors.invalidField('domain', 'unique', 'This domain is whitelabeled by another account', { cause: doc.domain });
+      throw errors.invalidField('domain', 'unique', 'White label domain is already in use', { cause: doc.domain });
     }
   }
   const body = JSON.stringify(doc);
