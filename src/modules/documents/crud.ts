@@ -1,7 +1,8 @@
 import type { Core } from '../../core-type.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { compileValidator, mergeErrors, throwIfErrors, type JsonSchema } from '../../schema/validate.js';
 import type { ValidationErrors } from '../../errors.js';
 import { mergePatch } from '../../util/json.js';
@@ -82,10 +83,13 @@ export function documentService(kind: DocumentKind): DocumentService {
 export function documentRoutes(svc: DocumentService): RouteDef[] {
   const base = `accounts/:account_id/${svc.kind.endpoint}`;
   const one = `${base}/:doc_id`;
+  const answer = documentAnswer(svc.kind.schema);
   return [
     {
       method: 'GET',
       path: base,
+      query: LISTING_QUERY,
+      response: listAnswer(svc.kind.schema, svc.kind.summary),
       handler: (ctx, core) => {
         const rows = svc.list(core, ctx.params.account_id).map((d) => {
           const row: Record<string, unknown> = { id: d.id };
@@ -100,11 +104,13 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'PUT',
       path: base,
       body: svc.kind.schema,
+      response: answer,
       handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
     },
     {
       method: 'GET',
       path: one,
+      response: answer,
       handler: (ctx, core) => {
         const d = svc.get(core, ctx.params.account_id, ctx.params.doc_id);
         return { data: publicDoc(d), extras: { revision: d.rev } };
@@ -112,10 +118,11 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
       data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    }), svc.kind.schema),
+    }), svc.kind.schema, answer),
     {
       method: 'DELETE',
       path: one,
+      response: deletedAnswer(svc.kind.schema),
       handler: (ctx, core) => ({
         data: { ...publicDoc(svc.remove(core, ctx.params.account_id, ctx.params.doc_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
       }),

@@ -2,12 +2,16 @@ import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject, flagOf } from '../../http/request.js';
 import { checkLimitsWriter, getLimits, setLimits } from './service.js';
 import { limitsSchema } from './schema.js';
+import { documentAnswer } from '../../http/answers.js';
+
+const answer = documentAnswer(limitsSchema);
 
 /** `/v2/accounts/{id}/limits` (and `/v1`, which applies without the charge handshake). */
 export const limitsRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/limits',
+    response: answer,
     handler: (ctx, core) => {
       const r = getLimits(core, ctx.params.account_id);
       return { data: r.data, extras: r.rev ? { revision: r.rev } : {} };
@@ -17,6 +21,7 @@ export const limitsRoutes: RouteDef[] = [
     method: 'POST',
     path: 'accounts/:account_id/limits',
     body: limitsSchema,
+    response: answer,
     errors: [402],
     handler: (ctx, core) => {
       checkLimitsWriter(core, authOf(ctx), ctx.params.account_id);

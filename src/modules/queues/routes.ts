@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
-import { attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
+import { ATTEMPTS_QUERY, attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
 import { documentRoutes } from '../documents/crud.js';
 import { queues } from './kind.js';
@@ -16,5 +16,5 @@ function notificationAttempts(ctx: RequestContext, core: Core) {
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`) and each queue's notification attempts. */
 export const queueRoutes: RouteDef[] = [
   ...documentRoutes(queues),
-  { method: 'GET', path: 'accounts/:account_id/queues/:queue_id/notifications', handler: notificationAttempts },
+  { method: 'GET', path: 'accounts/:account_id/queues/:queue_id/notifications', query: ATTEMPTS_QUERY, handler: notificationAttempts },
 ];

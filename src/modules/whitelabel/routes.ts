@@ -2,6 +2,7 @@ import type { Reply, RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { FILE_KINDS, fileName, imageOf, type FileKind } from './files.js';
 import { whitelabelSchema } from './schema.js';
+import { deletedAnswer, documentAnswer } from '../../http/answers.js';
 import {
   checkWhitelabelWrite,
   createWhitelabel,
@@ -28,7 +29,7 @@ function fileReply(f: WhitelabelFile): Reply {
 /** The account's routes for one kind of file: read it, upload it (the body an image, or base64). */
 function fileRoutes(kind: FileKind): RouteDef[] {
   return [
-    { method: 'GET', path: `${ACCOUNT}/${kind}`, handler: (ctx, core) => fileReply(whitelabelFile(core, getWhitelabel(core, ctx.params.account_id).accountId, kind)) },
+    { method: 'GET', path: `${ACCOUNT}/${kind}`, raw: 'image/*', handler: (ctx, core) => fileReply(whitelabelFile(core, getWhitelabel(core, ctx.params.account_id).accountId, kind)) },
     {
       method: 'POST',
       path: `${ACCOUNT}/${kind}`,
@@ -43,15 +44,18 @@ function fileRoutes(kind: FileKind): RouteDef[] {
       },
     },
     // no token: the login page shows the logo and icon of the domain it is served on
-    { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', handler: (ctx, core) => fileReply(whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
+    { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', raw: 'image/*', handler: (ctx, core) => fileReply(whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
   ];
 }
+
+const answer = documentAnswer(whitelabelSchema);
 
 /** `/v2/accounts/{id}/whitelabel…` and the token-free `/v2/whitelabel/{domain}…` Kazoo's web UI reads at its login page. */
 export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: ACCOUNT,
+    response: answer,
     handler: (ctx, core) => {
       const w = getWhitelabel(core, ctx.params.account_id);
       return { data: whitelabelJson(w), extras: { revision: w.rev } };
@@ -61,6 +65,8 @@ export const whitelabelRoutes: RouteDef[] = [
     method: 'PUT',
     path: ACCOUNT,
     body: whitelabelSchema,
+    response: answer,
+    errors: [409],
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: whitelabelJson(createWhitelabel(core, ctx.params.account_id, dataObject(ctx))) };
@@ -70,6 +76,7 @@ export const whitelabelRoutes: RouteDef[] = [
     method: 'POST',
     path: ACCOUNT,
     body: whitelabelSchema,
+    response: answer,
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: whitelabelJson(updateWhitelabel(core, ctx.params.account_id, dataObject(ctx), ifMatchOf(ctx))) };
@@ -78,11 +85,12 @@ export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'DELETE',
     path: ACCOUNT,
+    response: deletedAnswer(whitelabelSchema),
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: { ...whitelabelJson(deleteWhitelabel(core, ctx.params.account_id)), _read_only: { deleted: true } } };
     },
   },
   ...FILE_KINDS.flatMap(fileRoutes),
-  { method: 'GET', path: 'whitelabel/:domain', auth: 'none', handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
+  { method: 'GET', path: 'whitelabel/:domain', auth: 'none', response: answer, handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
 ];
