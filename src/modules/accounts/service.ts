@@ -142,8 +142,11 @@ export function listAccounts(core: Core): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
 }
 
-/** Fields the API derives from the account row; a client sending them back sets nothing. */
-const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created'];
+/**
+ * Fields the API derives from the account row, and the billing fields Kazoo drops from what a
+ * client sends: sending them sets nothing.
+ */
+const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created', 'billing_mode', 'wnm_allow_additions'];
 
 /** A client's account document without server fields (Monster UI posts whole documents back). */
 function clientFields(input: Record<string, unknown>): Record<string, unknown> {
