@@ -81,8 +81,18 @@ const types = (s) => (s.type === undefined ? undefined : [].concat(s.type).sort(
 const typeOk = (v, t) =>
   t === 'integer' ? Number.isInteger(v) : t === 'number' ? typeof v === 'number' : t === 'array' ? Array.isArray(v)
   : t === 'object' ? v !== null && typeof v === 'object' && !Array.isArray(v) : t === 'null' ? v === null : typeof v === t;
-/** The default jesse applies: one beside a type it matches (objects included). */
-const effectiveDefault = (s) => (s.default !== undefined && s.type !== undefined && [].concat(s.type).some((t) => typeOk(s.default, t)) ? s.default : undefined);
+/**
+ * The default jesse applies: one beside a type it matches, which the property's schema then takes
+ * (an empty list under minItems is never filled in; a rough check of lengths and required keys).
+ */
+function effectiveDefault(s) {
+  const d = s.default;
+  if (d === undefined || s.type === undefined || ![].concat(s.type).some((t) => typeOk(d, t))) return undefined;
+  if (Array.isArray(d) && d.length < (s.minItems ?? 0)) return undefined;
+  if (typeof d === 'string' && d.length < (s.minLength ?? 0)) return undefined;
+  if (typeOk(d, 'object') && Array.isArray(s.required) && s.required.some((k) => !(k in d))) return undefined;
+  return d;
+}
 
 const show = (v) => (v === undefined ? 'none' : JSON.stringify(v));
 const BOUNDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', 'format'];

@@ -259,7 +259,7 @@ export const callflowsAudioMacro = defineSchema('callflows.audio_macro', {
           { ...ref(callflowsTts), properties: { macro: { type: 'string', enum: ['tts'] } } },
         ],
       },
-      default: [],
+      // Kazoo's `default: []` is not applied: the empty list fails its own minItems
     },
     skip_module: { type: 'boolean' },
     terminators: {

@@ -98,12 +98,12 @@ export function createWhitelabel(core: Core, accountId: string, input: Record<st
   });
 }
 
-/** `POST …/whitelabel`: the fields sent over the stored document (Kazoo merges); `ifMatch` a revision. */
+/** `POST …/whitelabel`: the document sent replaces the stored one, as Kazoo's (its files stay); `ifMatch` a revision. */
 export function updateWhitelabel(core: Core, accountId: string, input: Record<string, unknown>, ifMatch?: string): Whitelabel {
   return transaction(core.db, () => {
     const current = getWhitelabel(core, accountId);
     if (ifMatch && ifMatch !== current.rev) throw errors.conflict();
-    return save(core, accountId, { ...current.doc, ...stripServerFields(input) }, current);
+    return save(core, accountId, stripServerFields(input), current);
   });
 }
 

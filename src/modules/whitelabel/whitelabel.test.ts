@@ -79,10 +79,11 @@ describe('whitelabel', () => {
     expect(bad.body.data.hide_powered.type).toBeDefined();
   });
 
-  it('POST merges the fields sent over the stored document', async () => {
-    const r = await srv.request('POST', doc(reseller.id), { token: srv.adminToken, data: { hide_powered: 'true', nav: { help: 'https://help.example.com' } } });
+  it("POST replaces the stored document with the one sent, its defaults filled, as Kazoo's", async () => {
+    const sent = { company_name: 'Acme Voice', domain: 'UI.Example.com', hide_powered: 'true', nav: { help: 'https://help.example.com' } };
+    const r = await srv.request('POST', doc(reseller.id), { token: srv.adminToken, data: sent });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ company_name: 'Acme Voice', domain: 'UI.Example.com', hide_powered: true, nav: { help: 'https://help.example.com' } });
+    expect(r.body.data).toEqual({ ...sent, hide_powered: true, hide_credits: false, hide_registration: false, id: 'whitelabel' });
   });
 
   it('a logo uploaded as the image itself is answered as that file, by account and by domain', async () => {
