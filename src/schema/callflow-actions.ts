@@ -1,5 +1,5 @@
 import { defineSchema, ref } from './registry.js';
-import { customSipHeaders } from './shared.js';
+import { customSipHeadersInOut } from './shared.js';
 
 // A callflow's `flow` is a tree of actions, `{module, data, children}`; each module's `data` has a
 // schema of its own, named `callflows.<module>` as in Kazoo, and a module without one is refused.
@@ -685,18 +685,13 @@ export const callflowsNotification = defineSchema('callflows.notification', {
   },
 });
 
-export const callflowsOffnet = defineSchema('callflows.offnet', {
+/** The offnet and resources modules route a call to carriers, with the same data. */
+const carrierRoute = () => ({
   type: 'object',
   properties: {
     bypass_e164: { type: 'boolean' },
     caller_id_type: { type: 'string', default: 'external' },
-    custom_sip_headers: {
-      type: 'object',
-      anyOf: [
-        ref(customSipHeaders),
-        { properties: { in: ref(customSipHeaders), out: ref(customSipHeaders) } },
-      ],
-    },
+    custom_sip_headers: customSipHeadersInOut,
     do_not_normalize: { type: 'boolean' },
     dynamic_flags: { type: 'array', items: { type: 'string' } },
     emit_account_id: { type: 'boolean' },
@@ -713,6 +708,8 @@ export const callflowsOffnet = defineSchema('callflows.offnet', {
     use_local_resources: { type: 'boolean', default: true },
   },
 });
+
+export const callflowsOffnet = defineSchema('callflows.offnet', carrierRoute());
 
 export const callflowsPageGroup = defineSchema('callflows.page_group', {
   type: 'object',
@@ -837,34 +834,7 @@ export const callflowsRecordCaller = defineSchema('callflows.record_caller', {
   },
 });
 
-export const callflowsResources = defineSchema('callflows.resources', {
-  type: 'object',
-  properties: {
-    bypass_e164: { type: 'boolean' },
-    caller_id_type: { type: 'string', default: 'external' },
-    custom_sip_headers: {
-      type: 'object',
-      anyOf: [
-        ref(customSipHeaders),
-        { properties: { in: ref(customSipHeaders), out: ref(customSipHeaders) } },
-      ],
-    },
-    do_not_normalize: { type: 'boolean' },
-    dynamic_flags: { type: 'array', items: { type: 'string' } },
-    emit_account_id: { type: 'boolean' },
-    format_from_uri: { type: 'boolean' },
-    from_uri_realm: { type: 'string' },
-    hunt_account_id: { type: 'string' },
-    ignore_early_media: { type: 'boolean', default: false },
-    outbound_flags: { type: 'array', items: { type: 'string' }, default: [] },
-    resource_type: { type: 'string' },
-    ringback: { type: 'string' },
-    skip_module: { type: 'boolean' },
-    timeout: { type: 'integer' },
-    to_did: { type: 'string' },
-    use_local_resources: { type: 'boolean', default: true },
-  },
-});
+export const callflowsResources = defineSchema('callflows.resources', carrierRoute());
 
 export const callflowsResponse = defineSchema('callflows.response', {
   type: 'object',

@@ -232,3 +232,42 @@ export const comboKey = defineSchema('devices.combo_key', {
   ],
 });
 
+// Fields Kazoo repeats, word for word, in several schemas (not schemas of their own in Kazoo).
+
+/** An endpoint's call forwarding (users, devices). */
+export const callForward = {
+  type: 'object',
+  properties: {
+    direct_calls_only: { type: 'boolean', default: false },
+    enabled: { type: 'boolean', default: false },
+    failover: { type: 'boolean', default: false },
+    ignore_early_media: { type: 'boolean', default: true },
+    keep_caller_id: { type: 'boolean', default: true },
+    number: { type: 'string', maxLength: 35 },
+    require_keypress: { type: 'boolean', default: true },
+    substitute: { type: 'boolean', default: true },
+  },
+};
+
+/** Call restrictions by number classification (accounts, users, devices). */
+export const callRestriction = {
+  type: 'object',
+  additionalProperties: { type: 'object', properties: { action: { type: 'string', enum: ['inherit', 'deny'] } } },
+  default: {},
+};
+
+/** The alert-info headers of internal and external calls (accounts, users, devices). */
+export const ringtones = {
+  type: 'object',
+  properties: {
+    external: { type: 'string', maxLength: 256 },
+    internal: { type: 'string', maxLength: 256 },
+  },
+  default: {},
+};
+
+/** Custom SIP headers, or `in` and `out` ones (device SIP settings, resource gateways). */
+export const customSipHeadersInOut = {
+  type: 'object',
+  anyOf: [ref(customSipHeaders), { properties: { in: ref(customSipHeaders), out: ref(customSipHeaders) } }],
+};

@@ -1,7 +1,7 @@
 import { compileValidator } from '../../schema/validate.js';
 import { defineSchema, ref } from '../../schema/registry.js';
 import { metaflows } from '../../schema/metaflows.js';
-import { callerId, callRecording, callWaiting, dialplans, formatters, notifyCallback } from '../../schema/shared.js';
+import { callerId, callRecording, callRestriction, callWaiting, dialplans, formatters, notifyCallback, ringtones } from '../../schema/shared.js';
 
 /**
  * An account's document: Kazoo's `accounts` schema, plus the seed's `restrictions` (the account's
@@ -16,11 +16,7 @@ export const accountSchema = defineSchema('accounts', {
       properties: { account: ref(callRecording), endpoint: ref(callRecording) },
       additionalProperties: false,
     },
-    call_restriction: {
-      type: 'object',
-      additionalProperties: { type: 'object', properties: { action: { type: 'string', enum: ['inherit', 'deny'] } } },
-      default: {},
-    },
+    call_restriction: callRestriction,
     call_waiting: ref(callWaiting),
     caller_id: ref(callerId),
     caller_id_options: {
@@ -68,14 +64,7 @@ export const accountSchema = defineSchema('accounts', {
       default: {},
     },
     realm: { type: 'string', pattern: '^[.\\w-]+$', minLength: 4, maxLength: 253 },
-    ringtones: {
-      type: 'object',
-      properties: {
-        external: { type: 'string', maxLength: 256 },
-        internal: { type: 'string', maxLength: 256 },
-      },
-      default: {},
-    },
+    ringtones,
     timezone: { type: 'string', minLength: 5, maxLength: 32 },
     topup: { type: 'object', properties: { threshold: { type: 'number' } } },
     voicemail: {

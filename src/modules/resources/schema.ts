@@ -1,5 +1,5 @@
 import { defineSchema, ref, type JsonSchema } from '../../schema/registry.js';
-import { customSipHeaders, endpointMedia, formatters } from '../../schema/shared.js';
+import { customSipHeadersInOut, endpointMedia, formatters } from '../../schema/shared.js';
 
 /**
  * A resource (carrier): the same document globally and per account. Kazoo's `resources` schema,
@@ -62,15 +62,7 @@ export const resourceSchema = defineSchema('resources', {
               ],
             },
           },
-          custom_sip_headers: {
-            type: 'object',
-            anyOf: [
-              ref(customSipHeaders),
-              {
-                properties: { in: ref(customSipHeaders), out: ref(customSipHeaders) },
-              },
-            ],
-          },
+          custom_sip_headers: customSipHeadersInOut,
           custom_sip_interface: { type: 'string' },
           enabled: { type: 'boolean', default: true },
           endpoint_type: { type: 'string', enum: ['sip', 'freetdm', 'voipapp', 'amqp'], default: 'sip' },

@@ -1,6 +1,18 @@
 import { defineSchema, ref } from '../../schema/registry.js';
 import { metaflows } from '../../schema/metaflows.js';
-import { callerId, callRecording, callWaiting, dialplans, endpointMedia, formatters, notifyCallback, profile } from '../../schema/shared.js';
+import {
+  callerId,
+  callForward,
+  callRecording,
+  callRestriction,
+  callWaiting,
+  dialplans,
+  endpointMedia,
+  formatters,
+  notifyCallback,
+  profile,
+  ringtones,
+} from '../../schema/shared.js';
 
 /**
  * A user of an account: Kazoo's `users` schema (first and last name required; no username or
@@ -11,25 +23,9 @@ export const userSchema = defineSchema('users', {
   type: 'object',
   required: ['first_name', 'last_name'],
   properties: {
-    call_forward: {
-      type: 'object',
-      properties: {
-        direct_calls_only: { type: 'boolean', default: false },
-        enabled: { type: 'boolean', default: false },
-        failover: { type: 'boolean', default: false },
-        ignore_early_media: { type: 'boolean', default: true },
-        keep_caller_id: { type: 'boolean', default: true },
-        number: { type: 'string', maxLength: 35 },
-        require_keypress: { type: 'boolean', default: true },
-        substitute: { type: 'boolean', default: true },
-      },
-    },
+    call_forward: callForward,
     call_recording: ref(callRecording),
-    call_restriction: {
-      type: 'object',
-      additionalProperties: { type: 'object', properties: { action: { type: 'string', enum: ['inherit', 'deny'] } } },
-      default: {},
-    },
+    call_restriction: callRestriction,
     call_waiting: ref(callWaiting),
     caller_id: ref(callerId),
     caller_id_options: {
@@ -68,14 +64,7 @@ export const userSchema = defineSchema('users', {
     profile: ref(profile),
     pronounced_name: { type: 'object', properties: { media_id: { type: 'string', maxLength: 128 } } },
     require_password_update: { type: 'boolean', default: false },
-    ringtones: {
-      type: 'object',
-      properties: {
-        external: { type: 'string', maxLength: 256 },
-        internal: { type: 'string', maxLength: 256 },
-      },
-      default: {},
-    },
+    ringtones,
     timezone: { type: 'string' },
     username: { type: 'string', pattern: '^([+@.\\w_-]+)$', minLength: 1, maxLength: 256 },
     verified: { type: 'boolean', default: false },

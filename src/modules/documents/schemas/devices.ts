@@ -2,13 +2,16 @@ import { defineSchema, ref } from '../../../schema/registry.js';
 import { metaflows } from '../../../schema/metaflows.js';
 import {
   callerId,
+  callForward,
   callRecording,
+  callRestriction,
   callWaiting,
   comboKey,
-  customSipHeaders,
+  customSipHeadersInOut,
   dialplans,
   endpointMedia,
   formatters,
+  ringtones,
 } from '../../../schema/shared.js';
 
 /** A device (SIP phone, softphone, …): Kazoo's `devices` schema. */
@@ -16,25 +19,9 @@ export const deviceSchema = defineSchema('devices', {
   type: 'object',
   required: ['name'],
   properties: {
-    call_forward: {
-      type: 'object',
-      properties: {
-        direct_calls_only: { type: 'boolean', default: false },
-        enabled: { type: 'boolean', default: false },
-        failover: { type: 'boolean', default: false },
-        ignore_early_media: { type: 'boolean', default: true },
-        keep_caller_id: { type: 'boolean', default: true },
-        number: { type: 'string', maxLength: 35 },
-        require_keypress: { type: 'boolean', default: true },
-        substitute: { type: 'boolean', default: true },
-      },
-    },
+    call_forward: callForward,
     call_recording: ref(callRecording),
-    call_restriction: {
-      type: 'object',
-      additionalProperties: { type: 'object', properties: { action: { type: 'string', enum: ['inherit', 'deny'] } } },
-      default: {},
-    },
+    call_restriction: callRestriction,
     call_waiting: ref(callWaiting),
     caller_id: ref(callerId),
     caller_id_options: {
@@ -86,26 +73,11 @@ export const deviceSchema = defineSchema('devices', {
       },
     },
     register_overwrite_notify: { type: 'boolean', default: false },
-    ringtones: {
-      type: 'object',
-      properties: {
-        external: { type: 'string', maxLength: 256 },
-        internal: { type: 'string', maxLength: 256 },
-      },
-      default: {},
-    },
+    ringtones,
     sip: {
       type: 'object',
       properties: {
-        custom_sip_headers: {
-          type: 'object',
-          anyOf: [
-            ref(customSipHeaders),
-            {
-              properties: { in: ref(customSipHeaders), out: ref(customSipHeaders) },
-            },
-          ],
-        },
+        custom_sip_headers: customSipHeadersInOut,
         custom_sip_interface: { type: 'string' },
         expire_seconds: { type: 'integer', default: 300 },
         forward: { type: 'string' },

@@ -1,5 +1,37 @@
 import { defineSchema } from '../../../schema/registry.js';
 
+/** How a fax box reports a fax it received or sent: a callback, emails, texts. */
+const faxNotifications = {
+  type: 'object',
+  properties: {
+    callback: {
+      type: 'object',
+      properties: {
+        method: { type: 'string', enum: ['post', 'put'] },
+        type: { type: 'string', enum: ['json', 'www-url-form-encoded'] },
+        url: { type: 'string', pattern: '^https?://', 'x-client-url': true },
+      },
+    },
+    email: {
+      type: 'object',
+      properties: {
+        send_to: {
+          oneOf: [
+            { type: 'array', items: { type: 'string', format: 'email' } },
+            { type: 'string', format: 'email' },
+          ],
+        },
+      },
+    },
+    sms: {
+      type: 'object',
+      properties: {
+        send_to: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+      },
+    },
+  },
+};
+
 /** A fax box: Kazoo's `faxbox` schema. */
 export const faxboxSchema = defineSchema('faxbox', {
   type: 'object',
@@ -18,66 +50,8 @@ export const faxboxSchema = defineSchema('faxbox', {
     notifications: {
       type: 'object',
       properties: {
-        inbound: {
-          type: 'object',
-          properties: {
-            callback: {
-              type: 'object',
-              properties: {
-                method: { type: 'string', enum: ['post', 'put'] },
-                type: { type: 'string', enum: ['json', 'www-url-form-encoded'] },
-                url: { type: 'string', pattern: '^https?://', 'x-client-url': true },
-              },
-            },
-            email: {
-              type: 'object',
-              properties: {
-                send_to: {
-                  oneOf: [
-                    { type: 'array', items: { type: 'string', format: 'email' } },
-                    { type: 'string', format: 'email' },
-                  ],
-                },
-              },
-            },
-            sms: {
-              type: 'object',
-              properties: {
-                send_to: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
-              },
-            },
-          },
-        },
-        outbound: {
-          type: 'object',
-          properties: {
-            callback: {
-              type: 'object',
-              properties: {
-                method: { type: 'string', enum: ['post', 'put'] },
-                type: { type: 'string', enum: ['json', 'www-url-form-encoded'] },
-                url: { type: 'string', pattern: '^https?://', 'x-client-url': true },
-              },
-            },
-            email: {
-              type: 'object',
-              properties: {
-                send_to: {
-                  oneOf: [
-                    { type: 'array', items: { type: 'string', format: 'email' } },
-                    { type: 'string', format: 'email' },
-                  ],
-                },
-              },
-            },
-            sms: {
-              type: 'object',
-              properties: {
-                send_to: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
-              },
-            },
-          },
-        },
+        inbound: faxNotifications,
+        outbound: faxNotifications,
       },
     },
     retries: { type: 'integer', minimum: 0, maximum: 4, default: 1 },
