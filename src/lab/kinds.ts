@@ -85,7 +85,11 @@ const users: CollectionKind = {
   label: 'user',
   keyField: 'username',
   same: (a, b) => a.toLowerCase() === b.toLowerCase(),
-  check: (doc) => validateUserDoc.check(doc),
+  // as the service stores it: the username in lower case (Kazoo's)
+  check: (doc) => {
+    if (typeof doc.username === 'string') doc.username = doc.username.toLowerCase();
+    return validateUserDoc.check(doc);
+  },
   list: (core, owner) => listUsers(core, accountOf(owner)).map(stored),
   create: (core, owner, doc, id, x) => void createUser(core, accountOf(owner), { ...doc, password: x.password }, id, { credentials: x.credentials }),
   update: (core, owner, cur, doc, x) =>

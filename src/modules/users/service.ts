@@ -17,21 +17,20 @@ export function credentialHashes(username: string, password: string): Record<str
 }
 
 /**
- * Kazoo's checks of a user beyond its schema: its username and its hotdesk id are no other user's
- * in the account (usernames compared in lower case, as they are stored).
+ * Kazoo's checks of a user beyond its schema: its username (stored in lower case) and its hotdesk
+ * id are no other user's in the account.
  */
 function uniqueErrors(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined {
-  const taken = (path: string, value: unknown) =>
-    stmt(
-      core.db,
-      `SELECT 1 FROM docs WHERE account_id = ? AND kind = 'user' AND lower(json_extract(doc, '${path}')) = ? AND id IS NOT ? LIMIT 1`,
-    ).get(accountId, String(value).toLowerCase(), selfId ?? null) !== undefined;
+  // `lower`: a user stored before usernames were lower-cased still counts
+  const taken = (field: string, value: string) =>
+    stmt(core.db, `SELECT 1 FROM docs WHERE account_id = ? AND kind = 'user' AND ${field} = ? AND id IS NOT ? LIMIT 1`)
+      .get(accountId, value, selfId ?? null) !== undefined;
   const errs: ValidationErrors = {};
-  if (hasText(doc.username) && taken('$.username', doc.username)) {
+  if (hasText(doc.username) && taken("lower(json_extract(doc, '$.username'))", doc.username)) {
     errs.username = { unique: { message: 'Username must be unique within account', cause: doc.username } };
   }
   const hotdesk = (doc.hotdesk as Record<string, unknown> | undefined)?.id;
-  if (hasText(hotdesk) && taken('$.hotdesk.id', hotdesk)) {
+  if (hasText(hotdesk) && taken("json_extract(doc, '$.hotdesk.id')", hotdesk)) {
     errs['hotdesk.id'] = { unique: { message: 'Hotdesk ID must be unique within account', cause: hotdesk } };
   }
   return Object.keys(errs).length > 0 ? errs : undefined;
