@@ -144,7 +144,7 @@ describe("a deleted hook's waiting deliveries, at the sizes labs reach", () => {
       const account = srv.master.account_id;
       const hooks: string[] = [];
       for (const name of ['over http', 'offline']) {
-        const r = await srv.request('PUT', `/v2/accounts/${account}/webhooks`, { token: srv.adminToken, data: { name, uri: 'http://127.0.0.1:1/dead', hook: 'channel_create', retries: 5 } });
+        const r = await srv.request('PUT', `/v2/accounts/${account}/webhooks`, { token: srv.adminToken, data: { name, uri: 'http://127.0.0.1:1/dead', hook: 'channel_create', retries: 4 } });
         hooks.push(r.body.data.id);
       }
       await srv.request('PUT', `/v2/accounts/${account}/simulations`, { token: srv.adminToken, data: { kind: 'call', answer: false } });

@@ -20,7 +20,7 @@ describe('tel limits get|set', () => {
   const get = async () => JSON.parse((await runTel(['limits', 'get', '--account', account, '--db', db, '--json'])).stdout);
 
   it('get answers the defaults of an account without limits', async () => {
-    expect(await get()).toEqual({ id: 'limits', allow_prepay: true });
+    expect(await get()).toEqual({ id: 'limits', allow_prepay: true, authz_resource_types: [] });
     const human = await runTel(['limits', 'get', '--account', account, '--db', db]);
     expect(human.stdout).toMatch(/allow_prepay: true/);
   });
@@ -28,7 +28,7 @@ describe('tel limits get|set', () => {
   it('a free change applies without asking', async () => {
     const r = await runTel(['limits', 'set', '--account', account, '--outbound-trunks', '5', '--no-allow-prepay', '--db', db]);
     expect(r.code).toBe(0);
-    expect(await get()).toEqual({ id: 'limits', allow_prepay: false, outbound_trunks: 5 });
+    expect(await get()).toEqual({ id: 'limits', allow_prepay: false, authz_resource_types: [], outbound_trunks: 5 });
   });
 
   it('off a terminal, a charged change without --accept-charges prints the charges and exits 1, storing nothing', async () => {

@@ -22,7 +22,7 @@ describe('tel simulate call --device/--user/--resource, sms, mms, notification, 
     account = JSON.parse((await tel('accounts', 'create', 'Customer', '--parent', master, '--json')).stdout).id;
     const core = openCore(db);
     try {
-      user = createUser(core, account, { username: 'ada', password: 'pw' }).id;
+      user = createUser(core, account, { username: 'ada', password: 'pw', first_name: 'Ada', last_name: 'Lovelace' }).id;
       device = insertDoc(core, 'device', account, { name: 'Phone', owner_id: user }).id;
       resource = createResource(core, { accountId: account }, { name: 'Carrier', gateways: [] }).id;
     } finally {

@@ -21,7 +21,7 @@ describe('tel simulate voicemail', () => {
     account = JSON.parse((await runTel(['accounts', 'create', 'Customer', '--parent', master, '--db', db, '--json'])).stdout).id;
     const core = openCore(db);
     try {
-      const owner = createUser(core, account, { username: 'vm-owner', password: 'pw' });
+      const owner = createUser(core, account, { username: 'vm-owner', password: 'pw', first_name: 'F', last_name: 'L' });
       device = insertDoc(core, 'device', account, { name: 'Phone', owner_id: owner.id }).id;
       box = insertDoc(core, 'vmbox', account, { name: 'Box', mailbox: '100', owner_id: owner.id }).id;
       createSubscription(core, account, 'lab.app', device, {
@@ -67,7 +67,7 @@ describe('tel simulate queue-call beside a running server', () => {
     try {
       const token = srv.adminToken;
       const account = srv.master.account_id;
-      const agent = (await srv.request('PUT', `/v2/accounts/${account}/users`, { token, data: { username: 'agent.k', password: 'pw' } })).body.data.id;
+      const agent = (await srv.request('PUT', `/v2/accounts/${account}/users`, { token, data: { username: 'agent.k', password: 'pw', first_name: 'F', last_name: 'L' } })).body.data.id;
       const queue = (
         await srv.request('PUT', `/v2/accounts/${account}/queues`, { token, data: { name: 'Sales', notifications: { all: `${sink.url}/cli`, method: 'post' } } })
       ).body.data.id;

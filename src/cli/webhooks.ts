@@ -126,7 +126,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
     .addOption(new Option('--hook <type>', 'the event to send').choices(HOOK_IDS))
     .addOption(new Option('--verb <verb>', 'HTTP method').choices(['get', 'post', 'put']))
     .addOption(new Option('--format <format>', 'body format (post and put)').choices(['form-data', 'json']))
-    .option('--retries <n>', 'extra tries after a failure (0..5)', wholeNumber)
+    .option('--retries <n>', 'extra tries after a failure (0..4)', wholeNumber)
     .option('--include-subaccounts', 'fire for sub-account events too')
     .option('--no-internal-legs', 'skip loopback call legs')
     .option('--modifiers <json>', 'payload pairs that must match, e.g. {"call_direction":"inbound"}')

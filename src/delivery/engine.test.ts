@@ -124,7 +124,7 @@ describe('the circuit breaker of a failing endpoint', () => {
       return { status: 200 };
     });
     const account = srv.master.account_id;
-    const hookId = await createHook(srv, account, 'Flaky', `${sink.url}/flaky`, 5);
+    const hookId = await createHook(srv, account, 'Flaky', `${sink.url}/flaky`, 4);
     const calls = 30;
     const ids = new Set<string>();
     for (let i = 0; i < calls; i++) ids.add(await fire(srv.url, srv.adminToken, account));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { mergePatch } from '../modules/resources/service.js';
+import { mergePatch } from '../util/json.js';
 import { dropNulls } from '../schema/validate.js';
 import { MAX_JSON_DEPTH, jsonTooDeep } from '../util/json.js';
 import { apiRouter } from './api-router.js';
@@ -35,7 +35,7 @@ describe('JSON nested deeper than the limit', () => {
     await create('devices', { name: 'Desk' });
     await create('vmboxes', { name: 'Box', mailbox: '100' });
     await create('queues', { name: 'Sales' });
-    await create('users', { username: 'deep', password: 'pw-123456' });
+    await create('users', { username: 'deep', password: 'pw-123456', first_name: 'F', last_name: 'L' });
     await create('resources', { name: 'Carrier', gateways: [{ server: 'sip.example.com' }] });
     await create('webhooks', { name: 'Hook', uri: 'http://127.0.0.1:9/x', hook: 'channel_create' });
   });

@@ -3,6 +3,7 @@ import { errors } from '../errors.js';
 import type { Page, PageQuery } from '../store/pages.js';
 import { gregorianWindow, type TimeWindow } from '../util/time.js';
 import type { EnvelopeExtras } from './envelope.js';
+import type { QueryParam } from './router.js';
 
 /** Kazoo's default page size. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -28,6 +29,31 @@ export function pageSizeOf(query: URLSearchParams): number | undefined {
   }
   return n;
 }
+
+/** The paging parameters of a listing (`start_key` an opaque key unless `startKey` types it). */
+export function pagingQuery(startKey: QueryParam['schema'] = { type: 'string' }): QueryParam[] {
+  return [
+    { name: 'page_size', description: `items a page holds (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE } },
+    { name: 'start_key', description: 'where the page starts: the `next_start_key` of the page before', schema: startKey },
+    { name: 'paginate', description: '`false` lists everything at once', schema: { type: 'boolean' } },
+  ];
+}
+
+/** The paging and ordering parameters of a listing kept in memory (`paginate` over `ordered`). */
+export const LISTING_QUERY: readonly QueryParam[] = [
+  ...pagingQuery(),
+  { name: 'ascending', description: '`false` lists newest first (the default is oldest first)', schema: { type: 'boolean' } },
+  { name: 'descending', description: '`true` lists newest first', schema: { type: 'boolean' } },
+];
+
+/** A time-ranged listing's window: `created_from` and `created_to`. */
+export const TIME_WINDOW_QUERY: readonly QueryParam[] = [
+  { name: 'created_from', description: 'only what was created at or after (Gregorian seconds)', schema: { type: 'integer', minimum: 0 } },
+  { name: 'created_to', description: 'only what was created at or before (Gregorian seconds)', schema: { type: 'integer', minimum: 0 } },
+];
+
+/** An attempts listing's parameters: the time window and paging by attempt. */
+export const ATTEMPTS_QUERY: readonly QueryParam[] = [...TIME_WINDOW_QUERY, ...pagingQuery()];
 
 /** Encodes an opaque paging key. */
 export function encodeStartKey(key: unknown): string {

@@ -20,6 +20,13 @@ export type Handler = (ctx: RequestContext, core: Core) => Reply | Promise<Reply
 
 export type Method = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
+/** A query parameter a route reads, as the OpenAPI document describes it. */
+export interface QueryParam {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+}
+
 /** One route: a method and a path template relative to the version prefix. */
 export interface RouteDef {
   method: Method;
@@ -34,7 +41,16 @@ export interface RouteDef {
   upload?: boolean;
   /** the JSON Schema of the request's `data`, as its handler validates it (the OpenAPI document shows it) */
   body?: JsonSchema;
-  /** statuses it answers beyond those every route may (402 charges, 415 uploads, 429 logins), for the OpenAPI document */
+  /** the JSON Schema of the answer's `data` on success (answers.ts); the OpenAPI document shows it */
+  response?: JsonSchema;
+  /** the query parameters it reads (a listing's paging, ordering, time window), for the OpenAPI document */
+  query?: readonly QueryParam[];
+  /** the media type of the file it answers in place of the envelope (an image, the OpenAPI document) */
+  raw?: string;
+  /**
+   * statuses it answers beyond those every route may (402 charges, 415 uploads, 429 logins; a
+   * second success, such as a collection's 200 when nothing was created), for the OpenAPI document
+   */
   errors?: number[];
   /** `allowed-origins`: browsers' CORS for the pages the server's origin policy allows only, never `*` (logins) */
   cors?: 'allowed-origins';
@@ -116,16 +132,17 @@ export type WriteMode = 'replace' | 'merge';
 
 /**
  * The POST (replace) and PATCH (merge) routes of one document path, which differ only in the mode;
- * `body` is the document's JSON Schema (see `RouteDef.body`).
+ * `body` is the document's JSON Schema (see `RouteDef.body`), `response` what they answer.
  */
 export function writeRoutes(
   path: string,
   handler: (ctx: RequestContext, core: Core, mode: WriteMode) => Reply | Promise<Reply>,
   body?: JsonSchema,
+  response?: JsonSchema,
 ): RouteDef[] {
   return [
-    { method: 'POST', path, body, handler: (ctx, core) => handler(ctx, core, 'replace') },
-    { method: 'PATCH', path, body, handler: (ctx, core) => handler(ctx, core, 'merge') },
+    { method: 'POST', path, body, response, handler: (ctx, core) => handler(ctx, core, 'replace') },
+    { method: 'PATCH', path, body, response, handler: (ctx, core) => handler(ctx, core, 'merge') },
   ];
 }
 

@@ -1,6 +1,6 @@
 import type { Core } from '../core-type.js';
 import type { ValidationErrors } from '../errors.js';
-import { defaultRealm, getAccount, listChildren, masterAccount, type Account } from '../modules/accounts/service.js';
+import { defaultRealm, defaultTimezone, getAccount, listChildren, masterAccount, type Account } from '../modules/accounts/service.js';
 import { validateAccount } from '../modules/accounts/schema.js';
 import { getLimits } from '../modules/limits/service.js';
 import { validateLimits } from '../modules/limits/schema.js';
@@ -125,6 +125,7 @@ class Exporter {
 
   private account(a: Account, path: string): Entry {
     const { name: _n, realm: _r, restrictions, ...fields } = withoutDefaults(a.doc, (d) => validateAccount.check(d));
+    if (fields.timezone === defaultTimezone(this.core)) delete fields.timezone;
     const entry: Entry = { name: a.name };
     if (a.realm !== defaultRealm(a.id)) entry.realm = a.realm;
     entry.api_key = this.opts.withSecrets ? a.apiKey : MASKED;

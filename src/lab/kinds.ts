@@ -5,7 +5,8 @@ import type { StoredDoc } from '../modules/documents/store.js';
 import { DOCUMENT_KINDS } from '../modules/documents/kinds.js';
 import { queues } from '../modules/queues/kind.js';
 import type { DocumentService } from '../modules/documents/crud.js';
-import { createUser, deleteUser, listUsers, updateUser, userSchema } from '../modules/users/service.js';
+import { createUser, deleteUser, listUsers, updateUser } from '../modules/users/service.js';
+import { userSchema } from '../modules/users/schema.js';
 import { createWebhook, deleteWebhook, listWebhooks, maskedUri, updateWebhook } from '../modules/webhooks/service.js';
 import { validateWebhook } from '../modules/webhooks/schema.js';
 import { createResource, deleteResource, listResources, updateResource, withMaskedPasswords, type Scope } from '../modules/resources/service.js';
@@ -84,7 +85,11 @@ const users: CollectionKind = {
   label: 'user',
   keyField: 'username',
   same: (a, b) => a.toLowerCase() === b.toLowerCase(),
-  check: (doc) => validateUserDoc.check(doc),
+  // as the service stores it: the username in lower case (Kazoo's)
+  check: (doc) => {
+    if (typeof doc.username === 'string') doc.username = doc.username.toLowerCase();
+    return validateUserDoc.check(doc);
+  },
   list: (core, owner) => listUsers(core, accountOf(owner)).map(stored),
   create: (core, owner, doc, id, x) => void createUser(core, accountOf(owner), { ...doc, password: x.password }, id, { credentials: x.credentials }),
   update: (core, owner, cur, doc, x) =>

@@ -10,6 +10,7 @@ import {
   normaliseName,
   rotateApiKey,
   updateAccount,
+  defaultTimezone,
   type Account,
 } from '../modules/accounts/service.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
@@ -225,6 +226,8 @@ class Planner {
     const refs = this.lab.refs;
     const desired = refs.resolve(node.doc);
     desired.realm = node.realm;
+    // as the service will: an account without a timezone gets the default one
+    desired.timezone ??= defaultTimezone(this.core);
     if (!existing) {
       const superduper = !m.parentId;
       const apiKey = node.apiKey;

@@ -344,13 +344,27 @@ class Reader {
   }
 }
 
-/** Checks a document with its masked values left out (they stand for values kept in the database). */
+/**
+ * Checks a document with its masked values left out (they stand for values kept in the database);
+ * a field holding a reference (`{{users.alice.id}}`) is checked once it is resolved, when applied.
+ */
 function checkUnmasked(doc: Record<string, unknown>, check: (doc: Record<string, unknown>) => ValidationErrors | undefined) {
   const masked = Object.entries(doc).filter(([, v]) => v === MASKED);
   for (const [k] of masked) delete doc[k];
   const errs = check(doc);
   for (const [k, v] of masked) doc[k] = v;
-  return errs;
+  if (!errs) return undefined;
+  const kept = Object.entries(errs).filter(([field]) => !isReference(valueAtPath(doc, field)));
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+const isReference = (v: unknown) => typeof v === 'string' && /\{\{.+\}\}/.test(v);
+
+/** The value at a validation error's dotted path (`gateways.0.server`). */
+function valueAtPath(doc: unknown, field: string): unknown {
+  let v = doc;
+  for (const k of field.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k.replace(/%2E/g, '.')] : undefined;
+  return v;
 }
 
 /** Errors keyed under `from` moved under `to` (`''`: to the checked value itself). */

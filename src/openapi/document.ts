@@ -1,6 +1,6 @@
 import { errors, type ApiError } from '../errors.js';
 import type { Method, RouteDef } from '../http/router.js';
-import type { JsonSchema } from '../schema/validate.js';
+import { namedSchemas, schemaName, type JsonSchema } from '../schema/registry.js';
 import { VERSION } from '../version.js';
 
 /** A module's routes under its name (the document's tag). */
@@ -29,9 +29,12 @@ const ERROR_ANSWERS: Record<number, { name: string; description: string; example
 
 /**
  * The OpenAPI 3.1 document of the routes tel serves, made from the modules' route declarations:
- * paths and methods, path parameters, who may call (a token, a super-duper admin's, none), the
- * request bodies (`{data: …}` around the JSON Schema the handler validates with), the envelope
- * and the error answers of the one error catalogue.
+ * paths and methods, path and query parameters, who may call (a token, a super-duper admin's,
+ * none), the request bodies (`{data: …}` around the JSON Schema the handler validates with), what
+ * each answers under `data`, the envelope and the error answers of the one error catalogue. The
+ * document kinds' schemas, and those they refer to, are components named as Kazoo names its
+ * schema files (`users`, `caller_id`, `callflows.device`); a PATCH body is the kind's `<name>_patch`,
+ * which requires nothing.
  */
 export function openApiDocument(modules: readonly RoutedModule[]): Json {
   const paths: Record<string, Json> = {};
@@ -41,6 +44,11 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
       paths[path] ??= {};
       paths[path][route.method.toLowerCase()] = operation(m.name, route);
     }
+  }
+  const named: Record<string, Json> = {};
+  for (const [name, schema] of namedSchemas()) {
+    named[name] = openApiSchema(schema, schema);
+    if (Array.isArray(schema.required)) named[`${name}_patch`] = openApiSchema(withoutRequired(schema), schema);
   }
   return {
     openapi: '3.1.0',
@@ -58,6 +66,7 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
         authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token', description: 'A token from PUT /user_auth or /api_auth (also taken as `Authorization: Bearer` or `?auth_token=`)' },
       },
       schemas: {
+        ...named,
         Envelope: envelope('success', {}),
         ErrorEnvelope: envelope('error', { type: 'object' }),
         ValidationErrors: {
@@ -75,7 +84,8 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
 }
 
 function operation(tag: string, route: RouteDef): Json {
-  const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const params: Json[] = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  for (const q of route.query ?? []) params.push({ name: q.name, in: 'query', description: q.description, schema: openApiSchema(q.schema) });
   const op: Json = {
     operationId: `${route.method.toLowerCase()}_${route.path.replace(/[:/]+/g, '_').replace(/[^\w]/g, '_')}`,
     tags: [tag],
@@ -86,24 +96,36 @@ function operation(tag: string, route: RouteDef): Json {
   else if (route.superduper) op.description = 'Needs a super-duper admin token.';
   const body = requestBody(route);
   if (body) op.requestBody = body;
-  const ok = route.method === 'PUT' ? '201' : '200';
+  // PUT creates (201); a route may name a second success (a collection that created nothing: 200)
+  const successes = [route.method === 'PUT' ? 201 : 200, ...(route.errors ?? []).filter((s) => s < 400)];
   op.responses = {
-    [ok]: { description: 'Success: the envelope, the answer under `data`', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
+    ...Object.fromEntries(successes.map((s) => [String(s), successAnswer(route)])),
     ...Object.fromEntries(statuses(route).map((s) => [String(s), { $ref: `#/components/responses/${ERROR_ANSWERS[s].name}` }])),
   };
   return op;
 }
 
+/** A route's success: the envelope with what it answers under `data`, or the file it answers instead. */
+function successAnswer(route: RouteDef): Json {
+  if (route.raw) {
+    const schema = route.raw === 'application/json' ? { type: 'object' } : { type: 'string', contentMediaType: route.raw };
+    return { description: 'Success: the file itself', content: { [route.raw]: { schema } } };
+  }
+  const schema = route.response
+    ? { allOf: [{ $ref: '#/components/schemas/Envelope' }, { required: ['data'], properties: { data: openApiSchema(route.response) } }] }
+    : { $ref: '#/components/schemas/Envelope' };
+  return { description: 'Success: the envelope, the answer under `data`', content: { 'application/json': { schema } } };
+}
+
 /** The error statuses a route may answer. */
 function statuses(route: RouteDef): number[] {
-  const out = [400, 404, 405];
+  const out = [400, 404, 405, 503];
   if (route.auth !== 'none') out.push(401, 403);
   if (hasBody(route.method)) out.push(413);
   if (route.method !== 'GET' && route.method !== 'PUT') out.push(409);
   // the file may be unusable a while for any request; only writes need space
-  out.push(503);
   if (route.method !== 'GET') out.push(507);
-  out.push(...(route.errors ?? []));
+  out.push(...(route.errors ?? []).filter((s) => s >= 400));
   return [...new Set(out)].sort((a, b) => a - b);
 }
 
@@ -121,7 +143,11 @@ function requestBody(route: RouteDef): Json | undefined {
   }
   if (!route.body) return undefined;
   // PATCH merges: no field is required of it
-  const data = route.method === 'PATCH' ? withoutRequired(route.body) : route.body;
+  const name = schemaName(route.body);
+  const data =
+    route.method !== 'PATCH' ? openApiSchema(route.body)
+    : name && Array.isArray(route.body.required) ? { $ref: `#/components/schemas/${name}_patch` }
+    : openApiSchema(withoutRequired(route.body));
   return {
     required: true,
     content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } },
@@ -133,6 +159,28 @@ function withoutRequired(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/**
+ * A JSON Schema as the document shows it: a named schema met inside another is a reference to its
+ * component, and so is a `$ref` by name (`{$ref: "caller_id"}` → `#/components/schemas/caller_id`).
+ * `self`, when given, is the named schema being written out (not a reference to itself).
+ */
+function openApiSchema(schema: JsonSchema, self?: JsonSchema): Json {
+  const name = schemaName(schema);
+  if (name && schema !== self) return { $ref: `#/components/schemas/${name}` };
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) out[k] = `#/components/schemas/${v}`;
+    else out[k] = openApiValue(v);
+  }
+  return out;
+}
+
+function openApiValue(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(openApiValue);
+  if (v !== null && typeof v === 'object') return openApiSchema(v as JsonSchema);
+  return v;
+}
+
 function envelope(status: 'success' | 'error', data: Json): Json {
   const properties: Json = {
     auth_token: { type: 'string' },
@@ -140,16 +188,22 @@ function envelope(status: 'success' | 'error', data: Json): Json {
     node: { type: 'string' },
     request_id: { type: 'string' },
     status: { const: status },
-    timestamp: { type: 'string', format: 'date-time' },
+    timestamp: { type: 'string', description: 'ISO 8601 UTC, to the second, without a zone (as Kazoo writes it)' },
     version: { type: 'string', description: 'told only to a caller whose token was checked' },
   };
   if (status === 'success') Object.assign(properties, { revision: { type: 'string' }, page_size: { type: 'integer' }, start_key: {}, next_start_key: {} });
   else Object.assign(properties, { error: { type: 'string', description: 'the HTTP status' }, message: { type: 'string', description: "Kazoo's error name" } });
-  return { type: 'object', required: ['data', 'node', 'request_id', 'status', 'timestamp'], properties };
+  // a success may carry no data (a token's deletion); an error always does
+  const required = status === 'success' ? ['node', 'request_id', 'status', 'timestamp'] : ['data', 'node', 'request_id', 'status', 'timestamp'];
+  return { type: 'object', required, properties };
 }
 
 function errorResponse(e: (typeof ERROR_ANSWERS)[number]): Json {
-  const data = e.example.status === 400 ? { $ref: '#/components/schemas/ValidationErrors' } : { type: 'object' };
+  // a 400 names the fields that failed, or (a request HTTP cannot read, an app already installed) says why
+  const data =
+    e.example.status === 400
+      ? { anyOf: [{ $ref: '#/components/schemas/ValidationErrors' }, { type: 'object', required: ['message'], properties: { message: { type: 'string' }, cause: {} } }] }
+      : { type: 'object' };
   const out: Json = {
     description: e.description,
     content: {

@@ -30,11 +30,13 @@ describe('the OpenAPI document', () => {
 
   it('shows bodies inside {data: …} with the schema the handler validates with, who may call, and the error answers', () => {
     const create = doc.paths['/accounts/{account_id}/webhooks'].put;
-    expect(create.requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['data'], properties: { data: webhookSchema } });
+    expect(create.requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['data'], properties: { data: { $ref: '#/components/schemas/webhooks' } } });
     expect(create.parameters).toEqual([{ name: 'account_id', in: 'path', required: true, schema: { type: 'string' } }]);
     expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '413', '503', '507']);
     const patch = doc.paths['/accounts/{account_id}/webhooks/{webhook_id}'].patch;
-    expect(patch.requestBody.content['application/json'].schema.properties.data.required).toBeUndefined();
+    expect(patch.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/webhooks_patch' });
+    expect(doc.components.schemas.webhooks_patch.required).toBeUndefined();
+    expect(doc.components.schemas.webhooks_patch.properties).toEqual(doc.components.schemas.webhooks.properties);
     expect(Object.keys(patch.responses)).toContain('409');
     expect(doc.paths['/accounts/{account_id}/limits'].post.responses['402']).toEqual({ $ref: '#/components/responses/ChargesNotAccepted' });
     expect(doc.paths['/user_auth'].put.security).toEqual([]);
@@ -44,6 +46,35 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.components.responses).sort()).toEqual(
       ['ChargesNotAccepted', 'Conflict', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
     );
+  });
+
+  it("carries each kind's schema and those it refers to as components named as Kazoo's files, refs rewritten", () => {
+    const { users, webhooks, caller_id, metaflow } = doc.components.schemas;
+    expect(webhooks.properties).toEqual(JSON.parse(JSON.stringify(webhookSchema.properties)));
+    expect(users.required).toEqual(['first_name', 'last_name']);
+    expect(users.properties.caller_id).toEqual({ $ref: '#/components/schemas/caller_id' });
+    expect(caller_id.properties.internal.properties.name).toEqual({ type: 'string', maxLength: 35 });
+    // recursive schemas stay references
+    expect(metaflow.properties.children.patternProperties['.+']).toEqual({ $ref: '#/components/schemas/metaflow' });
+    for (const name of ['accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel', 'callflows.user', 'endpoint.media']) {
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+  });
+
+  it("answers: a kind's document with its id, a listing's rows, the parameters a listing takes", () => {
+    const one = doc.paths['/accounts/{account_id}/users/{user_id}'].get.responses['200'].content['application/json'].schema;
+    expect(one.allOf[1].properties.data).toEqual({
+      allOf: [{ $ref: '#/components/schemas/users' }, { type: 'object', required: ['id'], properties: { id: expect.objectContaining({ type: 'string' }) } }],
+    });
+    const list = doc.paths['/accounts/{account_id}/devices'].get;
+    const rows = list.responses['200'].content['application/json'].schema.allOf[1].properties.data;
+    expect(rows.type).toBe('array');
+    expect(rows.items.properties.name).toEqual(doc.components.schemas.devices.properties.name);
+    expect(list.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)).toEqual([
+      'page_size', 'start_key', 'paginate', 'ascending', 'descending',
+    ]);
+    const attempts = doc.paths['/accounts/{account_id}/webhooks/attempts'].get.parameters.map((p: { name: string }) => p.name);
+    expect(attempts).toEqual(['account_id', 'created_from', 'created_to', 'page_size', 'start_key', 'paginate']);
   });
 
   it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key and promoting a reseller read none', () => {

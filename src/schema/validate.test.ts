@@ -45,7 +45,7 @@ describe('schema validation', () => {
     expect(errorsOf({ uri: 'http://h', nested: { label: 'x' } })).toHaveProperty(['nested.label', 'minLength', 'value'], 'x');
   });
 
-  it('names a missing required field by its path', () => {
-    expect(errorsOf({})).toEqual({ uri: { required: { message: 'Field is required but missing' } } });
+  it('names a missing required field by its path, the object that lacks it as the value (as Kazoo)', () => {
+    expect(errorsOf({ retries: 1 })).toEqual({ uri: { required: { message: 'Field is required but missing', value: { retries: 1, enabled: true } } } });
   });
 });

@@ -53,3 +53,30 @@ function fewOpenings(bytes: Uint8Array, max: number): boolean {
   for (let i = buf.indexOf(OPEN_OBJECT); i !== -1; i = buf.indexOf(OPEN_OBJECT, i + 1)) if (++n > max) return false;
   return true;
 }
+
+/**
+ * A PATCH's merge, as Kazoo's (and RFC 7386's): objects merge recursively, `null` removes a key,
+ * anything else (arrays included) replaces. `target` is not changed.
+ */
+export function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const root: Record<string, unknown> = { ...target };
+  // A loop over (copy, patch) pairs, not recursion: how deep a patch nests is the client's choice.
+  const pending: [Record<string, unknown>, Record<string, unknown>][] = [[root, patch]];
+  while (pending.length > 0) {
+    const [out, p] = pending.pop()!;
+    for (const [k, v] of Object.entries(p)) {
+      if (v === null) delete out[k];
+      else if (isObject(v) && isObject(out[k])) {
+        const copy = { ...(out[k] as Record<string, unknown>) };
+        out[k] = copy;
+        pending.push([copy, v]);
+      } else out[k] = v;
+    }
+  }
+  return root;
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -111,7 +111,7 @@ describe('tel apply beside a running server', () => {
     const { db, api_key: apiKey } = JSON.parse(e.lines[1]);
 
     const second = join(tmp.dir, 'lab2.yaml');
-    writeFileSync(second, lab.replace('        - username: bob\n', '        - username: dave\n          password: dave-pass\n        - username: bob\n'));
+    writeFileSync(second, lab.replace('        - username: bob\n', '        - username: dave\n          password: dave-pass\n          first_name: Dave\n          last_name: Doe\n        - username: bob\n'));
     const applied = await runTel(['apply', second, '--db', db]);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('+ create user Lab/Customer A/dave');

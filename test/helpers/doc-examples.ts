@@ -39,6 +39,8 @@ account:
   users:
     - username: admin
       password: s3cret
+      first_name: Lab
+      last_name: Admin
       priv_level: admin
 `;
 

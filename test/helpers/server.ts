@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeCore, openCore, type Core } from '../../src/core.js';
 import { startApi, type RunningApi } from '../../src/http/app.js';
 import { initDatabase, type InitResult } from '../../src/modules/accounts/bootstrap.js';
+import { contractViolation } from './contract.js';
 
 /** A fresh temporary directory, removed by the returned function. */
 export function tempDir(prefix = 'tel-test-'): { dir: string; cleanup: () => void } {
@@ -47,6 +48,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Fails the test when an answer breaks the OpenAPI document (contract.ts); with
+ * `TEL_CONTRACT_REPORT=FILE` the breaches are written to FILE instead, one a line.
+ */
+function keepsContract(method: string, path: string, res: Response, body: unknown): void {
+  const breach = contractViolation(method, path, res.status, res.headers.get('content-type'), body);
+  if (!breach) return;
+  const report = process.env.TEL_CONTRACT_REPORT;
+  if (report) appendFileSync(report, `${breach}\n`);
+  else throw new Error(`the answer breaks the OpenAPI document: ${breach}`);
+}
+
 /** Sends one request to a base URL. */
 export async function httpRequest(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -66,6 +79,7 @@ export async function httpRequest(base: string, method: string, path: string, op
   } catch {
     parsed = undefined;
   }
+  keepsContract(method, path, res, parsed);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

@@ -6,6 +6,7 @@ import { publishObject, stripServerFields } from '../documents/store.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
+import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
 
@@ -170,8 +171,11 @@ export function listAccounts(core: Core): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
 }
 
-/** Fields the API derives from the account row; a client sending them back sets nothing. */
-const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created'];
+/**
+ * Fields the API derives from the account row, and the billing fields Kazoo drops from what a
+ * client sends: sending them sets nothing.
+ */
+const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created', 'billing_mode', 'wnm_allow_additions'];
 
 /** A client's account document without server fields (Monster UI posts whole documents back). */
 function clientFields(input: Record<string, unknown>): Record<string, unknown> {
@@ -210,15 +214,33 @@ export function defaultRealm(id: string): string {
   return `${id.slice(0, 8)}.tel.local`;
 }
 
+/** The timezone an account gets when its document has none: system config `accounts` `default_timezone`. */
+export function defaultTimezone(core: Core): string {
+  const tz = core.config.value<unknown>('accounts', 'default_timezone', DEFAULT_TIMEZONE);
+  return typeof tz === 'string' && tz !== '' ? tz : DEFAULT_TIMEZONE;
+}
+
+/** Kazoo's default timezone of accounts. */
+const DEFAULT_TIMEZONE = 'America/Los_Angeles';
+
+/**
+ * Checks an account document as Kazoo does, in place: a timezone when it has none, the realm
+ * without spaces, the schema (defaults filled), the modules' checks (`restrictions`), then a realm
+ * and a name (compared as letters and digits) that no other account has.
+ */
 function checkDoc(core: Core, doc: Record<string, unknown>, selfId?: string): void {
+  if (doc.timezone === undefined) doc.timezone = defaultTimezone(core);
+  if (typeof doc.realm === 'string') doc.realm = doc.realm.replace(/ /g, '');
   const base = validateAccount.check(doc);
   const extra = mergeErrors(...core.accountDocChecks.map((c) => c(doc)));
-  let unique: ValidationErrors | undefined;
-  if (typeof doc.realm === 'string') {
-    const clash = findAccountsByRealm(core, doc.realm).find((a) => a.id !== selfId);
-    if (clash) unique = { realm: { unique: { message: 'Realm is already in use', value: doc.realm } } };
+  const unique: ValidationErrors = {};
+  if (typeof doc.realm === 'string' && findAccountsByRealm(core, doc.realm).some((a) => a.id !== selfId)) {
+    unique.realm = { unique: { message: 'Account realm already in use', cause: doc.realm } };
   }
-  throwIfErrors(mergeErrors(base, extra, unique));
+  if (typeof doc.name === 'string' && findAccountsByName(core, doc.name).some((a) => a.id !== selfId)) {
+    unique.name = { unique: { message: 'Account name already in use', cause: doc.name } };
+  }
+  throwIfErrors(mergeErrors(base, extra, Object.keys(unique).length > 0 ? unique : undefined));
 }
 
 export interface CreateAccountOptions {
@@ -272,21 +294,31 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
   });
 }
 
-/** Replaces (POST) or merges (PATCH) an account's document. */
+/**
+ * How a write meets an account's stored document: `post`, as Kazoo's POST (the document is
+ * validated as sent, its defaults filled, then merged deeply into the stored one: Kazoo's accounts
+ * keep the fields a POST leaves out); `merge`, as a PATCH (merged into the stored one, then the
+ * whole validated); `replace` (the document given becomes the document: tel's own writers, such
+ * as the token restriction endpoints and labs).
+ */
+export type AccountWrite = 'post' | 'merge' | 'replace';
+
+/** Changes an account's document (see AccountWrite). */
 export function updateAccount(
   core: Core,
   id: string,
   input: Record<string, unknown>,
-  mode: 'replace' | 'merge',
+  mode: AccountWrite,
   ifMatch?: string,
 ): Account {
   return transaction(core.db, () => {
     const current = getAccount(core, id);
+    const stored = { ...clientFields(current.doc), name: current.name, realm: current.realm };
     const incoming = clientFields(input);
-    const doc = mode === 'merge' ? { ...clientFields(current.doc), ...incoming } : incoming;
-    if (doc.realm === undefined) doc.realm = current.realm;
-    if (doc.name === undefined && mode === 'merge') doc.name = current.name;
-    checkDoc(core, doc, id);
+    const sent = mode === 'merge' ? mergePatch(stored, incoming) : incoming;
+    if (sent.realm === undefined) sent.realm = current.realm;
+    checkDoc(core, sent, id);
+    const doc = mode === 'post' ? mergePatch(stored, sent) : sent;
     doc.realm = String(doc.realm).toLowerCase();
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);

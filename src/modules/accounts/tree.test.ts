@@ -131,7 +131,7 @@ describe('the account tree: parents, tree, siblings, move, reseller', () => {
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: c2.id } })).status).toBe(200);
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: other.id } })).status).toBe(403);
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: 'a'.repeat(32) } })).status).toBe(403);
-    await srv.request('PUT', `/v2/accounts/${r.id}/users`, { token, data: { username: 'clerk', password: 'pw-clerk', priv_level: 'user' } });
+    await srv.request('PUT', `/v2/accounts/${r.id}/users`, { token, data: { username: 'clerk', password: 'pw-clerk', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' } });
     const clerk = await srv.userLogin('Reseller R', 'clerk', 'pw-clerk');
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: clerk, data: { to: c1.id } })).status).toBe(403);
     await srv.request('POST', '/v2/system_configs/crossbar.accounts', { token, data: { default: { allow_move: 'superduper_admin' } } });

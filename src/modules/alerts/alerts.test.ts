@@ -26,7 +26,7 @@ describe('alerts (/v2/accounts/{id}/alerts)', () => {
     shop = await createSubAccount(srv, reseller, 'Shop', await srv.apiLogin(key.body.data.api_key));
     other = await createSubAccount(srv, srv.master.account_id, 'Elsewhere');
     for (const [username, priv_level] of [['boss', 'admin'], ['clerk', 'user']]) {
-      const r = await srv.request('PUT', `/v2/accounts/${shop.id}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}`, priv_level } });
+      const r = await srv.request('PUT', `/v2/accounts/${shop.id}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}`, priv_level, first_name: 'F', last_name: 'L' } });
       if (username === 'clerk') clerkId = r.body.data.id;
     }
     boss = await srv.userLogin('Shop', 'boss', 'pw-boss');

@@ -31,7 +31,7 @@ describe('apps store (/v2/accounts/{id}/apps_store)', () => {
     sub = await createSubAccount(srv, srv.master.account_id, 'Shop');
     sibling = await createSubAccount(srv, srv.master.account_id, 'Other Shop');
     for (const [username, priv_level] of [['boss', 'admin'], ['clerk', 'user']]) {
-      await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}`, priv_level } });
+      await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}`, priv_level, first_name: 'F', last_name: 'L' } });
     }
     boss = await srv.userLogin('Shop', 'boss', 'pw-boss');
     clerk = await srv.userLogin('Shop', 'clerk', 'pw-clerk');

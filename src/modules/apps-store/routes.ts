@@ -23,6 +23,9 @@ import {
 const STORE = 'accounts/:account_id/apps_store';
 const ONE = `${STORE}/:app_id`;
 
+/** What the blacklist routes answer: the ids of the apps kept from the account. */
+const BLACKLIST = { type: 'object', required: ['blacklist'], properties: { blacklist: { type: 'array', items: { type: 'string' } } } };
+
 /** An image answered as itself (Monster UI puts its URL in an <img>, with `?auth_token=`). */
 function imageReply(file: StoredFile): Reply {
   return { file: file.bytes, headers: { 'Content-Type': file.contentType, 'Cache-Control': 'max-age=3600', 'X-Content-Type-Options': 'nosniff' } };
@@ -42,6 +45,7 @@ function fileRoutes(prefix: string): RouteDef[] {
       method: 'GET',
       path: `${prefix}/:app_id/icon`,
       auth: 'none',
+      raw: 'image/*',
       handler: (ctx, core) => {
         const icon = findAppIcon(core, app(ctx, core).id);
         if (!icon) throw errors.badIdentifier('icon');
@@ -52,6 +56,7 @@ function fileRoutes(prefix: string): RouteDef[] {
       method: 'GET',
       path: `${prefix}/:app_id/screenshot/:index`,
       auth: 'none',
+      raw: 'image/*',
       handler: (ctx, core) => imageReply(appScreenshot(core, app(ctx, core).id, ctx.params.index)),
     },
   ];
@@ -63,12 +68,14 @@ export const appsStoreRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: `${STORE}/blacklist`,
+    response: BLACKLIST,
     handler: (ctx, core) => ({ data: { blacklist: blacklistOf(core, getAccount(core, ctx.params.account_id).id) } }),
   },
   {
     method: 'POST',
     path: `${STORE}/blacklist`,
     body: blacklistSchema,
+    response: BLACKLIST,
     handler: (ctx, core) => {
       checkBlacklistWrite(core, authOf(ctx));
       return { data: setBlacklist(core, ctx.params.account_id, dataObject(ctx)) };

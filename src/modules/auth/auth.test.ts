@@ -124,7 +124,7 @@ describe('token authentication', () => {
 
   it('GET /v2/user_auth/{token}: the token sent, described as a login answers it; another token in the path is a 401', async () => {
     const sub = await createSubAccount(srv, srv.master.account_id, 'Token Lookup');
-    await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: srv.adminToken, data: { username: 'eve', password: 'pw-eve-1', priv_level: 'user' } });
+    await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: srv.adminToken, data: { username: 'eve', password: 'pw-eve-1', first_name: 'Eve', last_name: 'Sub', priv_level: 'user' } });
     const token = await srv.userLogin('Token Lookup', 'eve', 'pw-eve-1');
     const r = await srv.request('GET', `/v2/user_auth/${token}`, { token });
     expect(r.status).toBe(200);

@@ -41,7 +41,7 @@ describe('authorization holes a reviewer finds first', () => {
     const account = await createSubAccount(srv, parent, name);
     const ids: Record<string, string> = {};
     for (const [username, priv_level] of [['boss', 'admin'], ['clerk', 'user']]) {
-      const r = await srv.request('PUT', userPath(account.id), { token: srv.adminToken, data: { username, password: `pw-${username}`, priv_level } });
+      const r = await srv.request('PUT', userPath(account.id), { token: srv.adminToken, data: { username, password: `pw-${username}`, priv_level, first_name: 'F', last_name: 'L' } });
       expect(r.status).toBe(201);
       ids[username] = r.body.data.id;
     }
@@ -81,11 +81,11 @@ describe('authorization holes a reviewer finds first', () => {
       const o = await office('Staff Co');
       const cl = await o.login('clerk');
       const bs = await o.login('boss');
-      const put = await srv.request('PUT', userPath(o.id), { token: cl, data: { username: 'temp', password: 'pw-temp-1' } });
+      const put = await srv.request('PUT', userPath(o.id), { token: cl, data: { username: 'temp', password: 'pw-temp-1', first_name: 'F', last_name: 'L' } });
       expect(put.status).toBe(403);
       expect((await srv.request('DELETE', userPath(o.id, o.boss), { token: cl })).status).toBe(403);
       expect((await srv.request('GET', userPath(o.id, o.boss), { token: bs })).status).toBe(200);
-      const made = await srv.request('PUT', userPath(o.id), { token: bs, data: { username: 'temp', password: 'pw-temp-1' } });
+      const made = await srv.request('PUT', userPath(o.id), { token: bs, data: { username: 'temp', password: 'pw-temp-1', first_name: 'F', last_name: 'L' } });
       expect(made.status).toBe(201);
       expect((await srv.request('PATCH', userPath(o.id, o.clerk), { token: bs, data: { password: 'reset-by-boss' } })).status).toBe(200);
       expect((await srv.request('DELETE', userPath(o.id, made.body.data.id), { token: bs })).status).toBe(200);

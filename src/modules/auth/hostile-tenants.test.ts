@@ -47,7 +47,7 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
   const t = { TA: '', TU: '', TA1: '', TB: '' };
 
   async function user(account: string, name: string, username: string, priv_level: 'admin' | 'user'): Promise<string> {
-    const r = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}-1`, priv_level } });
+    const r = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}-1`, first_name: username, last_name: name, priv_level } });
     expect(r.status, r.text).toBe(201);
     return srv.userLogin(name, username, `pw-${username}-1`);
   }
@@ -123,7 +123,7 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
     });
 
     it("a user's username and names, a resource's name, a whitelabel company name: the same", async () => {
-      const u = await srv.request('PUT', `/v2/accounts/${A.id}/users`, { token: t.TA, data: { username: 'x\u001b[2J', first_name: 'y\u0007', password: 'pw-xx-1' } });
+      const u = await srv.request('PUT', `/v2/accounts/${A.id}/users`, { token: t.TA, data: { username: 'x\u001b[2J', first_name: 'y\u0007', last_name: 'Z', password: 'pw-xx-1' } });
       expect(Object.keys(u.body.data).sort()).toEqual(['first_name', 'username']);
       const res = await srv.request('PUT', `/v2/accounts/${A.id}/resources`, { token: t.TA, data: { name: 'gw\u001b[2J', gateways: [{ server: 'sip.example' }] } });
       expect(res.status).toBe(400);
@@ -206,7 +206,7 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
     it('a plain user cannot repoint (or add to) the admin’s signed hook, may rename it, and may repoint an unsigned one', async () => {
       const made = await srv.request('PUT', hooks(A.id), { token: t.TA, data: { name: 'Signed', uri: `${sink.url}/admin`, hook: 'channel_create', format: 'json', secret: SECRET } });
       const path = hooks(A.id, made.body.data.id);
-      for (const change of [{ uri: 'http://tu.example/steal' }, { custom_data: { injected: true } }, { http_verb: 'put' }, { format: 'form-data' }]) {
+      for (const change of [{ uri: 'http://tu.example/steal' }, { custom_data: { injected: 'yes' } }, { http_verb: 'put' }, { format: 'form-data' }]) {
         const r = await srv.request('PATCH', path, { token: t.TU, data: change });
         expect(r.status, JSON.stringify(change)).toBe(403);
         expect(r.body.data.cause).toMatch(/of a signed webhook needs an admin/);
@@ -337,7 +337,7 @@ describe('4, 5: logins slowed for the guesser, never locked for the right creden
     srv = await startTestServer();
     for (const name of ['Reseller-A', 'Other B']) {
       const a = await createSubAccount(srv, srv.master.account_id, name);
-      await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: srv.adminToken, data: { username: 'boss', password: 'pw-boss-1', priv_level: 'admin' } });
+      await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: srv.adminToken, data: { username: 'boss', password: 'pw-boss-1', first_name: 'Bo', last_name: 'Boss', priv_level: 'admin' } });
     }
     expect((await srv.request('POST', '/v2/system_configs/crossbar.auth', { token: srv.adminToken, data: { default: { login_max_failures: 3 } } })).status).toBe(200);
     core = openCore(srv.dbFile);

@@ -11,7 +11,7 @@ export const authRoutes: RouteDef[] = [
     auth: 'none',
     cors: 'allowed-origins',
     body: userAuthValidator.schema,
-    errors: [429],
+    errors: [401, 429],
     handler: async (ctx, core) => {
       const { token, data } = await userAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
@@ -24,7 +24,7 @@ export const authRoutes: RouteDef[] = [
     auth: 'none',
     cors: 'allowed-origins',
     body: apiAuthValidator.schema,
-    errors: [429],
+    errors: [401, 429],
     handler: async (ctx, core) => {
       const { token, data } = await apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
@@ -51,6 +51,7 @@ export const authRoutes: RouteDef[] = [
     path: 'auth/tokeninfo',
     auth: 'none',
     body: { type: 'object', properties: { token: { type: 'string', description: 'the token to describe' } } },
+    errors: [401],
     handler: (ctx, core) => {
       const token = dataObject(ctx).token;
       const data = tokenInfo(core, token, 'request', ownApiUrl(ctx));
@@ -62,6 +63,8 @@ export const authRoutes: RouteDef[] = [
     method: 'GET',
     path: 'auth/tokeninfo',
     auth: 'none',
+    query: [{ name: 'token', description: 'the token to describe', schema: { type: 'string' } }],
+    errors: [401],
     handler: (ctx, core) => {
       const token = ctx.query.get('token');
       const data = tokenInfo(core, token, 'params', ownApiUrl(ctx));

@@ -26,7 +26,7 @@ describe('secrets at rest and guessing logins', () => {
     acct = await createSubAccount(srv, srv.master.account_id, 'Vault Co');
     const r = await srv.request('PUT', `/v2/accounts/${acct.id}/users`, {
       token: srv.adminToken,
-      data: { username: 'teller', password: 'pw-teller-1', priv_level: 'user' },
+      data: { username: 'teller', password: 'pw-teller-1', first_name: 'F', last_name: 'L', priv_level: 'user' },
     });
     expect(r.status).toBe(201);
   });
@@ -86,7 +86,7 @@ describe('secrets at rest and guessing logins', () => {
       const guessCo = await createSubAccount(own, own.master.account_id, 'Guess Co');
       await own.request('PUT', `/v2/accounts/${guessCo.id}/users`, {
         token: own.adminToken,
-        data: { username: 'teller', password: 'pw-teller-1' },
+        data: { username: 'teller', password: 'pw-teller-1', first_name: 'F', last_name: 'L' },
       });
       await own.request('POST', '/v2/system_configs/crossbar.auth', { token: own.adminToken, data: { default: { login_max_failures: 3, login_failure_window_s: 2 } } });
       const guess = (pw: string) =>

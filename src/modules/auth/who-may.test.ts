@@ -93,7 +93,7 @@ const SCENARIOS: Scenario[] = [
     name: 'create a user',
     method: 'PUT',
     path: (w) => `/v2/accounts/${w.sub}/users`,
-    data: () => ({ username: `u${Math.random().toString(16).slice(2, 10)}`, password: 'pw-created-1' }),
+    data: () => ({ username: `u${Math.random().toString(16).slice(2, 10)}`, password: 'pw-created-1', first_name: 'F', last_name: 'L' }),
     expect: { 'super-duper admin': 201, 'account admin': 201, 'plain user': 403, 'parent account token': 201, 'sibling account token': 403, 'restricted token': 403 },
   },
   {
@@ -388,7 +388,7 @@ describe('who may do what', () => {
     const sibling = await createSubAccount(srv, parent.id, 'Sibling');
     const users: Record<string, string> = {};
     for (const [username, priv_level] of [['boss', 'admin'], ['clerk', 'user'], ['victim', 'admin']]) {
-      const r = await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: admin, data: { username, password: `pw-${username}`, priv_level } });
+      const r = await srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: admin, data: { username, password: `pw-${username}`, priv_level, first_name: 'F', last_name: 'L' } });
       users[username] = r.body.data.id;
     }
     const hook = await srv.request('PUT', `/v2/accounts/${sub.id}/webhooks`, {

@@ -43,7 +43,7 @@ describe('account configuration (/v2/accounts/{id}/configs/{category})', () => {
   });
 
   it('who may: callers of the account read, its admins change, others neither', async () => {
-    await srv.request('PUT', `/v2/accounts/${account.id}/users`, { token, data: { username: 'clerk', password: 'pw-clerk-1', priv_level: 'user' } });
+    await srv.request('PUT', `/v2/accounts/${account.id}/users`, { token, data: { username: 'clerk', password: 'pw-clerk-1', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' } });
     const clerk = await srv.userLogin('Config Co', 'clerk', 'pw-clerk-1');
     expect((await srv.request('GET', path('callflow'), { token: clerk })).status).toBe(200);
     expect((await srv.request('POST', path('callflow'), { token: clerk, data: { a: 1 } })).status).toBe(403);

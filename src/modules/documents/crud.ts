@@ -1,8 +1,11 @@
 import type { Core } from '../../core-type.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
-import { compileValidator, type JsonSchema } from '../../schema/validate.js';
+import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
+import { compileValidator, mergeErrors, throwIfErrors, type JsonSchema } from '../../schema/validate.js';
+import type { ValidationErrors } from '../../errors.js';
+import { mergePatch } from '../../util/json.js';
 import {
   deleteDoc,
   getDoc,
@@ -24,6 +27,11 @@ export interface DocumentKind {
   schema: JsonSchema;
   /** fields shown in listings besides `id` */
   summary: string[];
+  /**
+   * Kazoo's checks beyond the schema (a number unique in the account, …), on the document as it
+   * will be stored; `selfId` is the document's own id when it is changed.
+   */
+  check?(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined;
 }
 
 /** The service operations of a plain document kind, used by HTTP and CLI alike. */
@@ -40,19 +48,24 @@ export interface DocumentService {
 /** Builds the create/read/update/delete operations of a kind from its schema. */
 export function documentService(kind: DocumentKind): DocumentService {
   const validate = compileValidator(kind.schema);
+  /** The schema, then the kind's own checks; the document is changed in place (defaults, string forms). */
+  const checked = (core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string) => {
+    throwIfErrors(mergeErrors(validate.check(doc), kind.check?.(core, accountId, doc, selfId)));
+    return doc;
+  };
   return {
     kind,
     list: (core, accountId) => listDocs(core, kind.kind, accountId),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
     create(core, accountId, input, id) {
-      const doc = validate(stripServerFields(input));
-      return insertDoc(core, kind.kind, accountId, doc, {}, id);
+      return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), {}, id));
     },
     update(core, accountId, id, input, mode, ifMatch) {
       return transaction(core.db, () => {
         const current = getDoc(core, kind.kind, accountId, id);
         const incoming = stripServerFields(input);
-        const doc = validate(mode === 'merge' ? { ...current.doc, ...incoming } : incoming);
+        // a PATCH merges into the stored document and the whole is validated, as Kazoo does
+        const doc = checked(core, accountId, mode === 'merge' ? mergePatch(current.doc, incoming) : incoming, id);
         return updateDoc(core, current, doc, current.pvt, ifMatch);
       });
     },
@@ -77,10 +90,13 @@ export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string
 export function documentRoutes(svc: DocumentService): RouteDef[] {
   const base = `accounts/:account_id/${svc.kind.endpoint}`;
   const one = `${base}/:doc_id`;
+  const answer = documentAnswer(svc.kind.schema);
   return [
     {
       method: 'GET',
       path: base,
+      query: LISTING_QUERY,
+      response: listAnswer(svc.kind.schema, svc.kind.summary),
       handler: (ctx, core) => {
         const rows = svc.list(core, ctx.params.account_id).map((d) => documentSummary(svc.kind, d));
         const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
@@ -91,11 +107,13 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'PUT',
       path: base,
       body: svc.kind.schema,
+      response: answer,
       handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
     },
     {
       method: 'GET',
       path: one,
+      response: answer,
       handler: (ctx, core) => {
         const d = svc.get(core, ctx.params.account_id, ctx.params.doc_id);
         return { data: publicDoc(d), extras: { revision: d.rev } };
@@ -103,10 +121,11 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
       data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    }), svc.kind.schema),
+    }), svc.kind.schema, answer),
     {
       method: 'DELETE',
       path: one,
+      response: deletedAnswer(svc.kind.schema),
       handler: (ctx, core) => ({
         data: { ...publicDoc(svc.remove(core, ctx.params.account_id, ctx.params.doc_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
       }),

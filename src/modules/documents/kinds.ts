@@ -1,26 +1,18 @@
 import { documentService, type DocumentKind } from './crud.js';
-import { PRINTABLE } from '../../schema/validate.js';
-
-const ui = { ui_metadata: { type: 'object' } };
+import { checkCallflow, checkDevice, checkFaxbox, checkVmbox } from './checks.js';
+import { callflowSchema } from './schemas/callflows.js';
+import { deviceSchema } from './schemas/devices.js';
+import { faxboxSchema } from './schemas/faxboxes.js';
+import { mediaSchema } from './schemas/media.js';
+import { vmboxSchema } from './schemas/vmboxes.js';
 
 /** Devices: SIP phones and softphones of an account. */
 export const devices = documentService({
   kind: 'device',
   endpoint: 'devices',
   summary: ['name', 'device_type', 'owner_id', 'enabled', 'mac_address'],
-  schema: {
-    type: 'object',
-    required: ['name'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
-      device_type: { type: 'string', default: 'sip_device' },
-      owner_id: { type: 'string' },
-      enabled: { type: 'boolean', default: true },
-      mac_address: { type: 'string' },
-      sip: { type: 'object' },
-      ...ui,
-    },
-  },
+  schema: deviceSchema,
+  check: checkDevice,
 });
 
 /** Callflows: number-to-action routing documents. */
@@ -28,16 +20,8 @@ export const callflows = documentService({
   kind: 'callflow',
   endpoint: 'callflows',
   summary: ['name', 'numbers', 'patterns', 'featurecode'],
-  schema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', maxLength: 128, format: PRINTABLE },
-      numbers: { type: 'array', items: { type: 'string' }, default: [] },
-      patterns: { type: 'array', items: { type: 'string', format: 'regex' }, default: [] },
-      flow: { type: 'object', default: {} },
-      ...ui,
-    },
-  },
+  schema: callflowSchema,
+  check: checkCallflow,
 });
 
 /** Voicemail boxes. */
@@ -45,17 +29,8 @@ export const vmboxes = documentService({
   kind: 'vmbox',
   endpoint: 'vmboxes',
   summary: ['name', 'mailbox', 'owner_id'],
-  schema: {
-    type: 'object',
-    required: ['name', 'mailbox'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
-      mailbox: { type: 'string', minLength: 1, maxLength: 30 },
-      owner_id: { type: 'string' },
-      pin: { type: 'string' },
-      ...ui,
-    },
-  },
+  schema: vmboxSchema,
+  check: checkVmbox,
 });
 
 /** Fax boxes. */
@@ -63,16 +38,8 @@ export const faxboxes = documentService({
   kind: 'faxbox',
   endpoint: 'faxboxes',
   summary: ['name', 'caller_name', 'caller_id'],
-  schema: {
-    type: 'object',
-    required: ['name'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
-      caller_name: { type: 'string' },
-      caller_id: { type: 'string' },
-      ...ui,
-    },
-  },
+  schema: faxboxSchema,
+  check: checkFaxbox,
 });
 
 /** Media (prompts, music on hold) metadata. */
@@ -80,16 +47,7 @@ export const media = documentService({
   kind: 'media',
   endpoint: 'media',
   summary: ['name', 'media_source', 'language'],
-  schema: {
-    type: 'object',
-    required: ['name'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
-      media_source: { type: 'string', enum: ['recording', 'upload', 'tts'], default: 'upload' },
-      language: { type: 'string' },
-      ...ui,
-    },
-  },
+  schema: mediaSchema,
 });
 
 /** Every plain document kind, for routes and the CLI. */

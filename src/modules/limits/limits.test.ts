@@ -21,7 +21,7 @@ describe('limits and the charge handshake', () => {
     const r = await srv.request('GET', limitsOf(fresh.id), { token: srv.adminToken });
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('success');
-    expect(r.body.data).toEqual({ id: 'limits', allow_prepay: true });
+    expect(r.body.data).toEqual({ id: 'limits', allow_prepay: true, authz_resource_types: [] });
   });
 
   it('the 402 handshake end to end: quote, nothing stored, then accepted and applied', async () => {
@@ -44,20 +44,21 @@ describe('limits and the charge handshake', () => {
         },
       },
     });
-    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toEqual({ id: 'limits', allow_prepay: true });
+    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toEqual({ id: 'limits', allow_prepay: true, authz_resource_types: [] });
 
     const accepted = await srv.request('POST', limitsOf(customer.id), { token, data: { ...change, accept_charges: true } });
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toEqual({ ...change, id: 'limits' });
+    expect(accepted.body.data).toEqual({ ...change, id: 'limits', authz_resource_types: [] });
     const got = await srv.request('GET', limitsOf(customer.id), { token });
-    expect(got.body.data).toEqual({ ...change, id: 'limits' });
+    expect(got.body.data).toEqual({ ...change, id: 'limits', authz_resource_types: [] });
     expect(got.body.data.accept_charges).toBeUndefined();
     expect(got.body.revision).toBe(accepted.body.revision);
   });
 
   it('accept_charges at the top level of the envelope is honoured too; discounts are quoted as numbers', async () => {
     const token = srv.adminToken;
-    const quote = await srv.request('POST', limitsOf(customer.id), { token, data: { twoway_trunks: 3 } });
+    const kept = { inbound_trunks: 11, outbound_trunks: 5 };
+    const quote = await srv.request('POST', limitsOf(customer.id), { token, data: { ...kept, twoway_trunks: 3 } });
     expect(quote.status).toBe(402);
     expect(quote.body.data.limits.twoway_trunks).toEqual({
       category: 'limits',
@@ -69,23 +70,32 @@ describe('limits and the charge handshake', () => {
       cumulative_discount: 3,
       cumulative_discount_rate: 1.5,
     });
-    const ok = await srv.request('POST', limitsOf(customer.id), { token, envelope: { accept_charges: true }, data: { twoway_trunks: 3 } });
+    const ok = await srv.request('POST', limitsOf(customer.id), { token, envelope: { accept_charges: true }, data: { ...kept, twoway_trunks: 3 } });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ twoway_trunks: 3, inbound_trunks: 11, outbound_trunks: 5 });
+  });
+
+  it('a POST is the whole record, as Kazoo\'s: what it leaves out goes, and its defaults come back', async () => {
+    const token = srv.adminToken;
+    const r = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 11, twoway_trunks: 3, allow_prepay: false } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ id: 'limits', inbound_trunks: 11, twoway_trunks: 3, allow_prepay: false, authz_resource_types: [] });
+    const back = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 11, twoway_trunks: 3 } });
+    expect(back.body.data).toEqual({ id: 'limits', inbound_trunks: 11, twoway_trunks: 3, allow_prepay: true, authz_resource_types: [] });
   });
 
   it('lowering or keeping quantities, or raising one without a rate, never charges', async () => {
     const token = srv.adminToken;
     const lower = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 4, twoway_trunks: 3 } });
     expect(lower.status).toBe(200);
-    const free = await srv.request('POST', limitsOf(customer.id), { token, data: { outbound_trunks: 50, calls: 100 } });
+    const free = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 4, twoway_trunks: 3, outbound_trunks: 50, calls: 100 } });
     expect(free.status).toBe(200);
     expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toMatchObject({
       inbound_trunks: 4,
       outbound_trunks: 50,
       calls: 100,
     });
-    const raise = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 5 } });
+    const raise = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 5, twoway_trunks: 3, outbound_trunks: 50, calls: 100 } });
     expect(raise.status).toBe(402);
     expect(Object.keys(raise.body.data.limits)).toEqual(['inbound_trunks']);
   });
@@ -99,16 +109,21 @@ describe('limits and the charge handshake', () => {
 
   it('validation: non-negative integers and booleans, "7" coerced, Kazoo-shaped 400 storing nothing', async () => {
     const token = srv.adminToken;
-    const bad = await srv.request('POST', limitsOf(customer.id), { token, data: { calls: -1, allow_prepay: 'maybe', burst_trunks: 1.5 } });
+    const before = (await srv.request('GET', limitsOf(customer.id), { token })).body.data;
+    const bad = await srv.request('POST', limitsOf(customer.id), { token, data: { calls: -1, allow_prepay: 'maybe', burst_trunks: 'lots' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('validation error');
     expect(bad.body.data.calls.minimum).toMatchObject({ target: 0 });
     expect(bad.body.data.allow_prepay.type).toBeTruthy();
     expect(bad.body.data.burst_trunks.type).toBeTruthy();
-    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data.calls).toBe(100);
-    const coerced = await srv.request('POST', limitsOf(customer.id), { token, data: { resource_consuming_calls: '7', ui_metadata: { ui: 'monster-ui' } } });
+    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toEqual(before);
+    const coerced = await srv.request('POST', limitsOf(customer.id), {
+      token,
+      data: { resource_consuming_calls: '7', burst_trunks: 1.5, allow_prepay: 'false', ui_metadata: { ui: 'monster-ui' } },
+    });
     expect(coerced.status).toBe(200);
-    expect(coerced.body.data).toMatchObject({ resource_consuming_calls: 7, calls: 100, ui_metadata: { ui: 'monster-ui' } });
+    // Kazoo rounds a number where an integer is wanted
+    expect(coerced.body.data).toMatchObject({ resource_consuming_calls: 7, burst_trunks: 2, allow_prepay: false, ui_metadata: { ui: 'monster-ui' } });
   });
 
   it('only the reseller above, a direct customer of the master account or a super-duper admin may POST', async () => {

@@ -1,4 +1,5 @@
 import { compileValidator } from '../../schema/validate.js';
+import { defineSchema } from '../../schema/registry.js';
 
 /** Limit items that are counts (trunks and call caps): non-negative integers. */
 export const LIMIT_QUANTITIES = [
@@ -12,21 +13,20 @@ export const LIMIT_QUANTITIES = [
 
 const count = { type: 'integer', minimum: 0 };
 
-/** The limits record clients may set (unknown keys are kept, as Kazoo is not strict). */
-export const limitsSchema = {
+/** An account's limits record: Kazoo's `limits` schema (unknown keys are kept, as Kazoo is not strict). */
+export const limitsSchema = defineSchema('limits', {
   type: 'object',
   properties: {
     allow_prepay: { type: 'boolean', default: true },
+    authz_resource_types: { type: 'array', items: { type: 'string' }, default: [] },
     ...Object.fromEntries(LIMIT_QUANTITIES.map((k) => [k, count])),
-    authz_resource_types: { type: 'array', items: { type: 'string' } },
-    ui_metadata: { type: 'object' },
   },
-};
+});
 
-/** Validates a limits record: fills `allow_prepay`, coerces `"5"` → 5, refuses negatives. */
+/** Validates a limits record: fills the defaults, fixes `"5"` → 5, refuses negatives. */
 export const validateLimits = compileValidator(limitsSchema);
 
-/** What `GET …/limits` answers for an account that never stored limits. */
+/** What `GET …/limits` answers for an account that never stored limits: the schema's defaults. */
 export function defaultLimits(): Record<string, unknown> {
-  return { allow_prepay: true };
+  return validateLimits({});
 }

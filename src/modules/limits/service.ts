@@ -47,13 +47,19 @@ export function getLimits(core: Core, accountId: string): LimitsRecord {
   return s ? { data: { ...s.doc, id: LIMITS_ID }, rev: s.rev } : { data: { ...defaultLimits(), id: LIMITS_ID } };
 }
 
-/** Validates a change (merged onto the stored record, as Kazoo does) and prices it, storing nothing. */
-export function quoteLimits(core: Core, accountId: string, input: Record<string, unknown>): LimitsQuote {
+/**
+ * How a change meets the stored record: `replace`d (the API's POST, as Kazoo's: the record sent,
+ * its defaults filled) or `merge`d into it (the CLI's options, a lab's fields).
+ */
+export type LimitsMode = 'replace' | 'merge';
+
+/** Validates a change and prices it, storing nothing. */
+export function quoteLimits(core: Core, accountId: string, input: Record<string, unknown>, mode: LimitsMode = 'merge'): LimitsQuote {
   getAccount(core, accountId);
   const current = stored(core, accountId)?.doc ?? {};
   const incoming = stripServerFields(input);
   for (const k of NOT_STORED) delete incoming[k];
-  const next = validateLimits({ ...current, ...incoming });
+  const next = validateLimits(mode === 'merge' ? { ...current, ...incoming } : incoming);
   return { current, next, charges: chargesFor(core, current, next) };
 }
 
@@ -65,10 +71,10 @@ export function setLimits(
   core: Core,
   accountId: string,
   input: Record<string, unknown>,
-  opts: { acceptCharges: boolean },
+  opts: { acceptCharges: boolean; mode?: LimitsMode },
 ): LimitsRecord & { charges: Record<string, ChargeItem> } {
   return transaction(core.db, () => {
-    const { next, charges } = quoteLimits(core, accountId, input);
+    const { next, charges } = quoteLimits(core, accountId, input, opts.mode);
     if (Object.keys(charges).length > 0 && !opts.acceptCharges) throw errors.acceptCharges({ limits: charges });
     const body = JSON.stringify(next);
     const previous = stored(core, accountId);

@@ -1,5 +1,5 @@
 import type { TelModule } from '../types.js';
-import { pageExtras, pageQueryOf } from '../../http/paging.js';
+import { pageExtras, pageQueryOf, pagingQuery } from '../../http/paging.js';
 import { listNumbers, numberJson } from './service.js';
 
 /** The account's number inventory: `GET /v2/accounts/{id}/phone_numbers`. */
@@ -11,6 +11,10 @@ export const numbersModule: TelModule = {
     {
       method: 'GET',
       path: 'accounts/:account_id/phone_numbers',
+      query: [
+        ...pagingQuery({ type: 'string', description: 'an E.164 number' }),
+        { name: 'filter_state', description: 'only numbers in this state', schema: { type: 'string' } },
+      ],
       handler: (ctx, core) => {
         const page = listNumbers(core, ctx.params.account_id, {
           // keys are E.164: a leading space is a `+` the client did not URL-encode

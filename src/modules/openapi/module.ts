@@ -11,6 +11,7 @@ export const openApiModule: TelModule = {
       method: 'GET',
       path: 'openapi.json',
       auth: 'none',
+      raw: 'application/json',
       handler: async () => {
         if (!served) {
           // loaded when asked: the module list includes this module

@@ -123,8 +123,8 @@ describe('push notification subscriptions and the push outbox', () => {
   });
 
   it('a voicemail pushes new_voicemail to the owner\'s subscriptions that ask for it, recorded newest first', async () => {
-    const owner = await create('users', { username: 'owner', password: 'pw' });
-    const other = await create('users', { username: 'other', password: 'pw' });
+    const owner = await create('users', { username: 'owner', password: 'pw', first_name: 'F', last_name: 'L' });
+    const other = await create('users', { username: 'other', password: 'pw', first_name: 'F', last_name: 'L' });
     const ios = await create('devices', { name: 'iPhone', owner_id: owner });
     const android = await create('devices', { name: 'Pixel', owner_id: owner });
     const chatOnly = await create('devices', { name: 'Tablet', owner_id: owner });

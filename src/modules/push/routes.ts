@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject } from '../../http/request.js';
-import { paginate } from '../../http/paging.js';
+import { paginate, pagingQuery } from '../../http/paging.js';
 import { getPush, listPushes } from './pushes.js';
 import { subscriptionSchema } from './schema.js';
 import {
@@ -19,6 +19,7 @@ export const pushRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/push_notification_subscriptions',
+    query: pagingQuery(),
     handler: (ctx, core) => {
       const rows = listSubscriptions(core, ctx.params.account_id).map(subscriptionJson);
       const { page, extras } = paginate(rows, ctx.query);
@@ -63,6 +64,7 @@ export const pushRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/push_notifications',
+    query: pagingQuery(),
     handler: (ctx, core) => {
       const { page, extras } = paginate(listPushes(core, ctx.params.account_id), ctx.query);
       return { data: page, extras };

@@ -50,7 +50,7 @@ describe('queues and their notifications, delivered to a real local sink', () =>
     });
     expect(cfg.status).toBe(200);
     account = (await createSubAccount(srv, srv.master.account_id, 'Call Center')).id;
-    const user = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: token(), data: { username: 'agent.smith', password: 'pw' } });
+    const user = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: token(), data: { username: 'agent.smith', password: 'pw', first_name: 'F', last_name: 'L' } });
     agent = user.body.data.id;
     sink.respond((r) => (r.path.startsWith('/flaky') && sink.requests.filter((x) => x.path === r.path).length === 1 ? { status: 503 } : { status: 200 }));
   });

@@ -17,7 +17,7 @@ describe('queue roster (/v2/accounts/{id}/queues/{queue_id}/roster)', () => {
     account = await createSubAccount(srv, srv.master.account_id, 'Roster Co');
     const token = srv.adminToken;
     const mk = async (username: string) =>
-      (await srv.request('PUT', `/v2/accounts/${account.id}/users`, { token, data: { username, password: `pw-${username}-1`, priv_level: 'user' } })).body.data.id;
+      (await srv.request('PUT', `/v2/accounts/${account.id}/users`, { token, data: { username, password: `pw-${username}-1`, first_name: username, last_name: 'Agent', priv_level: 'user' } })).body.data.id;
     a1 = await mk('agent1');
     a2 = await mk('agent2');
     await mk('clerk');

@@ -1,16 +1,21 @@
 import type { Core } from '../../core-type.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
-import { attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
+import { ATTEMPTS_QUERY, attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { documentRoutes } from '../documents/crud.js';
+import { documentAnswer } from '../../http/answers.js';
 import { queues } from './kind.js';
+import { queueSchema } from './schema.js';
 import { listQueueNotifications } from './service.js';
 import { checkRosterWrite, listRoster, setRoster } from './roster.js';
 
 const ROSTER = 'accounts/:account_id/queues/:queue_id/roster';
+const USER_IDS = { type: 'array', items: { type: 'string' } };
+/** A roster change answers the queue with its `agents`. */
+const rosterAnswer = documentAnswer(queueSchema, { agents: USER_IDS }, ['agents']);
 
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
@@ -22,11 +27,12 @@ function notificationAttempts(ctx: RequestContext, core: Core) {
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`), each queue's notification attempts and its roster. */
 export const queueRoutes: RouteDef[] = [
   ...documentRoutes(queues),
-  { method: 'GET', path: 'accounts/:account_id/queues/:queue_id/notifications', handler: notificationAttempts },
+  { method: 'GET', path: 'accounts/:account_id/queues/:queue_id/notifications', query: ATTEMPTS_QUERY, handler: notificationAttempts },
   // the users who answer the queue (Kazoo's agents), by id
   {
     method: 'GET',
     path: ROSTER,
+    response: USER_IDS,
     handler: (ctx, core) => {
       const ids = listRoster(core, ctx.params.account_id, ctx.params.queue_id);
       return { data: ids, extras: { page_size: ids.length } };
@@ -35,7 +41,8 @@ export const queueRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: ROSTER,
-    body: { type: 'array', items: { type: 'string' }, description: 'the ids of the users who answer the queue: the whole roster' },
+    body: { ...USER_IDS, description: 'the ids of the users who answer the queue: the whole roster' },
+    response: rosterAnswer,
     handler: (ctx, core) => {
       checkRosterWrite(core, authOf(ctx));
       return { data: setRoster(core, ctx.params.account_id, ctx.params.queue_id, ctx.data ?? []) };
@@ -44,6 +51,7 @@ export const queueRoutes: RouteDef[] = [
   {
     method: 'DELETE',
     path: ROSTER,
+    response: rosterAnswer,
     handler: (ctx, core) => {
       checkRosterWrite(core, authOf(ctx));
       return { data: setRoster(core, ctx.params.account_id, ctx.params.queue_id, []) };

@@ -34,9 +34,9 @@ describe('tel resources and tel jobs, offline on the database file', () => {
   });
 
   it('resources create refuses an invalid document with the field and exit 1', async () => {
-    const r = await runTel(['resources', 'create', 'Bad', '--db', db, '--rule', '(']);
+    const r = await runTel(['resources', 'create', 'Bad', '--db', db, '--weight-cost', '500']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/rules\.0: Value is not a valid regular expression/);
+    expect(r.stderr).toMatch(/weight_cost: Value must be at most 100/);
   });
 
   it('resources import creates the valid items, reports the others and exits 1', async () => {

@@ -1,7 +1,8 @@
 import type { Core } from '../../core-type.js';
 import { ApiError, errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
-import { createResource, isObject, resourceJson, updateResource, type Scope } from './service.js';
+import { createResource, resourceJson, updateResource, type Scope } from './service.js';
+import { isObject } from '../../util/json.js';
 
 /** Per-item results of a collection request, keyed by resource id. */
 export interface CollectionResult {

@@ -4,7 +4,9 @@ import { ApiError, errors } from '../../errors.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { escapeControls } from '../../util/text.js';
-import { integerParam, newestFirst, ordered, pageExtras, pageQueryOf, paginate, timeWindowOf } from '../../http/paging.js';
+import { integerParam, LISTING_QUERY, newestFirst, ordered, pageExtras, pageQueryOf, paginate, pagingQuery, TIME_WINDOW_QUERY, timeWindowOf } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
+import { ref } from '../../schema/registry.js';
 import { jobSummary, type JobStatus } from '../../jobs/store.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
@@ -15,8 +17,26 @@ import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
 
-/** A collection request: resources, each with its `id` (an object keyed by id is taken too). */
-const COLLECTION = { type: 'array', items: { ...resourceSchema, required: ['id'] } };
+/** A collection creation: resources (each may choose its `id`). */
+const NEW_COLLECTION = { type: 'array', items: ref(resourceSchema) };
+
+/** A collection update: partial resources, each with its `id` (an object keyed by id is taken too). */
+const CHANGED_COLLECTION = {
+  type: 'array',
+  items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, ...(resourceSchema.properties as object) } },
+};
+
+/** What a resource's answers add to its document: where it is kept. */
+const SCOPE = { type: { type: 'string', enum: ['local', 'global'] } };
+const answer = documentAnswer(resourceSchema, SCOPE);
+
+/** The parameters of the jobs listing. */
+const JOBS_QUERY = [
+  ...TIME_WINDOW_QUERY,
+  { name: 'filter_status', description: 'only jobs in this state', schema: { type: 'string', enum: ['pending', 'running', 'complete', 'failed'] } },
+  ...LISTING_QUERY.filter((q) => q.name === 'ascending' || q.name === 'descending'),
+  ...pagingQuery({ type: 'integer', minimum: 0 }),
+];
 
 const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
 const globalScope: ScopeOf = () => ({});
@@ -36,16 +56,19 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'GET',
       path: base,
+      query: LISTING_QUERY,
+      response: listAnswer(resourceSchema, ['name', 'enabled', 'weight_cost'], { weight: { type: 'integer', description: 'the seed\'s name of weight_cost' } }),
       handler: (ctx, core) => {
         const rows = listResources(core, scopeOf(ctx)).map(resourceSummary);
         const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
         return { data: page, extras };
       },
     },
-    { method: 'PUT', path: base, body: resourceSchema, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
+    { method: 'PUT', path: base, body: resourceSchema, response: answer, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
     {
       method: 'GET',
       path: one,
+      response: answer,
       handler: (ctx, core) => {
         const d = getResource(core, scopeOf(ctx), ctx.params.resource_id);
         // gateway passwords are for the account's admins, as webhook secrets are
@@ -55,10 +78,11 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
       data: resourceJson(updateResource(core, scopeOf(ctx), ctx.params.resource_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    }), resourceSchema),
+    }), resourceSchema, answer),
     {
       method: 'DELETE',
       path: one,
+      response: deletedAnswer(resourceSchema, SCOPE),
       handler: (ctx, core) => ({
         data: { ...resourceJson(deleteResource(core, scopeOf(ctx), ctx.params.resource_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
       }),
@@ -66,17 +90,19 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'PUT',
       path: `${base}/collection`,
-      body: COLLECTION,
+      body: NEW_COLLECTION,
+      errors: [200],
       handler: (ctx, core) => {
         const result = createCollection(core, scopeOf(ctx), ctx.data);
         // 201 only when something was created; a collection refused item by item is a plain 200.
         return { status: Object.keys(result.successes).length ? 201 : 200, data: result };
       },
     },
-    { method: 'POST', path: `${base}/collection`, body: COLLECTION, handler: (ctx, core) => ({ data: updateCollection(core, scopeOf(ctx), ctx.data) }) },
+    { method: 'POST', path: `${base}/collection`, body: CHANGED_COLLECTION, handler: (ctx, core) => ({ data: updateCollection(core, scopeOf(ctx), ctx.data) }) },
     {
       method: 'GET',
       path: `${base}/jobs`,
+      query: JOBS_QUERY,
       handler: (ctx, core) => {
         const page = listAccountJobs(core, {
           accountId: jobAccount(core, scopeOf(ctx)),

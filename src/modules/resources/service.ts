@@ -13,6 +13,7 @@ import {
   type StoredDoc,
 } from '../documents/store.js';
 import { newId } from '../../util/ids.js';
+import { isObject, mergePatch } from '../../util/json.js';
 import { RESOURCES_CONFIG } from '../../jobs/settings.js';
 import { resourceSchema } from './schema.js';
 import { MASKED } from '../webhooks/service.js';
@@ -94,30 +95,6 @@ export function checkResource(core: Core, scope: Scope, doc: Record<string, unkn
 export function incoming(input: Record<string, unknown>): Record<string, unknown> {
   const { type: _type, ...rest } = stripServerFields(input);
   return rest;
-}
-
-/** RFC 7386 merge: objects merge recursively, `null` removes a key, anything else replaces. */
-export function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const root: Record<string, unknown> = { ...target };
-  // A loop over (copy, patch) pairs, not recursion: how deep a patch nests is the client's choice.
-  const pending: [Record<string, unknown>, Record<string, unknown>][] = [[root, patch]];
-  while (pending.length > 0) {
-    const [out, p] = pending.pop()!;
-    for (const [k, v] of Object.entries(p)) {
-      if (v === null) delete out[k];
-      else if (isObject(v) && isObject(out[k])) {
-        const copy = { ...(out[k] as Record<string, unknown>) };
-        out[k] = copy;
-        pending.push([copy, v]);
-      } else out[k] = v;
-    }
-  }
-  return root;
-}
-
-/** True for a JSON object (not an array, not null). */
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Creates a resource (defaults filled in); `id` may be chosen (collections), else generated. */

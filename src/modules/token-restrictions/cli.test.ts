@@ -32,7 +32,7 @@ describe('tel restrictions', () => {
     tmp = tempDir();
     a = await createSubAccount(srv, srv.master.account_id, 'Cli Co');
     child = await createSubAccount(srv, a.id, 'Cli Child');
-    const u = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-123456', priv_level: 'user' } });
+    const u = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-123456', first_name: 'F', last_name: 'L', priv_level: 'user' } });
     clerk = u.body.data.id;
   });
   afterAll(async () => {

@@ -77,7 +77,8 @@ export function setTemplate(core: Core, accountId: string, data: unknown): Restr
   const errs = validateRestrictionsDocument(data);
   if (errs) throw errors.validation(errs);
   const restrictions = (data as { restrictions: RestrictionTemplate }).restrictions;
-  updateAccount(core, accountId, { restrictions }, 'merge');
+  // the template is replaced whole, never merged into the one before
+  transaction(core.db, () => updateAccount(core, accountId, { ...getAccount(core, accountId).doc, restrictions }, 'replace'));
   return restrictions;
 }
 

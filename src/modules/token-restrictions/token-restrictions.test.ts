@@ -38,7 +38,7 @@ describe('token restrictions over HTTP', () => {
     child = await createSubAccount(srv, a.id, 'Restricted Child');
     sibling = await createSubAccount(srv, srv.master.account_id, 'Sibling Co');
     const mk = async (username: string, priv_level: string) => {
-      const r = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: admin(), data: { username, password: 'pw-123456', priv_level } });
+      const r = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: admin(), data: { username, password: 'pw-123456', priv_level, first_name: 'F', last_name: 'L' } });
       expect(r.status).toBe(201);
       return r.body.data.id as string;
     };
@@ -139,7 +139,7 @@ describe('token restrictions over HTTP', () => {
       const whole = (await srv.request('GET', own, { token: clerk })).body.data;
       expect(whole.priv_level).toBe('user');
       expect((await srv.request('POST', own, { token: clerk, data: { ...whole, priv_level: 'admin' } })).status).toBe(403);
-      const create = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: clerk, data: { username: 'sneaky', password: 'pw-123456', priv_level: 'admin' } });
+      const create = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: clerk, data: { username: 'sneaky', password: 'pw-123456', first_name: 'F', last_name: 'L', priv_level: 'admin' } });
       expect(create.status).toBe(403);
       // A plain user may still edit their own document (posted back whole), never an admin's.
       expect((await srv.request('POST', own, { token: clerk, data: { ...whole, first_name: 'Clerk' } })).status).toBe(200);
@@ -147,7 +147,7 @@ describe('token restrictions over HTTP', () => {
       expect((await srv.request('POST', `/v2/accounts/${a.id}/users/${adminUser}`, { token: clerk, data: { ...bossDoc, last_name: 'Boss' } })).status).toBe(403);
       expect((await srv.request('GET', own, { token: admin() })).body.data.priv_level).toBe('user');
       const boss = await srv.userLogin('Restricted Co', 'boss', 'pw-123456');
-      const promoted = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: boss, data: { username: 'deputy', password: 'pw-123456', priv_level: 'admin' } });
+      const promoted = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token: boss, data: { username: 'deputy', password: 'pw-123456', first_name: 'F', last_name: 'L', priv_level: 'admin' } });
       expect(promoted.status).toBe(201);
     });
 
@@ -302,7 +302,7 @@ describe('token restrictions over HTTP', () => {
     });
 
     it('a denied request answers the seed 403 body exactly, and says which step failed', async () => {
-      const r = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token, data: { username: 'x', password: 'y' } });
+      const r = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token, data: { username: 'x', password: 'y', first_name: 'F', last_name: 'L' } });
       expect(r.status).toBe(403);
       expect(r.body).toMatchObject({ status: 'error', error: '403', message: 'forbidden', auth_token: token });
       expect(r.body.data).toMatchObject(SEED_403);
@@ -403,7 +403,7 @@ describe('token restrictions over HTTP', () => {
     it('* patterns cover every method on the paths they match', async () => {
       const token = await srv.apiLogin(a.apiKey, { '*': [`accounts/${a.id}/users/#`] });
       expect((await srv.request('GET', `/v2/accounts/${a.id}/users`, { token })).status).toBe(200);
-      expect((await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token, data: { username: 'lf', password: 'pw-123456' } })).status).toBe(201);
+      expect((await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token, data: { username: 'lf', password: 'pw-123456', first_name: 'F', last_name: 'L' } })).status).toBe(201);
       expect((await srv.request('GET', `/v2/accounts/${a.id}/devices`, { token })).status).toBe(403);
       expect((await srv.request('GET', '/v2/token_auth', { token })).status).toBe(403);
     });
@@ -430,7 +430,7 @@ describe('token restrictions over HTTP', () => {
       const token = await srv.apiLogin(a.apiKey, { '*': [`accounts/${a.id}/users/#`, `accounts/${a.id}/vmboxes/#`] });
       await clearTemplate(a.id);
       expect((await srv.request('GET', `/v2/accounts/${a.id}/users`, { token })).status).toBe(200);
-      const templateDenies = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token, data: { username: 'z', password: 'pw-123456' } });
+      const templateDenies = await srv.request('PUT', `/v2/accounts/${a.id}/users`, { token, data: { username: 'z', password: 'pw-123456', first_name: 'F', last_name: 'L' } });
       expect(templateDenies.body.data.step).toBe('verb');
       const loginDenies = await srv.request('GET', `/v2/accounts/${a.id}/devices`, { token });
       expect(loginDenies.body.data.step).toBe('login');

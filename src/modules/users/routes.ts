@@ -1,9 +1,11 @@
 import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson, userSchema } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+import { userSchema } from './schema.js';
 import { deleteAttachments, fileFromUpload, findAttachment, IMAGE_TYPES, putAttachment } from '../documents/files.js';
 import { getAccount } from '../accounts/service.js';
 import { errors } from '../../errors.js';
@@ -39,21 +41,24 @@ function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
   return input;
 }
 
+/** The fields of a user a listing shows. */
+const SUMMARY = ['username', 'first_name', 'last_name', 'email', 'priv_level', 'enabled'] as const;
+
+const answer = documentAnswer(userSchema);
+
 /** `/v2/accounts/{id}/users…`. */
 export const userRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/users',
+    query: LISTING_QUERY,
+    response: listAnswer(userSchema, SUMMARY),
     handler: (ctx, core) => {
-      const rows = listUsers(core, ctx.params.account_id).map((u) => ({
-        id: u.id,
-        username: u.doc.username,
-        first_name: u.doc.first_name,
-        last_name: u.doc.last_name,
-        email: u.doc.email,
-        priv_level: u.doc.priv_level,
-        enabled: u.doc.enabled,
-      }));
+      const rows = listUsers(core, ctx.params.account_id).map((u) => {
+        const row: Record<string, unknown> = { id: u.id };
+        for (const f of SUMMARY) if (u.doc[f] !== undefined) row[f] = u.doc[f];
+        return row;
+      });
       const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
       return { data: page, extras };
     },
@@ -62,11 +67,13 @@ export const userRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'accounts/:account_id/users',
     body: userSchema,
+    response: answer,
     handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, userInput(ctx, core))) }),
   },
   {
     method: 'GET',
     path: 'accounts/:account_id/users/:user_id',
+    response: answer,
     handler: (ctx, core) => {
       const u = getUser(core, ctx.params.account_id, ctx.params.user_id);
       return { data: userJson(u), extras: { revision: u.rev } };
@@ -74,10 +81,11 @@ export const userRoutes: RouteDef[] = [
   },
   ...writeRoutes('accounts/:account_id/users/:user_id', (ctx, core, mode) => ({
     data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), mode, ifMatchOf(ctx))),
-  }), userSchema),
+  }), userSchema, answer),
   {
     method: 'DELETE',
     path: 'accounts/:account_id/users/:user_id',
+    response: deletedAnswer(userSchema),
     handler: (ctx, core) => {
       checkUserWrite(core, authOf(ctx), ctx.params.account_id, { op: 'delete', userId: ctx.params.user_id });
       return {
@@ -88,6 +96,7 @@ export const userRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/users/:user_id/vcard',
+    raw: 'text/vcard',
     handler: (ctx, core) => {
       const u = getUser(core, ctx.params.account_id, ctx.params.user_id);
       const org = getAccount(core, ctx.params.account_id).doc.org;
@@ -98,6 +107,7 @@ export const userRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/users/:user_id/photo',
+    raw: 'image/*',
     handler: (ctx, core): Reply => {
       const u = getUser(core, ctx.params.account_id, ctx.params.user_id);
       const photo = findAttachment(core, u.id, PHOTO);

@@ -1,27 +1,13 @@
 import type { Core } from '../../core-type.js';
-import { compileValidator, mergeErrors, PRINTABLE, throwIfErrors } from '../../schema/validate.js';
+import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { userSchema } from './schema.js';
+import { randomBytes } from 'node:crypto';
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
+import { mergePatch } from '../../util/json.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
-
-/** The user document clients may set; `password` is write-only. */
-export const userSchema = {
-  type: 'object',
-  required: ['username'],
-  properties: {
-    username: { type: 'string', minLength: 1, maxLength: 256, format: PRINTABLE },
-    password: { type: 'string', minLength: 1 },
-    priv_level: { type: 'string', enum: ['admin', 'user'], default: 'user' },
-    first_name: { type: 'string', maxLength: 128, format: PRINTABLE },
-    last_name: { type: 'string', maxLength: 128, format: PRINTABLE },
-    email: { type: 'string' },
-    enabled: { type: 'boolean', default: true },
-    language: { type: 'string' },
-    ui_metadata: { type: 'object' },
-  },
-} as const;
 
 const validateUser = compileValidator(userSchema);
 
@@ -30,11 +16,42 @@ export function credentialHashes(username: string, password: string): Record<str
   return { [CREDENTIALS_FIELD]: hashCredentials(username, password) };
 }
 
-function usernameTaken(core: Core, accountId: string, username: string, selfId?: string): ValidationErrors | undefined {
-  const clash = listDocs(core, 'user', accountId).find(
-    (u) => u.id !== selfId && String(u.doc.username).toLowerCase() === username.toLowerCase(),
-  );
-  return clash ? { username: { unique: { message: 'Username is already in use', value: username } } } : undefined;
+/**
+ * Kazoo's checks of a user beyond its schema: its username (stored in lower case) and its hotdesk
+ * id are no other user's in the account.
+ */
+function uniqueErrors(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined {
+  // `lower`: a user stored before usernames were lower-cased still counts
+  const taken = (field: string, value: string) =>
+    stmt(core.db, `SELECT 1 FROM docs WHERE account_id = ? AND kind = 'user' AND ${field} = ? AND id IS NOT ? LIMIT 1`)
+      .get(accountId, value, selfId ?? null) !== undefined;
+  const errs: ValidationErrors = {};
+  if (hasText(doc.username) && taken("lower(json_extract(doc, '$.username'))", doc.username)) {
+    errs.username = { unique: { message: 'Username must be unique within account', cause: doc.username } };
+  }
+  const hotdesk = (doc.hotdesk as Record<string, unknown> | undefined)?.id;
+  if (hasText(hotdesk) && taken("json_extract(doc, '$.hotdesk.id')", hotdesk)) {
+    errs['hotdesk.id'] = { unique: { message: 'Hotdesk ID must be unique within account', cause: hotdesk } };
+  }
+  return Object.keys(errs).length > 0 ? errs : undefined;
+}
+
+/** A value Kazoo does not read as empty (absent, null or ""). */
+const hasText = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/**
+ * A user document checked as Kazoo checks it, in place: the username in lower case, the schema
+ * (defaults filled, string forms fixed), then the username and hotdesk id unique in the account.
+ */
+function checkedUser(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): Record<string, unknown> {
+  if (typeof doc.username === 'string') doc.username = doc.username.toLowerCase();
+  throwIfErrors(mergeErrors(validateUser.check(doc), uniqueErrors(core, accountId, doc, selfId)));
+  return doc;
+}
+
+/** The username Kazoo makes up for a user given a password but no username. */
+function generatedUsername(): string {
+  return `user_${randomBytes(8).toString('hex')}`;
 }
 
 /** The public JSON of a user (never the password or its hashes). */
@@ -69,19 +86,29 @@ function passwordFields(username: string, password: string, opts: PasswordOption
   return opts.credentials ? { [CREDENTIALS_FIELD]: opts.credentials } : credentialHashes(username, password);
 }
 
-/** Creates a user; the password is hashed and never stored in clear. */
+/**
+ * Creates a user; the password is hashed and never stored in clear. A user may have no password
+ * (nor username): it exists and cannot log in until one is set. A password without a username gets
+ * a made-up one, as Kazoo does.
+ */
 export function createUser(core: Core, accountId: string, input: Record<string, unknown>, id?: string, opts: PasswordOptions = {}): StoredDoc {
-  const doc = stripServerFields(input);
-  const v = validateUser.check(doc);
-  throwIfErrors(mergeErrors(v, v ? undefined : usernameTaken(core, accountId, String(doc.username))));
-  if (typeof doc.password !== 'string') {
-    throw errors.invalidField('password', 'required', 'Field is required but missing');
-  }
-  const { password, ...rest } = doc;
-  return transaction(core.db, () => insertDoc(core, 'user', accountId, rest, passwordFields(String(rest.username), password, opts), id));
+  return transaction(core.db, () => {
+    const { password, ...doc } = checkedUser(core, accountId, stripServerFields(input));
+    let pvt: Record<string, unknown> = {};
+    if (hasText(password)) {
+      if (!hasText(doc.username)) doc.username = generatedUsername();
+      pvt = passwordFields(String(doc.username), password, opts);
+    }
+    return insertDoc(core, 'user', accountId, doc, pvt, id);
+  });
 }
 
-/** Replaces (POST) or merges (PATCH) a user. A new username needs the password too. */
+/**
+ * Replaces (POST) or merges (PATCH, deeply) a user; the whole document is validated. The
+ * credentials follow Kazoo's rules: a password is hashed with the username (a made-up one when the
+ * user has none); a new username needs the password too, since the hashes are of both; a user left
+ * with neither loses its credentials.
+ */
 export function updateUser(
   core: Core,
   accountId: string,
@@ -94,19 +121,23 @@ export function updateUser(
   return transaction(core.db, () => {
     const current = getUser(core, accountId, id);
     const incoming = stripServerFields(input);
-    const doc = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
-    if (doc.username === undefined) doc.username = current.doc.username;
-    const v = validateUser.check(doc);
-    throwIfErrors(mergeErrors(v, v ? undefined : usernameTaken(core, accountId, String(doc.username), id)));
-    const { password, ...rest } = doc;
+    const merged = mode === 'merge' ? mergePatch(current.doc, incoming) : incoming;
+    const { password, ...doc } = checkedUser(core, accountId, merged, id);
+    const hadCredentials = current.pvt[CREDENTIALS_FIELD] !== undefined || current.pvt.pvt_md5_auth !== undefined;
+    const { pvt_md5_auth: _md5, pvt_sha1_auth: _sha1, [CREDENTIALS_FIELD]: _creds, ...withoutCredentials } = current.pvt;
     let pvt = current.pvt;
-    if (typeof password === 'string') {
-      const { pvt_md5_auth: _md5, pvt_sha1_auth: _sha1, ...kept } = pvt;
-      pvt = { ...kept, ...passwordFields(String(rest.username), password, opts), pvt_password_changed: Date.now() };
-    } else if (String(rest.username).toLowerCase() !== String(current.doc.username).toLowerCase()) {
-      throw errors.invalidField('password', 'required', 'A new username needs the password too');
+    if (hasText(password)) {
+      if (!hasText(doc.username)) doc.username = generatedUsername();
+      pvt = { ...withoutCredentials, ...passwordFields(String(doc.username), password, opts), pvt_password_changed: Date.now() };
+    } else if (doc.username !== current.doc.username && hadCredentials) {
+      if (hasText(doc.username)) {
+        throw errors.invalidField('password', 'required', 'The password must be provided when creating / updating the user name', {
+          cause: doc.username,
+        });
+      }
+      pvt = { ...withoutCredentials, pvt_password_changed: Date.now() };
     }
-    const updated = updateDoc(core, current, rest, pvt, ifMatch);
+    const updated = updateDoc(core, current, doc, pvt, ifMatch);
     if (invalidatesTokens(current, updated.doc, updated.pvt)) revokeUserTokens(core, id);
     return updated;
   });

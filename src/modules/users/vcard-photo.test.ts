@@ -39,7 +39,7 @@ describe('users: vcard and photo', () => {
       caller_id: { internal: { number: '1001' }, external: { number: '+442071838750' } },
       addresses: [{ address: '12 St James Square, London', types: ['home'] }],
     });
-    bob = await mk({ username: 'bob', password: 'pw-bob-1' });
+    bob = await mk({ username: 'bob', password: 'pw-bob-1', first_name: 'Bob', last_name: 'Roe' });
     adaToken = await srv.userLogin('Card Co', 'ada', 'pw-ada-1');
     bobToken = await srv.userLogin('Card Co', 'bob', 'pw-bob-1');
   });

@@ -95,9 +95,10 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     ['an unknown hook id', { hook: 'channel_explode' }, ['hook.enum']],
     ['an unknown http_verb', { http_verb: 'delete' }, ['http_verb.enum']],
     ['an unknown format', { format: 'xml' }, ['format.enum']],
-    ['format on a get hook', { http_verb: 'get', format: 'json' }, ['format.forbidden']],
-    ['a relative uri', { uri: '/just/a/path' }, ['uri.wrong_format']],
-    ['a non-http uri', { uri: 'ftp://example.com/x' }, ['uri.wrong_format']],
+    ['a relative uri', { uri: '/just/a/path' }, ['uri.error']],
+    ['a non-http uri', { uri: 'ftp://example.com/x' }, ['uri.error']],
+    ['a name that is not a string', { name: 42 }, ['name.type']],
+    ['custom data that is not a string', { custom_data: { team: { name: 'blue' } } }, ['custom_data.team.type']],
     ['retries above the range', { retries: 9 }, ['retries.maximum']],
     ['negative retries', { retries: -1 }, ['retries.minimum']],
     ['an unknown object action', { hook: 'object', custom_data: { action: 'doc_exploded' } }, ['custom_data.action.enum']],
@@ -125,6 +126,14 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     expect(r.body.data).toMatchObject({ retries: 3, include_subaccounts: true });
   });
 
+  it('takes a format on a get hook and keeps it, as Kazoo does (a get sends a query string whatever it says)', async () => {
+    const r = await srv.request('PUT', base, { token, data: { name: 'Get', uri: 'https://example.com/g', hook: 'parking', http_verb: 'get', format: 'json' } });
+    expect(r.status).toBe(201);
+    expect(r.body.data).toMatchObject({ http_verb: 'get', format: 'json' });
+    const dflt = await srv.request('PUT', base, { token, data: { name: 'Get 2', uri: 'https://example.com/g', hook: 'parking', http_verb: 'get' } });
+    expect(dflt.body.data.format).toBe('form-data');
+  });
+
   it('full edit, PATCH enabled, unknown fields kept on a round trip, listing summaries, delete', async () => {
     const c = await srv.request('PUT', base, { token, data: { name: 'Edit me', uri: 'https://example.com/a', hook: 'object', group: 'ops' } });
     const id = c.body.data.id;
@@ -136,8 +145,7 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     });
     expect(got.body.data.format).toBe('form-data');
     expect(edited.status, edited.text).toBe(200);
-    expect(edited.body.data).toMatchObject({ name: 'Edited', http_verb: 'get', group: 'ops', id, ui_metadata: { ui: 'monster-ui' } });
-    expect(edited.body.data).not.toHaveProperty('format');
+    expect(edited.body.data).toMatchObject({ name: 'Edited', http_verb: 'get', format: 'form-data', group: 'ops', id, ui_metadata: { ui: 'monster-ui' } });
     expect(edited.body.data).not.toHaveProperty('_read_only');
     const patched = await srv.request('PATCH', `${base}/${id}`, { token, data: { enabled: false } });
     expect(patched.body.data).toMatchObject({ enabled: false, name: 'Edited' });

@@ -76,15 +76,14 @@ describe('webhook delivery to a real local sink', () => {
     expect(body).toMatchObject({ hook_event: 'channel_create', caller_id_number: '+15550001111', account_id: account, call_id: events[0].call_id });
   });
 
-  it('posts form-data by default, flattening nested values the way Kazoo does, custom_data overwriting', async () => {
+  it('posts form-data by default, custom_data overwriting', async () => {
     const path = route();
-    await hook({ uri: `${sink.url}${path}`, custom_data: { caller_id_name: 'Overwritten Name', meta: { team: 'blue sky', tags: ['a', 'b'] } } });
+    await hook({ uri: `${sink.url}${path}`, custom_data: { caller_id_name: 'Overwritten Name', team: 'blue sky' } });
     await call({ caller_id_name: 'Original' });
     const [req] = await sink.waitFor(1, { filter: on(path) });
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(req.body).toContain('caller_id_name=Overwritten+Name');
-    expect(req.body).toContain('meta[team]=blue+sky');
-    expect(req.body).toContain('meta[tags][]=a&meta[tags][]=b');
+    expect(req.body).toContain('team=blue+sky');
     expect(req.body).toContain('is_internal_leg=false');
     const form = new URLSearchParams(req.body);
     expect(form.get('hook_event')).toBe('channel_create');

@@ -131,7 +131,7 @@ describe('event sources and hook matching', () => {
     await srv.request('DELETE', `${base}/devices/${dev.body.data.id}`, { token });
     await srv.request('PUT', `${base}/vmboxes`, { token, data: { name: 'Box', mailbox: '100' } });
     await srv.request('PUT', `${base}/media`, { token, data: { name: 'Greeting' } });
-    await srv.request('PUT', `${base}/callflows`, { token, data: { name: 'Main' } });
+    await srv.request('PUT', `${base}/callflows`, { token, data: { name: 'Main', numbers: ['1000'] } });
     await srv.request('PUT', `${base}/faxboxes`, { token, data: { name: 'Fax' } });
     await srv.request('PUT', `${base}/users`, { token, data: { username: 'ann', password: 'pw-123456', first_name: 'Ann', last_name: 'Lee' } });
     await srv.request('POST', base, { token, data: { name: 'Child Co Renamed' } });

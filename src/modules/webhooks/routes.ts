@@ -2,7 +2,8 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { attemptQueryOf, encodeStartKey, pageExtras, paginate } from '../../http/paging.js';
+import { ATTEMPTS_QUERY, attemptQueryOf, encodeStartKey, pageExtras, paginate, pagingQuery } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
@@ -30,6 +31,10 @@ const ACCOUNT = 'accounts/:account_id/webhooks';
 const ONE = `${ACCOUNT}/:webhook_id`;
 /** The bulk re-enable's body, as `reenableFlag` reads it (also taken from the envelope or query). */
 const REENABLE = { type: 'object', required: ['re-enable'], properties: { 're-enable': { type: 'boolean', enum: [true] } } };
+
+/** What a hook's answers add to its document: why the disabler turned it off. */
+const DISABLE_REASON = { disable_reason: { type: 'string', description: 'why the hook was turned off after failing deliveries' } };
+const HOOK = documentAnswer(webhookSchema, DISABLE_REASON);
 
 /** A hook's JSON for this caller (secrets masked for non-admins; see hookView). */
 function viewed(ctx: RequestContext, core: Core, json: Record<string, unknown>, sent?: Record<string, unknown>) {
@@ -83,18 +88,21 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: 'webhooks',
     auth: 'none',
+    query: pagingQuery(),
     handler: (ctx) => {
       const { page, extras } = paginate(HOOK_TYPES, ctx.query);
       return { data: page, extras };
     },
   },
   { method: 'GET', path: 'webhooks/samples', auth: 'none', handler: () => ({ data: Object.keys(SAMPLES) }) },
-  { method: 'GET', path: 'webhooks/samples/:sample_id', auth: 'none', handler: (ctx) => samplesReply(ctx) },
+  { method: 'GET', path: 'webhooks/samples/:sample_id', auth: 'none', query: pagingQuery(), handler: (ctx) => samplesReply(ctx) },
   { method: 'GET', path: `${ACCOUNT}/samples`, handler: () => ({ data: Object.keys(SAMPLES) }) },
-  { method: 'GET', path: `${ACCOUNT}/samples/:sample_id`, handler: (ctx) => samplesReply(ctx) },
+  { method: 'GET', path: `${ACCOUNT}/samples/:sample_id`, query: pagingQuery(), handler: (ctx) => samplesReply(ctx) },
   {
     method: 'GET',
     path: ACCOUNT,
+    query: pagingQuery(),
+    response: listAnswer(webhookSchema, ['hook', 'name', 'uri', 'enabled'], { group: {}, ...DISABLE_REASON }),
     handler: (ctx, core) => {
       const { page, extras } = paginate(listWebhooks(core, ctx.params.account_id).map((h) => viewed(ctx, core, hookSummary(h))), ctx.query);
       return { data: page, extras };
@@ -104,6 +112,7 @@ export const webhookRoutes: RouteDef[] = [
     method: 'PUT',
     path: ACCOUNT,
     body: webhookSchema,
+    response: HOOK,
     handler: (ctx, core) => {
       const input = dataObject(ctx);
       return { data: viewed(ctx, core, hookJson(createWebhook(core, ctx.params.account_id, input)), input) };
@@ -129,7 +138,7 @@ export const webhookRoutes: RouteDef[] = [
       return { data: 'hooks updated' };
     },
   },
-  { method: 'GET', path: `${ACCOUNT}/attempts`, handler: (ctx, core) => attemptsReply(ctx, core) },
+  { method: 'GET', path: `${ACCOUNT}/attempts`, query: ATTEMPTS_QUERY, handler: (ctx, core) => attemptsReply(ctx, core) },
   // tel's extension: recorded deliveries sent again with their original event ids
   {
     method: 'PUT',
@@ -140,11 +149,13 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: `${ONE}/attempts`,
+    query: ATTEMPTS_QUERY,
     handler: (ctx, core) => attemptsReply(ctx, core, ctx.params.webhook_id),
   },
   {
     method: 'GET',
     path: ONE,
+    response: HOOK,
     handler: (ctx, core) => {
       const h = getWebhook(core, ctx.params.account_id, ctx.params.webhook_id);
       return { data: viewed(ctx, core, hookJson(h)), extras: { revision: h.rev } };
@@ -154,10 +165,11 @@ export const webhookRoutes: RouteDef[] = [
     const input = dataObject(ctx);
     const hook = updateWebhook(core, ctx.params.account_id, ctx.params.webhook_id, input, mode, ifMatchOf(ctx), authOf(ctx));
     return { data: viewed(ctx, core, hookJson(hook), input) };
-  }, webhookSchema),
+  }, webhookSchema, HOOK),
   {
     method: 'DELETE',
     path: ONE,
+    response: deletedAnswer(webhookSchema, DISABLE_REASON),
     handler: (ctx, core) => ({
       data: { ...viewed(ctx, core, hookJson(deleteWebhook(core, ctx.params.account_id, ctx.params.webhook_id, ifMatchOf(ctx)))), _read_only: { deleted: true } },
     }),

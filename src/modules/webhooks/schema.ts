@@ -1,38 +1,49 @@
 import type { ValidationErrors } from '../../errors.js';
 import { isValidSecret } from '../../delivery/sign.js';
 import { compileValidator, mergeErrors, PRINTABLE, throwIfErrors } from '../../schema/validate.js';
+import { defineSchema } from '../../schema/registry.js';
 import { MIN_RATE_PER_S, SETTINGS } from '../../delivery/settings.js';
 import { ACTION_ALIASES, HOOK_IDS, OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from './hook-types.js';
 
-/** Retries a hook may ask for: extra tries after a failed first one. */
-export const MAX_RETRIES = 5;
+/** Retries a hook may ask for: extra tries after a failed first one (Kazoo's bound). */
+export const MAX_RETRIES = 4;
 
 /** The highest `rate_limit_per_s` a hook may set (faster than that is no limit in a lab). */
 export const MAX_RATE_PER_S = 10_000;
 
 const scalar = { type: ['string', 'number', 'boolean'] };
 
-/** The webhook document (fields tel does not know, like Monster UI's `group`, are kept). */
-export const webhookSchema = {
+/**
+ * A webhook: Kazoo's `webhooks` schema (fields it does not name, like Monster UI's `group`, are
+ * kept), with `hook` one of the hook types tel fires (Kazoo fills that list at start from the hooks
+ * it runs), the seed's `modifiers` and `include_subaccounts` default, the contract's `types` filter
+ * in `custom_data`, and tel's extensions `secret` and `rate_limit_per_s`.
+ */
+export const webhookSchema = defineSchema('webhooks', {
   type: 'object',
-  required: ['name', 'uri', 'hook'],
+  required: ['hook', 'name', 'uri'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE, description: 'friendly name' },
-    uri: { type: 'string', format: 'http-uri', maxLength: 2048, description: 'absolute http(s) URI called on the event' },
+    custom_data: {
+      type: 'object',
+      description: 'fields added to the payload, overwriting; an object hook reads type, types and action from it as filters',
+      properties: { types: { type: ['string', 'array'], items: { type: 'string' } } },
+      additionalProperties: { type: 'string' },
+    },
+    enabled: { type: 'boolean', default: true },
+    format: { type: 'string', enum: ['form-data', 'json'], default: 'form-data', description: 'body format of post and put hooks (a get hook sends a query string)' },
     hook: { type: 'string', enum: HOOK_IDS, description: 'the event that fires the hook' },
     http_verb: { type: 'string', enum: ['get', 'post', 'put'], default: 'post' },
-    format: { type: 'string', enum: ['form-data', 'json'], description: 'body format; post and put only (default form-data)' },
-    retries: { type: 'integer', minimum: 0, maximum: MAX_RETRIES, default: 2, description: `extra tries after a failure, 0..${MAX_RETRIES}` },
-    enabled: { type: 'boolean', default: true },
-    include_subaccounts: { type: 'boolean', default: false },
     include_internal_legs: { type: 'boolean', default: true },
+    include_subaccounts: { type: 'boolean', default: false },
     modifiers: {
       type: 'object',
       description: 'pairs that must be present and equal in the payload (a list: one of)',
       additionalProperties: { anyOf: [scalar, { type: 'array', items: scalar }] },
     },
-    custom_data: { type: 'object', description: 'fields merged into the payload, overwriting' },
-    secret: { type: 'string', description: 'Standard Webhooks signing secret: whsec_ + base64 of 24..64 bytes' },
+    name: { type: 'string', format: PRINTABLE, description: 'friendly name' },
+    retries: { type: 'integer', minimum: 0, maximum: MAX_RETRIES, default: 2, description: `extra tries after a failure, 0..${MAX_RETRIES}` },
+    uri: { type: 'string', format: 'uri', 'x-client-url': true, description: 'http(s) URI called on the event' },
+    secret: { type: 'string', description: 'tel extension: Standard Webhooks signing secret, whsec_ + base64 of 24..64 bytes' },
     rate_limit_per_s: {
       type: 'number',
       minimum: MIN_RATE_PER_S,
@@ -40,7 +51,7 @@ export const webhookSchema = {
       description: 'tel extension: deliveries of this hook start at most this many times a second (other hooks are not slowed)',
     },
   },
-};
+});
 
 const validateShape = compileValidator(webhookSchema);
 
@@ -68,18 +79,11 @@ function objectFilterErrors(where: string, filters: Record<string, unknown> | un
 
 /**
  * Validates a webhook document in place (defaults filled, `"2"` → 2), or throws the
- * Kazoo-shaped 400: the schema, then the rules a schema cannot say (`format` only with post
- * or put, object filters, the secret's form).
+ * Kazoo-shaped 400: the schema, then the rules a schema cannot say (object filters, the secret's form).
  */
 export function validateWebhook(input: Record<string, unknown>): Record<string, unknown> {
-  // A get sends its payload url-encoded anyway: the form-data default that tel itself filled in
-  // on a post hook, posted back whole with the verb changed to get, is dropped, not refused.
-  if (input.http_verb === 'get' && input.format === 'form-data') delete input.format;
   const shape = validateShape.check(input);
   const extra: (ValidationErrors | undefined)[] = [];
-  if (input.http_verb === 'get' && input.format !== undefined) {
-    extra.push({ format: { forbidden: { message: 'format applies to post and put hooks only', value: input.format } } });
-  }
   if (input.hook === 'object') {
     extra.push(objectFilterErrors('modifiers', input.modifiers as Record<string, unknown> | undefined));
     extra.push(objectFilterErrors('custom_data', input.custom_data as Record<string, unknown> | undefined));
@@ -88,7 +92,6 @@ export function validateWebhook(input: Record<string, unknown>): Record<string, 
     extra.push({ secret: { invalid: { message: 'secret must be whsec_ followed by base64 of 24 to 64 bytes' } } });
   }
   throwIfErrors(mergeErrors(shape, ...extra));
-  if (input.http_verb !== 'get' && input.format === undefined) input.format = 'form-data';
   return input;
 }
 

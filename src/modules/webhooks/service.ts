@@ -5,7 +5,7 @@ import { stripServerFields } from '../documents/store.js';
 import { clearFailures } from './disabler.js';
 import { deliveriesMade, enqueueDelivery, findDelivery, type DeliveryHead, type DeliveryRow } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
-import { deliverySettings } from '../../delivery/settings.js';
+import { deliverySettings, MIN_RATE_PER_S } from '../../delivery/settings.js';
 import { cancelWaiting } from '../../delivery/claim.js';
 import { newSecret } from '../../delivery/sign.js';
 import type { Page, PageQuery } from '../../store/pages.js';
@@ -54,9 +54,13 @@ function unmasked(incoming: Record<string, unknown>, current: Record<string, unk
   return out;
 }
 
-/** A hook as GET answers it: the document, `id`, and `disable_reason` when the disabler turned it off. */
+/**
+ * A hook as GET answers it: the document, `id`, and `disable_reason` when the disabler turned it
+ * off. A pace stored before it was bounded is answered as the bound the engine reads it as.
+ */
 export function hookJson(h: Hook): Record<string, unknown> {
   const out: Record<string, unknown> = { ...h.doc, id: h.id };
+  if (typeof out.rate_limit_per_s === 'number' && out.rate_limit_per_s < MIN_RATE_PER_S) out.rate_limit_per_s = MIN_RATE_PER_S;
   if (h.disableReason) out.disable_reason = h.disableReason;
   return out;
 }
@@ -135,9 +139,8 @@ function changeWebhook(
   return transaction(core.db, () => {
     const current = getHook(core, accountId, id);
     const incoming = unmasked(incomingDoc(input), current.doc);
+    // Kazoo merges a webhook's PATCH at the top level only (its other kinds merge deeply)
     const merged = mode === 'merge' ? { ...current.doc, ...incoming } : incoming;
-    // A hook switched to get keeps no body format (format is for post and put only).
-    if (merged.http_verb === 'get' && incoming.format === undefined) delete merged.format;
     const doc = validateWebhook(merged);
     checkSignedHookChange(core, opts.actor, current, doc);
     const reason = doc.enabled === false ? current.disableReason : null;

@@ -20,7 +20,7 @@ describe('whitelabel: domains, welcome page, by domain under an account', () => 
   beforeAll(async () => {
     srv = await startTestServer();
     reseller = await createSubAccount(srv, srv.master.account_id, 'Acme Voice');
-    await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-clerk-1', priv_level: 'user' } });
+    await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-clerk-1', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' } });
     clerk = await srv.userLogin('Acme Voice', 'clerk', 'pw-clerk-1');
   });
   afterAll(() => srv?.close());

@@ -65,7 +65,7 @@ export function setSystemDomains(core: Core, input: Record<string, unknown>): Do
   return domains;
 }
 
-/** A domain a plan is made for: a host name (the same rule as a whitelabel document's). */
+/** A domain a plan is made for: a host name (a whitelabel document's `domain` may be any string, as Kazoo's). */
 const DOMAIN = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /**

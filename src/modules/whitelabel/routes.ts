@@ -6,6 +6,7 @@ import { domainFor, domainsOf, setSystemDomains, testDomains } from './domains.j
 import { domainsSchema } from './domains-schema.js';
 import type { RequestContext } from '../../http/context.js';
 import { whitelabelSchema } from './schema.js';
+import { deletedAnswer, documentAnswer } from '../../http/answers.js';
 import {
   checkWhitelabelWrite,
   createWhitelabel,
@@ -42,10 +43,13 @@ function askedDomain(ctx: RequestContext): unknown {
   return ctx.query.get('domain') ?? d;
 }
 
+/** The media type a kind of file is answered as. */
+const rawType = (kind: FileKind) => (kind === 'welcome' ? 'text/html' : 'image/*');
+
 /** The account's routes for one kind of file: read it, upload it (the body an image, or base64). */
 function fileRoutes(kind: FileKind): RouteDef[] {
   return [
-    { method: 'GET', path: `${ACCOUNT}/${kind}`, handler: (ctx, core) => fileReply(kind, whitelabelFile(core, getWhitelabel(core, ctx.params.account_id).accountId, kind)) },
+    { method: 'GET', path: `${ACCOUNT}/${kind}`, raw: rawType(kind), handler: (ctx, core) => fileReply(kind, whitelabelFile(core, getWhitelabel(core, ctx.params.account_id).accountId, kind)) },
     {
       method: 'POST',
       path: `${ACCOUNT}/${kind}`,
@@ -60,17 +64,20 @@ function fileRoutes(kind: FileKind): RouteDef[] {
       },
     },
     // no token: the login page shows the logo, icon and welcome page of the domain it is served on
-    { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
+    { method: 'GET', path: `whitelabel/:domain/${kind}`, auth: 'none', raw: rawType(kind), handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
     // Kazoo's by-domain form under an account: the file of the whitelabel that claimed the domain
-    { method: 'GET', path: `${ACCOUNT}/:domain/${kind}`, handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
+    { method: 'GET', path: `${ACCOUNT}/:domain/${kind}`, raw: rawType(kind), handler: (ctx, core) => fileReply(kind, whitelabelFile(core, whitelabelByDomain(core, ctx.params.domain).accountId, kind)) },
   ];
 }
+
+const answer = documentAnswer(whitelabelSchema);
 
 /** `/v2/accounts/{id}/whitelabel…` and the token-free `/v2/whitelabel/{domain}…` Kazoo's web UI reads at its login page. */
 export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: ACCOUNT,
+    response: answer,
     handler: (ctx, core) => {
       const w = getWhitelabel(core, ctx.params.account_id);
       return { data: whitelabelJson(w), extras: { revision: w.rev } };
@@ -80,6 +87,8 @@ export const whitelabelRoutes: RouteDef[] = [
     method: 'PUT',
     path: ACCOUNT,
     body: whitelabelSchema,
+    response: answer,
+    errors: [409],
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: whitelabelJson(createWhitelabel(core, ctx.params.account_id, dataObject(ctx), authOf(ctx))) };
@@ -89,6 +98,7 @@ export const whitelabelRoutes: RouteDef[] = [
     method: 'POST',
     path: ACCOUNT,
     body: whitelabelSchema,
+    response: answer,
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: whitelabelJson(updateWhitelabel(core, ctx.params.account_id, dataObject(ctx), ifMatchOf(ctx), authOf(ctx))) };
@@ -97,14 +107,15 @@ export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'DELETE',
     path: ACCOUNT,
+    response: deletedAnswer(whitelabelSchema),
     handler: (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: { ...whitelabelJson(deleteWhitelabel(core, ctx.params.account_id)), _read_only: { deleted: true } } };
     },
   },
   ...FILE_KINDS.flatMap(fileRoutes),
-  { method: 'GET', path: 'whitelabel/:domain', auth: 'none', handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
-  { method: 'GET', path: `${ACCOUNT}/:domain`, handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
+  { method: 'GET', path: 'whitelabel/:domain', auth: 'none', response: answer, handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
+  { method: 'GET', path: `${ACCOUNT}/:domain`, response: answer, handler: (ctx, core) => ({ data: whitelabelJson(whitelabelByDomain(core, ctx.params.domain)) }) },
   // the DNS records a whitelabelled domain needs: the account's domain, or `?domain=`
   {
     method: 'GET',

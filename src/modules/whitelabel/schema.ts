@@ -1,43 +1,44 @@
-import { compileValidator, PRINTABLE } from '../../schema/validate.js';
+import { compileValidator } from '../../schema/validate.js';
+import { defineSchema } from '../../schema/registry.js';
+import { PRINTABLE } from '../../schema/formats.js';
 
-/** A host name or IPv4 address, as a browser's `location.hostname` gives it (Monster UI looks itself up by it). */
-const HOST_PATTERN = '^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$';
+/** A link the login page and the UI show to everyone on the domain: an http(s) URL with a host, never `javascript:`. */
+const LINK = { type: 'string', format: 'uri', 'x-client-url': true };
 
-/** A link shown in the UI: an http(s) URL. */
-const LINK = { type: 'string', format: 'http-uri', maxLength: 2048 };
-
-/** An account's whitelabel document (Kazoo's `whitelabel` schema); other fields are kept as sent. */
-export const whitelabelSchema = {
+/**
+ * An account's whitelabel document: Kazoo's `whitelabel` schema; other fields are kept as sent.
+ * The UI served from `domain` finds its account by it (`GET /v2/whitelabel/{domain}`).
+ */
+export const whitelabelSchema = defineSchema('whitelabel', {
   type: 'object',
   properties: {
-    domain: { type: 'string', pattern: HOST_PATTERN },
-    company_name: { type: 'string', maxLength: 256, format: PRINTABLE },
-    fake_api_url: { type: 'string', format: 'http-uri' },
+    company_name: { type: 'string', format: PRINTABLE },
+    domain: { type: 'string', format: 'uri' },
+    fake_api_url: { type: 'string', format: 'uri' },
     hide_credits: { type: 'boolean', default: false },
     hide_powered: { type: 'boolean', default: false },
     hide_registration: { type: 'boolean', default: false },
-    inbound_trunks_price: { type: 'string', maxLength: 64 },
-    outbound_trunks_price: { type: 'string', maxLength: 64 },
-    twoway_trunks_price: { type: 'string', maxLength: 64 },
-    // links the login page and the UI show to everyone on the domain: http(s) only, never `javascript:`
+    inbound_trunks_price: { type: 'string' },
     nav: {
       type: 'object',
       properties: { help: LINK, learn_more: LINK },
     },
+    outbound_trunks_price: { type: 'string' },
     port: {
       type: 'object',
       properties: {
-        authority: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        authority: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
         features: LINK,
         loa: LINK,
         resporg: LINK,
-        support_email: { type: 'string' },
+        support_email: { type: 'string', format: 'email' },
         terms: LINK,
       },
     },
-    ui_metadata: { type: 'object' },
+    twoway_trunks_price: { type: 'string' },
   },
-};
+});
+
 
 /** Validates a whitelabel document: fills the defaults, or throws the Kazoo-shaped 400. */
 export const validateWhitelabel = compileValidator(whitelabelSchema);

@@ -80,7 +80,7 @@ function claimDomain(core: Core, accountId: string, domain: string, shown: unkno
   if (!owner || owner.account_id === accountId) return;
   const below = findAccount(core, owner.account_id)?.tree.includes(accountId) ?? true;
   if (!below && !actor?.isSuperduper) {
-    throw errors.invalidField('domain', 'unique', 'This domain is whitelabeled by another account', { cause: shown });
+    throw errors.invalidField('domain', 'unique', 'White label domain is already in use', { cause: shown });
   }
   const { domain: _taken, ...rest } = JSON.parse(owner.doc) as Record<string, unknown>;
   const body = JSON.stringify(rest);
@@ -127,12 +127,12 @@ export function createWhitelabel(core: Core, accountId: string, input: Record<st
   });
 }
 
-/** `POST …/whitelabel`: the fields sent over the stored document (Kazoo merges); `ifMatch` a revision. */
+/** `POST …/whitelabel`: the document sent replaces the stored one, as Kazoo's (its files stay); `ifMatch` a revision. */
 export function updateWhitelabel(core: Core, accountId: string, input: Record<string, unknown>, ifMatch?: string, actor?: Actor): Whitelabel {
   return transaction(core.db, () => {
     const current = getWhitelabel(core, accountId);
     if (ifMatch && ifMatch !== current.rev) throw errors.conflict();
-    return save(core, accountId, { ...current.doc, ...stripServerFields(input) }, current, actor);
+    return save(core, accountId, stripServerFields(input), current, actor);
   });
 }
 

@@ -29,7 +29,7 @@ describe('whitelabel', () => {
     // a reseller's admins may claim domains (a super-duper admin takes any)
     const made = createAccount(srv.core, { name: 'Other Reseller' }, { parentId: srv.master.account_id, reseller: true });
     other = { id: made.id, apiKey: made.apiKey };
-    await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-clerk', priv_level: 'user' } });
+    await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, { token: srv.adminToken, data: { username: 'clerk', password: 'pw-clerk', first_name: 'F', last_name: 'L', priv_level: 'user' } });
     clerk = await srv.userLogin('Reseller', 'clerk', 'pw-clerk');
   });
   afterAll(() => srv?.close());
@@ -72,20 +72,21 @@ describe('whitelabel', () => {
     expect((await srv.request('GET', doc(reseller.id), { token: clerk })).body.data.company_name).toBe('Acme Voice');
   });
 
-  it("another reseller cannot claim the same domain (400 domain.unique); a bad domain is a 400", async () => {
+  it('another reseller cannot claim the same domain (400 domain.unique); a field of the wrong type is a 400', async () => {
     const r = await srv.request('PUT', doc(other.id), { token: await srv.apiLogin(other.apiKey), data: { domain: 'ui.example.COM' } });
     expect(r.status).toBe(400);
-    expect(r.body.data.domain.unique).toMatchObject({ cause: 'ui.example.COM' });
-    const bad = await srv.request('PUT', doc(other.id), { token: srv.adminToken, data: { domain: 'not a domain/', hide_powered: 'maybe' } });
+    expect(r.body.data.domain.unique).toMatchObject({ message: 'White label domain is already in use', cause: 'ui.example.COM' });
+    const bad = await srv.request('PUT', doc(other.id), { token: srv.adminToken, data: { domain: 42, hide_powered: 'maybe' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.data.domain.pattern).toBeDefined();
+    expect(bad.body.data.domain.type).toBeDefined();
     expect(bad.body.data.hide_powered.type).toBeDefined();
   });
 
-  it('POST merges the fields sent over the stored document', async () => {
-    const r = await srv.request('POST', doc(reseller.id), { token: srv.adminToken, data: { hide_powered: 'true', nav: { help: 'https://help.example.com' } } });
+  it("POST replaces the stored document with the one sent, its defaults filled, as Kazoo's", async () => {
+    const sent = { company_name: 'Acme Voice', domain: 'UI.Example.com', hide_powered: 'true', nav: { help: 'https://help.example.com' } };
+    const r = await srv.request('POST', doc(reseller.id), { token: srv.adminToken, data: sent });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ company_name: 'Acme Voice', domain: 'UI.Example.com', hide_powered: true, nav: { help: 'https://help.example.com' } });
+    expect(r.body.data).toEqual({ ...sent, hide_powered: true, hide_credits: false, hide_registration: false, id: 'whitelabel' });
   });
 
   it('a logo uploaded as the image itself is answered as that file, by account and by domain', async () => {

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+
+describe("Kazoo's checks beyond the schemas: what must be unique, and where", () => {
+  let srv: TestServer;
+  let a: string;
+  let b: string;
+  const put = (account: string, endpoint: string, data: Record<string, unknown>) =>
+    srv.request('PUT', `/v2/accounts/${account}/${endpoint}`, { token: srv.adminToken, data });
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    a = (await createSubAccount(srv, srv.master.account_id, 'Checks A')).id;
+    b = (await createSubAccount(srv, srv.master.account_id, 'Checks B')).id;
+  });
+  afterAll(() => srv.close());
+
+  it('a callflow needs a number or a pattern; each routes one callflow of the account', async () => {
+    const none = await put(a, 'callflows', { name: 'Nothing' });
+    expect(none.status).toBe(400);
+    expect(none.body.data).toEqual({ numbers: { required: { message: 'Callflows must be assigned at least one number or pattern' } } });
+    const main = await put(a, 'callflows', { name: 'Main', numbers: ['1000', '+14155550100'], patterns: ['^\\*9\\d+$'] });
+    expect(main.status).toBe(201);
+    const clash = await put(a, 'callflows', { name: 'Other', numbers: ['2000', '1000'], patterns: ['^\\*9\\d+$'] });
+    expect(clash.status).toBe(400);
+    expect(clash.body.data).toEqual({
+      numbers: { unique: { message: `Number 1000 exists in callflow ${main.body.data.id} Main`, cause: '1000' } },
+      patterns: { unique: { message: `Pattern ^\\*9\\d+$ exists in callflow ${main.body.data.id} Main`, cause: '^\\*9\\d+$' } },
+    });
+    // the callflow itself may keep its numbers; another account may have them
+    expect((await srv.request('POST', `/v2/accounts/${a}/callflows/${main.body.data.id}`, { token: srv.adminToken, data: { name: 'Main 2', numbers: ['1000'] } })).status).toBe(200);
+    expect((await put(b, 'callflows', { numbers: ['1000'] })).status).toBe(201);
+  });
+
+  it('a mailbox is a number no other box of the account has (compared as numbers)', async () => {
+    expect((await put(a, 'vmboxes', { name: 'One', mailbox: '0100' })).status).toBe(201);
+    for (const mailbox of ['100', 'abc']) {
+      const r = await put(a, 'vmboxes', { name: 'Two', mailbox });
+      expect(r.status, mailbox).toBe(400);
+      expect(r.body.data.mailbox.unique).toEqual({ message: 'Invalid mailbox number or already exists' });
+    }
+    expect((await put(b, 'vmboxes', { name: 'Elsewhere', mailbox: '100' })).status).toBe(201);
+  });
+
+  it("a device's MAC address (however written) and SIP username are its own in the account", async () => {
+    expect((await put(a, 'devices', { name: 'Desk', mac_address: '00:11:22:AA:BB:CC', sip: { username: 'desk1' } })).status).toBe(201);
+    const r = await put(a, 'devices', { name: 'Copy', mac_address: '001122aabbcc', sip: { username: 'DESK1' } });
+    expect(r.status).toBe(400);
+    expect(r.body.data).toEqual({
+      mac_address: { unique: { message: 'MAC address already in use', cause: '001122aabbcc' } },
+      'sip.username': { unique: { message: 'SIP credentials already in use', cause: 'DESK1' } },
+    });
+    // authenticated by IP, a SIP username is not a credential
+    expect((await put(a, 'devices', { name: 'By IP', sip: { username: 'desk1', method: 'ip', ip: '10.0.0.9' } })).status).toBe(201);
+  });
+
+  it("a fax box's own SMTP address is no other fax box's, in any account", async () => {
+    expect((await put(a, 'faxboxes', { name: 'Fax', custom_smtp_email_address: 'fax@example.com' })).status).toBe(201);
+    const r = await put(b, 'faxboxes', { name: 'Fax', custom_smtp_email_address: 'fax@example.com' });
+    expect(r.status).toBe(400);
+    expect(r.body.data).toEqual({ custom_smtp_email_address: { unique: { message: 'email address must be unique', cause: 'fax@example.com' } } });
+  });
+
+  it("an account's name (as letters and digits) and realm are no other account's", async () => {
+    const taken = await srv.request('GET', `/v2/accounts/${a}`, { token: srv.adminToken });
+    const r = await srv.request('PUT', `/v2/accounts/${srv.master.account_id}`, {
+      token: srv.adminToken,
+      data: { name: 'checks-a', realm: taken.body.data.realm.toUpperCase() },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.data).toEqual({
+      name: { unique: { message: 'Account name already in use', cause: 'checks-a' } },
+      realm: { unique: { message: 'Account realm already in use', cause: taken.body.data.realm.toUpperCase() } },
+    });
+    // an account keeps its own; a new one gets the default timezone
+    expect((await srv.request('PATCH', `/v2/accounts/${a}`, { token: srv.adminToken, data: { name: 'Checks A' } })).status).toBe(200);
+    expect(taken.body.data.timezone).toBe('America/Los_Angeles');
+  });
+});
