@@ -28,6 +28,10 @@ describe('account configuration (/v2/accounts/{id}/configs/{category})', () => {
     expect((await srv.request('GET', path('conferences'), { token })).body.data.number_timeout).toBe(7000);
     const patch = await srv.request('PATCH', path('conferences'), { token, data: { pin_timeout: 2000 } });
     expect(patch.body.data).toMatchObject({ pin_timeout: 2000, entry_tone: 'tone_stream://%(1000,0,2600)' });
+    // a PATCH merges deeply, as a document's: nested settings kept, null removes
+    await srv.request('PATCH', path('conferences'), { token, data: { profiles: { a: { rate: 8000, caller_controls: 'default' } } } });
+    const deep = await srv.request('PATCH', path('conferences'), { token, data: { profiles: { a: { rate: 16000, caller_controls: null } } } });
+    expect(deep.body.data.profiles).toEqual({ a: { rate: 16000 } });
     const post = await srv.request('POST', path('conferences'), { token, data: { entry_tone: 'x' } });
     expect(post.body.data).toEqual({ pin_timeout: 5000, number_timeout: 7000, entry_tone: 'x', id: 'configs_conferences' });
     const del = await srv.request('DELETE', path('conferences'), { token });

@@ -2,6 +2,7 @@ import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
+import { isObject, mergePatch } from '../../util/json.js';
 import { errors } from '../../errors.js';
 import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
 import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc } from './categories.js';
@@ -109,7 +110,8 @@ export class ConfigService {
     const name = canonicalCategory(category);
     const { id: _id, _read_only: _ro, ...body } = input;
     return transaction(this.core.db, () => {
-      const merged = mode === 'merge' ? { ...(this.forAccount(accountId, name) ?? {}), ...body } : body;
+      // a PATCH merges deeply (null removes), as Kazoo's and the documents' (util/json.ts)
+      const merged = mode === 'merge' ? mergePatch(this.forAccount(accountId, name) ?? {}, body) : body;
       const wanted = this.accountValidators[name]?.(merged) ?? merged;
       const parent = this.inherited(name);
       const diff: Record<string, unknown> = {};
@@ -151,7 +153,7 @@ export class ConfigService {
     const { id: _id, _read_only: _ro, ...values } = input;
     return transaction(this.core.db, () => {
       const { id: _cid, ...nodes } = this.get(name) ?? { id: name };
-      const wanted = mode === 'merge' ? { ...((nodes[node] ?? {}) as Record<string, unknown>), ...values } : values;
+      const wanted = mode === 'merge' ? mergePatch((nodes[node] ?? {}) as Record<string, unknown>, values) : values;
       let kept = wanted;
       if (node !== 'default') {
         const base = this.inherited(name);
@@ -187,7 +189,7 @@ export class ConfigService {
       const merged: Record<string, unknown> = { ...nodes };
       for (const [node, values] of Object.entries(sent)) {
         const before = merged[node];
-        merged[node] = isObject(before) && isObject(values) ? { ...before, ...values } : values;
+        merged[node] = isObject(before) && isObject(values) ? mergePatch(before, values) : values;
       }
       return this.set(name, { default: {}, ...merged });
     });
@@ -250,10 +252,6 @@ export class ConfigService {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isNodeDoc(doc: Record<string, unknown>): boolean {
-  return 'default' in doc && typeof doc.default === 'object' && doc.default !== null && !Array.isArray(doc.default);
+  return isObject(doc.default);
 }
