@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const KINDS = ['accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel'];
+const KINDS = ['accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel', 'domains'];
 
 function usage(message) {
   if (message) console.error(message);

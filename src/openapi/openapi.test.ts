@@ -56,7 +56,7 @@ describe('the OpenAPI document', () => {
     expect(caller_id.properties.internal.properties.name).toEqual({ type: 'string', maxLength: 35 });
     // recursive schemas stay references
     expect(metaflow.properties.children.patternProperties['.+']).toEqual({ $ref: '#/components/schemas/metaflow' });
-    for (const name of ['accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel', 'callflows.user', 'endpoint.media']) {
+    for (const name of ['accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel', 'domains', 'domain_hosts', 'resource_templates', 'callflows.user', 'endpoint.media']) {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
   });

@@ -26,12 +26,28 @@ export function about(): Record<string, unknown> {
   };
 }
 
+/** What `about` answers, as the OpenAPI document shows it. */
+const ABOUT = {
+  type: 'object',
+  required: ['version', 'used_memory', 'processes', 'ports'],
+  properties: {
+    version: { type: 'string' },
+    used_memory: { type: 'integer', description: 'bytes' },
+    processes: { type: 'integer' },
+    ports: { type: 'integer' },
+    node_version: { type: 'string' },
+    node: { type: 'string' },
+    uptime_s: { type: 'integer' },
+  },
+};
+
 const routes: RouteDef[] = [
   // as Kazoo: without an account, a super-duper admin's; under one, anyone's who may act on it
-  { method: 'GET', path: 'about', superduper: true, handler: () => ({ data: about() }) },
+  { method: 'GET', path: 'about', superduper: true, response: ABOUT, handler: () => ({ data: about() }) },
   {
     method: 'GET',
     path: 'accounts/:account_id/about',
+    response: ABOUT,
     handler: (ctx, core) => {
       getAccount(core, ctx.params.account_id);
       return { data: about() };

@@ -26,6 +26,9 @@ const ACCOUNT_SETTINGS = {
   description: "the account's settings of the category; only what differs from the system's default node is stored",
 };
 
+/** `?with_defaults=true`: the built-in settings filled in. */
+const WITH_DEFAULTS = [{ name: 'with_defaults', description: '`true` fills in the built-in settings', schema: { type: 'boolean' } }];
+
 const ACCOUNT = 'accounts/:account_id/configs/:category';
 const NODE = 'system_configs/:category/:node';
 
@@ -49,6 +52,7 @@ export const configRoutes: RouteDef[] = [
     method: 'GET',
     path: 'system_configs/:category',
     superduper: true,
+    query: WITH_DEFAULTS,
     handler: (ctx, core) => {
       // `?with_defaults=true` fills in the built-in settings, as Kazoo's does.
       const withDefaults = ctx.query.get('with_defaults') === 'true';
@@ -92,6 +96,7 @@ export const configRoutes: RouteDef[] = [
     method: 'GET',
     path: NODE,
     superduper: true,
+    query: WITH_DEFAULTS,
     handler: (ctx, core) => ({ data: core.config.node(ctx.params.category, ctx.params.node, ctx.query.get('with_defaults') === 'true') }),
   },
   ...writeRoutes(NODE, (ctx, core, mode) => ({ data: core.config.setNode(ctx.params.category, ctx.params.node, dataObject(ctx), mode) }), NODE_SETTINGS).map(

@@ -10,16 +10,17 @@ export const ledgerRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/ledgers',
+    response: { type: 'object', description: 'usage by ledger source: none' },
     handler: (ctx, core) => {
       getAccount(core, ctx.params.account_id);
       return { data: {} };
     },
   },
   // `GET /v2/accounts/{id}/ledgers/total`: the balance in currency units, which Monster UI shows in its account panel
-
   {
     method: 'GET',
     path: 'accounts/:account_id/ledgers/total',
+    response: { type: 'object', required: ['amount'], properties: { amount: { type: 'number' } } },
     handler: (ctx, core) => {
       getAccount(core, ctx.params.account_id);
       return { data: { amount: 0 } };

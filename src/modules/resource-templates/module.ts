@@ -1,8 +1,9 @@
 import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
-import { writeRoutes, type RouteDef } from '../../http/router.js';
+import { writeRoutes, type QueryParam, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, flagOf, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { errors } from '../../errors.js';
 import { getAccount, resellerIdOf } from '../accounts/service.js';
 import { documentService, documentSummary } from '../documents/crud.js';
@@ -42,10 +43,16 @@ function writableOwner(ctx: RequestContext, core: Core): string {
 const BASE = 'accounts/:account_id/resource_templates';
 const ONE = `${BASE}/:template_id`;
 
+/** `?local=true`: a reseller's own templates rather than its reseller's. */
+const LOCAL: QueryParam[] = [{ name: 'local', description: "`true`: the caller's own templates (a reseller's token)", schema: { type: 'boolean' } }];
+const answer = documentAnswer(resourceTemplateSchema);
+
 const routes: RouteDef[] = [
   {
     method: 'GET',
     path: BASE,
+    query: [...LISTING_QUERY, ...LOCAL],
+    response: listAnswer(resourceTemplateSchema, resourceTemplates.kind.summary),
     handler: (ctx, core) => {
       const rows = resourceTemplates.list(core, templateOwner(ctx, core)).map((d) => documentSummary(resourceTemplates.kind, d));
       const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
@@ -56,11 +63,15 @@ const routes: RouteDef[] = [
     method: 'PUT',
     path: BASE,
     body: resourceTemplateSchema,
+    query: LOCAL,
+    response: answer,
     handler: (ctx, core) => ({ data: publicDoc(resourceTemplates.create(core, writableOwner(ctx, core), dataObject(ctx))) }),
   },
   {
     method: 'GET',
     path: ONE,
+    query: LOCAL,
+    response: answer,
     handler: (ctx, core) => {
       const d = resourceTemplates.get(core, templateOwner(ctx, core), ctx.params.template_id);
       return { data: publicDoc(d), extras: { revision: d.rev } };
@@ -72,10 +83,13 @@ const routes: RouteDef[] = [
       data: publicDoc(resourceTemplates.update(core, writableOwner(ctx, core), ctx.params.template_id, dataObject(ctx), mode, ifMatchOf(ctx))),
     }),
     resourceTemplateSchema,
-  ),
+    answer,
+  ).map((r): RouteDef => ({ ...r, query: LOCAL })),
   {
     method: 'DELETE',
     path: ONE,
+    query: LOCAL,
+    response: deletedAnswer(resourceTemplateSchema),
     handler: (ctx, core) => ({
       data: { ...publicDoc(resourceTemplates.remove(core, writableOwner(ctx, core), ctx.params.template_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
     }),

@@ -1,10 +1,11 @@
-import { PRINTABLE } from '../../schema/validate.js';
+import { PRINTABLE } from '../../schema/formats.js';
+import { defineSchema } from '../../schema/registry.js';
 
 /**
  * A resource template: a resource's fields a reseller offers its customers to start from, named
- * by `template_name` (Kazoo checks only that; the rest is kept as sent).
+ * by `template_name` (Kazoo has no schema for it and checks only that; the rest is kept as sent).
  */
-export const resourceTemplateSchema = {
+export const resourceTemplateSchema = defineSchema('resource_templates', {
   type: 'object',
   required: ['template_name'],
   properties: {
@@ -13,4 +14,4 @@ export const resourceTemplateSchema = {
     classifiers: { type: 'object' },
     ui_metadata: { type: 'object' },
   },
-};
+});

@@ -49,6 +49,11 @@ describe('whitelabel: domains, welcome page, by domain under an account', () => 
     expect((await srv.request('POST', '/v2/whitelabel/domains', { token: sub, data: plan })).status).toBe(403);
     const bad = await srv.request('POST', '/v2/whitelabel/domains', { token: srv.adminToken, data: { CNAME: { 'ui.example.com': { mapping: [], name: 'x' } } } });
     expect(bad.status).toBe(400);
+    // every record type's hosts are checked (Kazoo checks CNAME's only), another type's (AAAA) too
+    for (const data of [{ A: { 'x.{{domain}}': { name: 'no mapping' } } }, { AAAA: { 'x.{{domain}}': { mapping: 'one', name: 'x' } } }]) {
+      const r = await srv.request('POST', '/v2/whitelabel/domains', { token: srv.adminToken, data });
+      expect(r.status, JSON.stringify(data)).toBe(400);
+    }
     const set = await srv.request('POST', '/v2/whitelabel/domains', { token: srv.adminToken, data: plan });
     expect(set.status, set.text).toBe(200);
     expect(set.body.data).toEqual(plan);

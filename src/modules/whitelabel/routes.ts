@@ -3,7 +3,8 @@ import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { getAccount } from '../accounts/service.js';
 import { FILE_KINDS, fileName, fileOf, type FileKind } from './files.js';
 import { domainFor, domainsOf, setSystemDomains, testDomains } from './domains.js';
-import { domainsSchema } from './domains-schema.js';
+import { domainPlanAnswer, domainsSchema, domainTestAnswer } from './domains-schema.js';
+import { ref } from '../../schema/registry.js';
 import type { RequestContext } from '../../http/context.js';
 import { whitelabelSchema } from './schema.js';
 import { deletedAnswer, documentAnswer } from '../../http/answers.js';
@@ -43,6 +44,9 @@ function askedDomain(ctx: RequestContext): unknown {
   return ctx.query.get('domain') ?? d;
 }
 
+/** `?domain=`: the domain a domains request is about. */
+const DOMAIN_QUERY = [{ name: 'domain', description: "the domain (default: the account's whitelabel domain)", schema: { type: 'string' } }];
+
 /** The media type a kind of file is answered as. */
 const rawType = (kind: FileKind) => (kind === 'welcome' ? 'text/html' : 'image/*');
 
@@ -54,6 +58,8 @@ function fileRoutes(kind: FileKind): RouteDef[] {
       method: 'POST',
       path: `${ACCOUNT}/${kind}`,
       upload: true,
+      query: [{ name: 'filename', description: 'the name the file is answered with', schema: { type: 'string' } }],
+      response: answer,
       errors: [415],
       handler: (ctx, core) => {
         checkWhitelabelWrite(core, authOf(ctx));
@@ -120,18 +126,22 @@ export const whitelabelRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: `${ACCOUNT}/domains`,
+    query: DOMAIN_QUERY,
+    response: domainPlanAnswer,
     handler: (ctx, core) => ({ data: domainsOf(core, domainFor(core, getAccount(core, ctx.params.account_id).id, askedDomain(ctx))) }),
   },
   {
     method: 'POST',
     path: `${ACCOUNT}/domains`,
     body: { type: 'object', properties: { domain: { type: 'string', description: 'the domain to test (default: the account\'s whitelabel domain)' } } },
+    query: DOMAIN_QUERY,
+    response: domainTestAnswer,
     handler: async (ctx, core) => {
       checkWhitelabelWrite(core, authOf(ctx));
       return { data: await testDomains(core, domainFor(core, getAccount(core, ctx.params.account_id).id, askedDomain(ctx))) };
     },
   },
   // without an account: a domain's records, no token needed (as the by-domain lookups); the plan itself, a super-duper admin's
-  { method: 'GET', path: 'whitelabel/domains', auth: 'none', handler: (ctx, core) => ({ data: domainsOf(core, domainFor(core, undefined, askedDomain(ctx))) }) },
-  { method: 'POST', path: 'whitelabel/domains', superduper: true, body: domainsSchema, handler: (ctx, core) => ({ data: setSystemDomains(core, dataObject(ctx)) }) },
+  { method: 'GET', path: 'whitelabel/domains', auth: 'none', query: DOMAIN_QUERY, response: domainPlanAnswer, handler: (ctx, core) => ({ data: domainsOf(core, domainFor(core, undefined, askedDomain(ctx))) }) },
+  { method: 'POST', path: 'whitelabel/domains', superduper: true, body: domainsSchema, response: ref(domainsSchema), handler: (ctx, core) => ({ data: setSystemDomains(core, dataObject(ctx)) }) },
 ];
