@@ -13,6 +13,11 @@ export interface CliIo {
   isTTY: boolean;
   /** reads a whole input stream (`-` for stdin); tests may replace it */
   readStdin?(): Promise<string>;
+  /**
+   * writes a piece of a long output as it is, resolving once the reader has taken it (stdout's
+   * backpressure): what a command streams goes through it. Without it, pieces go to `out` at the end.
+   */
+  write?(text: string): void | Promise<void>;
 }
 
 /** A refused or failed operation: one sentence to stderr, exit 1 (2 for usage). */
@@ -94,6 +99,72 @@ export function emit(io: CliIo, g: Globals, value: unknown, human?: () => string
   else io.out(human());
 }
 
+/**
+ * Prints JSON text given in pieces (a listing read a chunk at a time) as `emit` prints a value:
+ * indented as `JSON.stringify(value, null, 2)` indents it, each piece written as soon as it is
+ * made and the reader has taken the one before, so the output of any size takes little memory.
+ */
+export async function emitJsonPieces(io: CliIo, pieces: Iterable<string>): Promise<void> {
+  const pretty = prettyJson();
+  if (!io.write) {
+    let all = '';
+    for (const piece of pieces) all += pretty(piece);
+    io.out(all);
+    return;
+  }
+  for (const piece of pieces) {
+    const text = pretty(piece);
+    if (text) await io.write(text);
+  }
+  await io.write('\n');
+}
+
+/**
+ * A streaming indenter of compact JSON text: feed it the text in pieces (cut anywhere), it answers
+ * each piece indented by two spaces a level, as `JSON.stringify(JSON.parse(text), null, 2)` writes it.
+ */
+export function prettyJson(): (piece: string) => string {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  /** an object or array was just opened: the next character says whether it is empty */
+  let opened = false;
+  const line = (d: number) => `\n${'  '.repeat(d)}`;
+  return (piece) => {
+    let out = '';
+    for (const ch of piece) {
+      if (inString) {
+        out += ch;
+        if (escaped) escaped = false;
+        else if (ch === '\\') escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (opened) {
+        opened = false;
+        if (ch === '}' || ch === ']') {
+          depth--;
+          out += ch;
+          continue;
+        }
+        out += line(depth);
+      }
+      if (ch === '{' || ch === '[') {
+        depth++;
+        opened = true;
+        out += ch;
+      } else if (ch === '}' || ch === ']') out += `${line(--depth)}${ch}`;
+      else if (ch === ',') out += `,${line(depth)}`;
+      else if (ch === ':') out += ': ';
+      else {
+        if (ch === '"') inString = true;
+        out += ch;
+      }
+    }
+    return out;
+  };
+}
+
 /** Maps any error to its exit code: usage 2, everything else 1. */
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
@@ -142,8 +213,35 @@ export async function readSource(io: CliIo, source: string): Promise<string> {
 /** Renders rows as an aligned text table. */
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
-  const cells = rows.map((r) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const t = tableLines(columns, rows);
+  return [t.header, ...rows.map(t.row)].join('\n');
+}
+
+/** A table's header and row renderer, aligned on the widths `sample` needs. */
+function tableLines(columns: string[], sample: Record<string, unknown>[]): { header: string; row: (r: Record<string, unknown>) => string } {
+  const cellsOf = (r: Record<string, unknown>) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c])));
+  const widths = columns.map((c) => c.length);
+  for (const r of sample) cellsOf(r).forEach((v, i) => (widths[i] = Math.max(widths[i], v.length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+  return { header: line(columns.map((c) => c.toUpperCase())), row: (r) => line(cellsOf(r)) };
+}
+
+/**
+ * Prints rows given in chunks (a listing read a chunk at a time) as a table, each chunk as soon
+ * as it is read: the columns are as wide as the first chunk needs (a longer cell further down
+ * widens its own line only).
+ */
+export async function emitTableChunks(io: CliIo, chunks: Iterable<Record<string, unknown>[]>, columns: string[]): Promise<void> {
+  let t: ReturnType<typeof tableLines> | undefined;
+  let collected = '';
+  for (const rows of chunks) {
+    if (rows.length === 0) continue;
+    let text = '';
+    if (!t) text += `${(t = tableLines(columns, rows)).header}\n`;
+    for (const r of rows) text += `${t.row(r)}\n`;
+    if (io.write) await io.write(text);
+    else collected += text;
+  }
+  if (!t) io.out('(none)');
+  else if (!io.write) io.out(collected);
 }

@@ -3,7 +3,7 @@ import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
 import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';
 import { stmt } from '../store/db.js';
-import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../store/pages.js';
 
 /** One row of `delivery_attempts`: one HTTP try of a delivery. */
 export interface AttemptRow {
@@ -112,18 +112,25 @@ export interface AttemptFilter extends TimeWindow {
   sourceId?: string;
 }
 
-/** Attempts newest first, one page keyed by attempt id (`startKey`: the newest one to show). */
-export function listAttempts(core: Core, q: AttemptFilter & PageQuery<number>): Page<AttemptRow, number> {
-  const where = ['a.kind = ?', 'a.account_id = ?'];
+/**
+ * Attempts newest first (by when they were made, as Kazoo's views key them), one page keyed by
+ * `[created, id]`. Read from the index that holds the listing in that order: the account's, or
+ * the hook's when one is named (a quiet hook's few rows are not looked for among its account's
+ * many), so a page, or a time window anywhere in the log, reads only the rows it answers.
+ */
+export function listAttempts(core: Core, q: AttemptFilter & PageQuery<CompoundKey>): Page<AttemptRow, CompoundKey> {
+  // `+` keeps SQLite off the account index when the hook's answers the listing
+  const by = q.sourceId ? '+' : '';
+  const where = [`${by}a.kind = ?`, `${by}a.account_id = ?`];
   const args: (string | number)[] = [q.kind, q.accountId];
   if (q.sourceId) (where.push('a.source_id = ?'), args.push(q.sourceId));
-  if (q.startKey !== undefined) (where.push('a.id <= ?'), args.push(q.startKey));
   if (q.createdFrom !== undefined) (where.push('a.created >= ?'), args.push(q.createdFrom));
   if (q.createdTo !== undefined) (where.push('a.created <= ?'), args.push(q.createdTo));
-  const rows = core.db
-    .prepare(`${ATTEMPT_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT ?`)
-    .all(...args, pageLimit(q.pageSize)) as unknown as AttemptRow[];
-  return keysetPage(rows, q, (r) => r.id);
+  return readKeysetPage<AttemptRow>(
+    core.db,
+    { select: ATTEMPT_SELECT, where, args, order: ['a.created', 'a.id'], descending: true, keyOf: (r) => [r.created, r.id] },
+    q,
+  );
 }
 
 /** One attempt by id, or undefined. */

@@ -53,3 +53,19 @@ function fewOpenings(bytes: Uint8Array, max: number): boolean {
   for (let i = buf.indexOf(OPEN_OBJECT); i !== -1; i = buf.indexOf(OPEN_OBJECT, i + 1)) if (++n > max) return false;
   return true;
 }
+
+/**
+ * The JSON text of an array whose items come in chunks (a listing read a chunk at a time), one
+ * piece a chunk, each item the JSON of `json(item)`; `counted` learns how many items were written.
+ */
+export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => unknown, counted: (n: number) => void = () => {}): Generator<string> {
+  let count = 0;
+  let text = '[';
+  for (const items of chunks) {
+    for (const item of items) text += `${count++ === 0 ? '' : ','}${JSON.stringify(json(item))}`;
+    yield text;
+    text = '';
+  }
+  counted(count);
+  yield `${text}]`;
+}

@@ -1,20 +1,26 @@
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { descendingOf, listingReply, opaqueKey } from '../../http/paging.js';
 import { accountSchema } from './schema.js';
 import {
   accountJson,
-  accountSummary,
   checkAccountWrite,
   createAccount,
   deleteAccount,
   getAccount,
-  listChildren,
-  listDescendants,
   readApiKey,
   rotateApiKey,
   updateAccount,
 } from './service.js';
+import { childrenPage, descendantsCount, descendantsPage, type TreeRow } from './tree.js';
+
+/** Children and descendants are listed by name, keyed by `[name, id]`. */
+const BY_NAME = opaqueKey('string', 'string');
+
+/** A listing row of the tree: Kazoo's summary (`tree`: the ancestors, root first). */
+function treeSummary(r: TreeRow): Record<string, unknown> {
+  return { id: r.id, name: r.name, realm: r.realm, tree: JSON.parse(r.tree) };
+}
 
 /** `/v2/accounts…`: the account tree, its documents and API key. */
 export const accountRoutes: RouteDef[] = [
@@ -55,21 +61,16 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: 'accounts/:account_id/children',
     handler: (ctx, core) => {
-      const rows = listChildren(core, ctx.params.account_id).map((a) => ({
-        ...accountSummary(a),
-        descendants_count: listDescendants(core, a.id).length,
-      }));
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), (r) => ({ ...treeSummary(r), descendants_count: descendantsCount(core, r.id) }), BY_NAME);
     },
   },
   {
     method: 'GET',
     path: 'accounts/:account_id/descendants',
     handler: (ctx, core) => {
-      const rows = listDescendants(core, ctx.params.account_id).map(accountSummary);
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME);
     },
   },
   {

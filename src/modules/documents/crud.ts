@@ -1,10 +1,12 @@
 import type { Core } from '../../core-type.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { CREATED_KEY, descendingOf, listingReply } from '../../http/paging.js';
+import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { compileValidator, type JsonSchema } from '../../schema/validate.js';
 import {
   deleteDoc,
+  docsPage,
   getDoc,
   insertDoc,
   listDocs,
@@ -30,6 +32,8 @@ export interface DocumentKind {
 export interface DocumentService {
   kind: DocumentKind;
   list(core: Core, accountId: string): StoredDoc[];
+  /** one page of the account's documents, oldest first (newest first when `descending`) */
+  page(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending?: boolean): Page<StoredDoc, CompoundKey>;
   get(core: Core, accountId: string, id: string): StoredDoc;
   /** `id` may be chosen (`tel apply` decides ids while planning), else it is generated */
   create(core: Core, accountId: string, input: Record<string, unknown>, id?: string): StoredDoc;
@@ -43,6 +47,7 @@ export function documentService(kind: DocumentKind): DocumentService {
   return {
     kind,
     list: (core, accountId) => listDocs(core, kind.kind, accountId),
+    page: (core, accountId, q, descending) => docsPage(core, kind.kind, accountId, q, descending),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
     create(core, accountId, input, id) {
       const doc = validate(stripServerFields(input));
@@ -75,13 +80,13 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'GET',
       path: base,
       handler: (ctx, core) => {
-        const rows = svc.list(core, ctx.params.account_id).map((d) => {
+        const desc = descendingOf(ctx.query);
+        const summary = (d: StoredDoc) => {
           const row: Record<string, unknown> = { id: d.id };
           for (const f of svc.kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
           return row;
-        });
-        const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-        return { data: page, extras };
+        };
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), summary, CREATED_KEY);
       },
     },
     {

@@ -2,6 +2,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -88,6 +89,26 @@ export function listDocs(core: Core, kind: string, accountId: string): StoredDoc
     stmt(core.db, 'SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id')
       .all(accountId, kind) as unknown as Row[]
   ).map(fromRow);
+}
+
+/**
+ * A page of an account's documents of a kind, oldest first (newest first when `descending`),
+ * keyed by `[created, id]`. Their private fields are not read (listings never show them).
+ */
+export function docsPage(core: Core, kind: string, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
+  const page = readKeysetPage<Row>(
+    core.db,
+    {
+      select: "SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs",
+      where: ['account_id = ?', 'kind = ?'],
+      args: [accountId, kind],
+      order: ['created', 'id'],
+      descending,
+      keyOf: (r) => [r.created, r.id],
+    },
+    q,
+  );
+  return { ...page, items: page.items.map(fromRow) };
 }
 
 /** What happened to a stored object, as `object` webhooks name it. */

@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
-import { attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
+import { attemptsReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
 import { documentRoutes } from '../documents/crud.js';
 import { queues } from './kind.js';
@@ -9,8 +9,7 @@ import { listQueueNotifications } from './service.js';
 
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
-  const page = listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, attemptQueryOf(ctx.query));
-  return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
+  return attemptsReply(ctx.query, (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q), attemptJson);
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`) and each queue's notification attempts. */

@@ -2,13 +2,13 @@ import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { integerParam, newestFirst, ordered, pageExtras, pageQueryOf, paginate, timeWindowOf } from '../../http/paging.js';
+import { CREATED_KEY, descendingOf, integerParam, listingReply, newestFirst, pageExtras, pageQueryOf, timeWindowOf } from '../../http/paging.js';
 import { jobSummary, type JobStatus } from '../../jobs/store.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
-import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, type Scope } from './service.js';
+import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, type Scope } from './service.js';
 import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
@@ -35,9 +35,8 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       method: 'GET',
       path: base,
       handler: (ctx, core) => {
-        const rows = listResources(core, scopeOf(ctx)).map(resourceSummary);
-        const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-        return { data: page, extras };
+        const desc = descendingOf(ctx.query);
+        return listingReply(ctx.query, (q) => resourcesPage(core, scopeOf(ctx), q, desc), resourceSummary, CREATED_KEY);
       },
     },
     { method: 'PUT', path: base, body: resourceSchema, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
@@ -93,7 +92,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'GET',
       path: `${base}/jobs/:job_id`,
-      handler: (ctx, core) => ({ json: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) }),
+      handler: (ctx, core) => ({ stream: { pieces: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) } }),
     },
   ];
   return superduper ? routes.map((r) => ({ ...r, superduper: true })) : routes;

@@ -1,9 +1,23 @@
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { ordered, paginate } from '../../http/paging.js';
+import { CREATED_KEY, descendingOf, listingReply } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson, userSchema } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, updateUser, userJson, usersPage, userSchema } from './service.js';
+import type { StoredDoc } from '../documents/store.js';
+
+/** A user as the listing shows it. */
+function userSummary(u: StoredDoc): Record<string, unknown> {
+  return {
+    id: u.id,
+    username: u.doc.username,
+    first_name: u.doc.first_name,
+    last_name: u.doc.last_name,
+    email: u.doc.email,
+    priv_level: u.doc.priv_level,
+    enabled: u.doc.enabled,
+  };
+}
 
 /** The request's user document, once the caller may write what it asks for. */
 function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
@@ -19,17 +33,8 @@ export const userRoutes: RouteDef[] = [
     method: 'GET',
     path: 'accounts/:account_id/users',
     handler: (ctx, core) => {
-      const rows = listUsers(core, ctx.params.account_id).map((u) => ({
-        id: u.id,
-        username: u.doc.username,
-        first_name: u.doc.first_name,
-        last_name: u.doc.last_name,
-        email: u.doc.email,
-        priv_level: u.doc.priv_level,
-        enabled: u.doc.enabled,
-      }));
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => usersPage(core, ctx.params.account_id, q, desc), userSummary, CREATED_KEY);
     },
   },
   {

@@ -1,6 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
-import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
+import { deleteDoc, docsPage, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
+import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
@@ -30,12 +31,30 @@ export function credentialHashes(username: string, password: string): Record<str
   return { [CREDENTIALS_FIELD]: hashCredentials(username, password) };
 }
 
+/**
+ * Whether another user of the account has this username, letter case ignored: one lookup in the
+ * index of usernames (lower-cased as SQLite lower-cases, ASCII letters). A name with other
+ * letters is also compared as JavaScript lower-cases it, among the account's users whose names
+ * have such letters (the rare case the index's lower-casing does not cover).
+ */
 function usernameTaken(core: Core, accountId: string, username: string, selfId?: string): ValidationErrors | undefined {
-  const clash = listDocs(core, 'user', accountId).find(
-    (u) => u.id !== selfId && String(u.doc.username).toLowerCase() === username.toLowerCase(),
-  );
+  const same = (stmt(core.db, USERNAME_SQL).all(accountId, username) as { id: string }[]).some((r) => r.id !== selfId);
+  const wanted = username.toLowerCase();
+  const clash =
+    same ||
+    (/[^\x00-\x7f]/.test(username) &&
+      (stmt(core.db, NON_ASCII_USERNAMES_SQL).all(accountId) as { id: string; username: string }[]).some(
+        (r) => r.id !== selfId && r.username.toLowerCase() === wanted,
+      ));
   return clash ? { username: { unique: { message: 'Username is already in use', value: username } } } : undefined;
 }
+
+/** The users of an account with this username, ASCII letter case ignored (the `docs_user_name` index). */
+const USERNAME_SQL = "SELECT id FROM docs WHERE kind = 'user' AND account_id = ? AND lower(json_extract(doc, '$.username')) = lower(?)";
+
+/** The users of an account whose usernames have letters beyond ASCII. */
+const NON_ASCII_USERNAMES_SQL = `SELECT id, json_extract(doc, '$.username') AS username FROM docs
+  WHERE kind = 'user' AND account_id = ? AND json_extract(doc, '$.username') GLOB ('*[^' || char(1) || '-' || char(127) || ']*')`;
 
 /** The public JSON of a user (never the password or its hashes). */
 export function userJson(u: StoredDoc): Record<string, unknown> {
@@ -45,6 +64,11 @@ export function userJson(u: StoredDoc): Record<string, unknown> {
 /** Every user of an account. */
 export function listUsers(core: Core, accountId: string): StoredDoc[] {
   return listDocs(core, 'user', accountId);
+}
+
+/** One page of an account's users, oldest first (newest first when `descending`). */
+export function usersPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
+  return docsPage(core, 'user', accountId, q, descending);
 }
 
 /** One user or a 404. */

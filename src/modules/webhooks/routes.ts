@@ -2,7 +2,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { attemptQueryOf, encodeStartKey, pageExtras, paginate } from '../../http/paging.js';
+import { attemptsReply, CREATED_KEY, descendingOf, listingReply, paginate } from '../../http/paging.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
@@ -19,7 +19,7 @@ import {
   hookSummary,
   hookView,
   listHookAttempts,
-  listWebhooks,
+  webhooksPage,
   reenableAutoDisabled,
   replayDeliveries,
   updateWebhook,
@@ -47,9 +47,8 @@ function samplesReply(ctx: RequestContext) {
 }
 
 /** The attempts listing of an account's webhooks, or of one hook. */
-function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
-  const page = listHookAttempts(core, ctx.params.account_id, { ...attemptQueryOf(ctx.query), hookId });
-  return { data: page.items.map(attemptJson), extras: pageExtras(page, encodeStartKey) };
+function hookAttempts(ctx: RequestContext, core: Core, hookId?: string) {
+  return attemptsReply(ctx.query, (q) => listHookAttempts(core, ctx.params.account_id, { ...q, hookId }), attemptJson);
 }
 
 /** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */
@@ -97,8 +96,10 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: ACCOUNT,
     handler: (ctx, core) => {
-      const { page, extras } = paginate(listWebhooks(core, ctx.params.account_id).map((h) => viewed(ctx, core, hookSummary(h))), ctx.query);
-      return { data: page, extras };
+      // whether the caller sees secrets is one question per request, not per hook
+      const admin = isAccountAdmin(core, authOf(ctx));
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => webhooksPage(core, ctx.params.account_id, q, desc), (h) => hookView(hookSummary(h), admin), CREATED_KEY);
     },
   },
   {
@@ -130,7 +131,7 @@ export const webhookRoutes: RouteDef[] = [
       return { data: 'hooks updated' };
     },
   },
-  { method: 'GET', path: `${ACCOUNT}/attempts`, handler: (ctx, core) => attemptsReply(ctx, core) },
+  { method: 'GET', path: `${ACCOUNT}/attempts`, handler: (ctx, core) => hookAttempts(ctx, core) },
   // tel's extension: recorded deliveries sent again with their original event ids
   {
     method: 'PUT',
@@ -141,7 +142,7 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: `${ONE}/attempts`,
-    handler: (ctx, core) => attemptsReply(ctx, core, ctx.params.webhook_id),
+    handler: (ctx, core) => hookAttempts(ctx, core, ctx.params.webhook_id),
   },
   {
     method: 'GET',
