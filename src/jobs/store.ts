@@ -153,14 +153,14 @@ export interface JobError {
  * its last error, as keys of an object), read a range of positions at a time: at most `limit`.
  */
 export function* jobErrors(core: Core, job: JobRow, limit = Infinity): Generator<JobError[]> {
-  let numbers: string[] | undefined;
+  let given: ((idx: number) => string) | undefined;
   const seen = new Map<string, JobError>();
   for (const [from, to] of resultRanges(job)) {
     const rows = stmt(core.db, ERRORS_SQL).all(job.seq, from, to) as unknown as ErrorRow[];
     const fresh: JobError[] = [];
     for (const r of rows) {
-      numbers ??= JSON.parse(storedNumbers(core, job.seq)) as string[];
-      const e: JobError = { number: numbers[r.idx], reason: r.reason, message: r.message };
+      given ??= stringsOf(storedNumbers(core, job.seq));
+      const e: JobError = { number: given(r.idx), reason: r.reason, message: r.message };
       const before = seen.get(e.number);
       if (before) Object.assign(before, e);
       else if (seen.size < limit) (seen.set(e.number, e), fresh.push(e));
@@ -168,6 +168,34 @@ export function* jobErrors(core: Core, job: JobRow, limit = Infinity): Generator
     yield fresh;
     if (seen.size >= limit) return;
   }
+}
+
+/**
+ * The elements of a JSON array of strings (a job's numbers as stored), read in increasing
+ * positions: each is found from the last one read and parsed alone, so the errors of a job of
+ * 100,000 numbers never parse the whole list at once (some 20 ms of the event loop).
+ */
+function stringsOf(text: string): (idx: number) => string {
+  let at = text.indexOf('"');
+  let index = 0;
+  /** the position of the quote that closes the string opening at `open` */
+  const closing = (open: number) => {
+    for (let i = open + 1; ; ) {
+      const quote = text.indexOf('"', i);
+      let slashes = 0;
+      while (text.charCodeAt(quote - 1 - slashes) === 92) slashes++;
+      if (slashes % 2 === 0) return quote;
+      i = quote + 1;
+    }
+  };
+  return (idx) => {
+    for (; index < idx; index++) at = text.indexOf('"', closing(at) + 1);
+    const end = closing(at);
+    const value = JSON.parse(text.slice(at, end + 1)) as string;
+    index = idx + 1;
+    at = text.indexOf('"', end + 1);
+    return value;
+  };
 }
 
 /** A job's detail as an object (the text of `jobDetailPieces`, read): for tests and small jobs. */

@@ -4,7 +4,6 @@ import {
   defaultRealm,
   deleteAccount,
   findAccountByApiKey,
-  listChildren,
   listDescendants,
   masterAccount,
   normaliseName,
@@ -67,7 +66,7 @@ const ORDER = {
   webhook: 700,
 };
 
-/** Plans a lab against a database: reads only; the changes run later, in one transaction. */
+/** Plans a lab against a database: reads only; the changes run later (see applyPlan). */
 export async function planLab(core: Core, lab: Lab, opts: { prune: boolean }): Promise<Plan> {
   return new Planner(core, lab, opts.prune).plan();
 }
@@ -132,8 +131,29 @@ class Planner {
     return at;
   }
 
+  /**
+   * The database's accounts below `top` (the master account, or the file's root's parent), read
+   * once and kept by parent and normalised name: matching a tree of any size reads no more.
+   */
+  private tree: { top: string; children: Map<string, Account[]> } | undefined;
+
+  private childrenOf(parent: Account): Account[] {
+    if (!this.tree || !(this.tree.top === parent.id || parent.tree.includes(this.tree.top))) {
+      const top = parent.tree[0] ?? parent.id;
+      const children = new Map<string, Account[]>();
+      for (const a of listDescendants(this.core, top)) {
+        const list = children.get(a.parentId!);
+        if (list) list.push(a);
+        else children.set(a.parentId!, [a]);
+      }
+      this.tree = { top, children };
+    }
+    return this.tree.children.get(parent.id) ?? [];
+  }
+
   private childNamed(parent: Account, name: string, where: string): Account | undefined {
-    const found = listChildren(this.core, parent.id).filter((c) => normaliseName(c.name) === normaliseName(name));
+    const wanted = normaliseName(name);
+    const found = this.childrenOf(parent).filter((c) => normaliseName(c.name) === wanted);
     if (found.length > 1) this.problem(where, `the database has ${found.length} accounts named "${name}" under ${parent.name}: rename all but one first`);
     return found[0];
   }
@@ -147,9 +167,18 @@ class Planner {
       const holder = findAccountByApiKey(this.core, node.apiKey);
       if (holder && holder.id !== node.id) this.problem(`${node.where}.api_key`, `account ${holder.name} of the database has this API key`);
     }
-    const children = existing ? listChildren(this.core, existing.id) : [];
+    const children = existing ? this.childrenOf(existing) : [];
+    const byName = new Map<string, Account[]>();
+    for (const c of children) {
+      const key = normaliseName(c.name);
+      const same = byName.get(key);
+      if (same) same.push(c);
+      else byName.set(key, [c]);
+    }
     for (const child of node.children ?? []) {
-      this.matchAccount(child, existing ? this.childNamed(existing, child.name, child.where) : undefined, node.id, depth + 1);
+      const found = byName.get(normaliseName(child.name)) ?? [];
+      if (found.length > 1) this.problem(child.where, `the database has ${found.length} accounts named "${child.name}" under ${existing!.name}: rename all but one first`);
+      this.matchAccount(child, found[0], node.id, depth + 1);
     }
     if (!existing || !node.children) return;
     const declared = new Set(node.children.map((c) => normaliseName(c.name)));
@@ -179,19 +208,36 @@ class Planner {
     if (globals) this.matchItems(GLOBAL_RESOURCES, {}, true, globals);
   }
 
-  private stored = new Map<string, Stored[]>();
+  /** Each kind's stored objects below the file's root account, by account: one read per kind. */
+  private under = new Map<CollectionKind, Map<string, Stored[]>>();
+  /** The global collections' objects, read once. */
+  private globals = new Map<CollectionKind, Stored[]>();
 
   private storedOf(kind: CollectionKind, owner: Scope, exists: boolean): Stored[] {
-    const key = `${kind.key} ${owner.accountId ?? ''}`;
-    let list = this.stored.get(key);
-    if (!list) this.stored.set(key, (list = exists ? kind.list(this.core, owner) : []));
-    return list;
+    if (!exists) return [];
+    if (!owner.accountId) {
+      let list = this.globals.get(kind);
+      if (!list) this.globals.set(kind, (list = kind.list(this.core, owner)));
+      return list;
+    }
+    let byAccount = this.under.get(kind);
+    if (!byAccount) {
+      const root = this.accounts[0]?.existing;
+      this.under.set(kind, (byAccount = root ? kind.listUnder(this.core, root.id) : new Map()));
+    }
+    return byAccount.get(owner.accountId) ?? [];
   }
 
   private matchItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[]): void {
-    const current = this.storedOf(kind, owner, exists);
+    const byKey = new Map<string, Stored[]>();
+    for (const s of this.storedOf(kind, owner, exists)) {
+      const key = kind.keyOf(String(s.doc[kind.keyField] ?? ''));
+      const same = byKey.get(key);
+      if (same) same.push(s);
+      else byKey.set(key, [s]);
+    }
     for (const item of items) {
-      const found = current.filter((s) => kind.same(String(s.doc[kind.keyField] ?? ''), item.key));
+      const found = byKey.get(kind.keyOf(item.key)) ?? [];
       if (found.length > 1) this.problem(item.where, `the database has ${found.length} ${kind.key} with the ${kind.keyField} "${item.key}": remove all but one first`);
       item.id = found[0]?.id ?? newId();
     }
@@ -292,9 +338,10 @@ class Planner {
 
   private planItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[], where: string): void {
     const current = this.storedOf(kind, owner, exists);
+    const byId = new Map(current.map((s) => [s.id, s]));
     const order = kind.key === 'webhooks' ? ORDER.webhook : ORDER.item;
     for (const item of items) {
-      const match = current.find((s) => s.id === item.id);
+      const match = byId.get(item.id!);
       const name = `${where}/${item.key}`;
       this.pending.push(async (): Promise<Change | undefined> => {
         const desired = unmasked(kind, this.lab.refs.resolve(item.doc), match, { where: item.where, name }, this);
@@ -317,14 +364,15 @@ class Planner {
 
   private planPushes(node: AccountNode, accountId: string, exists: boolean): void {
     const current = exists ? listSubscriptions(this.core, accountId) : [];
-    const devices = [...node.collections].find(([k]) => k.key === 'devices')?.[1] ?? [];
+    const byDevice = new Map(current.map((s) => [`${s.appName} ${s.deviceId}`, s]));
+    const devices = new Map(([...node.collections].find(([k]) => k.key === 'devices')?.[1] ?? []).map((d) => [d.key, d.id!]));
     const declared = new Set<string>();
     for (const item of node.pushSubscriptions!) {
-      const deviceId = devices.find((d) => d.key === item.device)!.id!;
+      const deviceId = devices.get(item.device!)!;
       const app = String(item.doc.app_name);
       declared.add(`${app} ${deviceId}`);
       const desired = { ...this.lab.refs.resolve(item.doc), app_name: app, device_id: deviceId };
-      const match = current.find((s) => s.appName === app && s.deviceId === deviceId);
+      const match = byDevice.get(`${app} ${deviceId}`);
       const name = `${node.path}/${item.device} ${app}`;
       if (!match) {
         this.add({ action: 'create', kind: 'push subscription', name, run: (core) => void createSubscription(core, accountId, app, deviceId, desired) }, ORDER.push);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import { commitCount, stmt, type Db } from './db.js';
@@ -16,6 +17,12 @@ const TAIL_FRAMES = 64;
 /** Checkpoint passes of the thread per request at most (a server that commits faster than they copy). */
 const MAX_PASSES = 4;
 
+/** How long nothing must have been committed before a quiet server truncates its write-ahead log. */
+export const TRUNCATE_AFTER_QUIET_MS = 1_000;
+
+/** A log no larger than this is left as it is (SQLite reuses it from the start). */
+const WAL_KEEP_BYTES = 4 * 1024 * 1024;
+
 /** The cadence of the fallback, should the checkpoint thread not start or fail. */
 const FALLBACK_INTERVAL_MS = 250;
 
@@ -23,6 +30,8 @@ const FALLBACK_INTERVAL_MS = 250;
 export interface CheckpointerOptions {
   tickMs?: number;
   maxDeferMs?: number;
+  /** how long the server must have committed nothing before its log is truncated */
+  truncateAfterMs?: number;
 }
 
 /** A running checkpointer; `stop()` ends it and leaves the WAL checkpointed. */
@@ -46,10 +55,17 @@ const db = new DatabaseSync(workerData.file, { timeout: 0 });
 db.exec('PRAGMA wal_autocheckpoint = 0');
 db.exec('PRAGMA cache_size = -256');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 const TAIL_FRAMES = ${TAIL_FRAMES};
 const MAX_PASSES = ${MAX_PASSES};
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
+  if (m === 'truncate') {
+    // a log already copied is emptied; a reader or writer at work makes it answer busy (no wait)
+    try { parentPort.postMessage({ ok: true, truncate: true, ...truncate.get() }); }
+    catch (err) { parentPort.postMessage({ ok: false, truncate: true, error: String(err && err.message || err) }); }
+    return;
+  }
   try {
     // a pass copies the log as it was when the pass began; the next one what was committed meanwhile
     let r = checkpoint.get();
@@ -122,13 +138,40 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   let elu = performance.eventLoopUtilization();
   let onDone: (() => void) | undefined;
 
-  thread.on('message', (m: { ok: boolean; error?: string }) => {
+  thread.on('message', (m: { ok: boolean; error?: string; truncate?: boolean; busy?: number }) => {
     running = false;
     if (!m.ok) process.stderr.write(`tel: checkpoint failed: ${m.error}\n`);
+    // a truncation that met a reader or writer is tried again at the next quiet moment
+    if (m.truncate) {
+      truncated = m.ok && m.busy === 0;
+      if (!truncated) changedAt = Date.now();
+    }
     // what was committed while the thread copied: a few pages, copied here so the log starts over
-    checkpointHere();
+    else checkpointHere();
     onDone?.();
   });
+
+  /**
+   * A log a burst of writes made large stays that large (SQLite reuses it, never shrinks it):
+   * once the server has committed nothing for `truncateAfterMs` and its log has been copied, the
+   * thread empties it (a TRUNCATE checkpoint, which waits for no one).
+   */
+  const truncateAfterMs = opts.truncateAfterMs ?? TRUNCATE_AFTER_QUIET_MS;
+  let truncated = true;
+  let changedAt = Date.now();
+  const maybeTruncate = (quiet: boolean) => {
+    if (truncated || !quiet || Date.now() - changedAt < truncateAfterMs) return;
+    truncated = true;
+    let size = 0;
+    try {
+      size = statSync(`${file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size <= WAL_KEEP_BYTES) return;
+    running = true;
+    thread.postMessage('truncate');
+  };
 
   const tick = setInterval(() => {
     const busy = performance.eventLoopUtilization(elu);
@@ -145,8 +188,10 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
       pendingSince ??= Date.now();
       seenCommits = commits;
       seenVersion = version;
+      changedAt = Date.now();
+      truncated = false;
     }
-    if (pendingSince === undefined) return;
+    if (pendingSince === undefined) return maybeTruncate(busy.utilization < QUIET_UTILIZATION);
     if (busy.utilization >= QUIET_UTILIZATION && Date.now() - pendingSince < maxDeferMs) return;
     pendingSince = undefined;
     running = true;

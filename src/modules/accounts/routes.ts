@@ -12,7 +12,7 @@ import {
   rotateApiKey,
   updateAccount,
 } from './service.js';
-import { childrenPage, descendantsCount, descendantsPage, type TreeRow } from './tree.js';
+import { childrenPage, descendantsPage, type TreeRow } from './tree.js';
 
 /** Children and descendants are listed by name, keyed by `[name, id]`. */
 const BY_NAME = opaqueKey('string', 'string');
@@ -62,7 +62,7 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id/children',
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), (r) => ({ ...treeSummary(r), descendants_count: descendantsCount(core, r.id) }), BY_NAME);
+      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), (r) => ({ ...treeSummary(r), descendants_count: r.descendants_count }), BY_NAME);
     },
   },
   {

@@ -43,18 +43,24 @@ export function hasChildren(core: Core, id: string): boolean {
   return stmt(core.db, 'SELECT 1 FROM accounts WHERE parent_id = ? LIMIT 1').get(id) !== undefined;
 }
 
-/** How many accounts are below an account (its children, theirs, …): one range of the tree's key. */
-export function descendantsCount(core: Core, id: string): number {
-  return (stmt(core.db, 'SELECT count(*) AS n FROM account_tree WHERE ancestor_id = ?').get(id) as { n: number }).n;
-}
-
 /** The SQL of the ids of an account's descendants (one parameter: the account id), for `IN (…)`. */
 export const DESCENDANT_IDS_SQL = 'SELECT account_id FROM account_tree WHERE ancestor_id = ?';
 
-/** A page of an account's children by name (case ignored), then id; keyed by `[name, id]`. */
-export function childrenPage(core: Core, id: string, q: PageQuery<CompoundKey>, descending = false): Page<TreeRow, CompoundKey> {
-  const listing: KeysetListing<TreeRow> = {
-    select: `SELECT ${TREE_COLUMNS} FROM accounts a`,
+/** The SQL of the ids of an account and its descendants (parameter `?1`: the account id), for `IN (…)`. */
+export const SUBTREE_IDS_SQL = 'SELECT ?1 UNION ALL SELECT account_id FROM account_tree WHERE ancestor_id = ?1';
+
+/** A child as its listing reads it: with how many accounts are below it. */
+export interface ChildRow extends TreeRow {
+  descendants_count: number;
+}
+
+/**
+ * A page of an account's children by name (case ignored), then id, keyed by `[name, id]`, each
+ * with its descendants_count (a range of the tree's key, read in the same statement).
+ */
+export function childrenPage(core: Core, id: string, q: PageQuery<CompoundKey>, descending = false): Page<ChildRow, CompoundKey> {
+  const listing: KeysetListing<ChildRow> = {
+    select: `SELECT ${TREE_COLUMNS}, (SELECT count(*) FROM account_tree t WHERE t.ancestor_id = a.id) AS descendants_count FROM accounts a`,
     where: ['a.parent_id = ?'],
     args: [id],
     order: ['a.name COLLATE NOCASE', 'a.id'],

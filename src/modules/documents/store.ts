@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { SUBTREE_IDS_SQL } from '../accounts/tree.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -87,6 +88,14 @@ export function getDoc(core: Core, kind: string, accountId: string, id: string):
 export function listDocs(core: Core, kind: string, accountId: string): StoredDoc[] {
   return (
     stmt(core.db, 'SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id')
+      .all(accountId, kind) as unknown as Row[]
+  ).map(fromRow);
+}
+
+/** Every document of a kind in an account and every account below it, oldest first: one read (`tel apply` plans with it). */
+export function listDocsUnder(core: Core, kind: string, accountId: string): StoredDoc[] {
+  return (
+    stmt(core.db, `SELECT * FROM docs WHERE kind = ?2 AND account_id IN (${SUBTREE_IDS_SQL}) ORDER BY created, id`)
       .all(accountId, kind) as unknown as Row[]
   ).map(fromRow);
 }

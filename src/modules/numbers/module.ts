@@ -12,7 +12,7 @@ const NUMBER_CHUNK_ROWS = 1000;
  * `paginate=false` every number, written a chunk at a time (an inventory of 100,000 numbers is
  * some 20 MB of JSON).
  */
-function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>): Reply {
+export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>): Reply {
   // keys are E.164: a leading space is a `+` the client did not URL-encode
   const q = pageQueryOf(query, (qs) => qs.get('start_key')?.replace(/^ /, '+') || undefined);
   if (q.pageSize !== undefined) {
@@ -21,7 +21,7 @@ function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Pa
     for (const r of page.items) numbers[r.number] = numberJson(r);
     return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
   }
-  const chunks = everyPage(read, { startKey: q.startKey, chunkRows: NUMBER_CHUNK_ROWS, first: read({ pageSize: NUMBER_CHUNK_ROWS, startKey: q.startKey }) });
+  const chunks = everyPage(read, { chunkRows: NUMBER_CHUNK_ROWS, first: read({ pageSize: NUMBER_CHUNK_ROWS, startKey: q.startKey }) });
   let count = 0;
   function* pieces(): Generator<string> {
     let text = '{"cascade_quantity":0,"numbers":{';

@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { SUBTREE_IDS_SQL } from '../accounts/tree.js';
 import { newId, nextRevision } from '../../util/ids.js';
 
 /** A stored webhook. */
@@ -75,6 +76,13 @@ export function getHook(core: Core, accountId: string, id: string): Hook {
 /** Every hook of an account, oldest first. */
 export function listHooks(core: Core, accountId: string): Hook[] {
   return (stmt(core.db, 'SELECT * FROM webhooks WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as HookRow[]).map(
+    hookFromRow,
+  );
+}
+
+/** Every hook of an account and of every account below it, oldest first: one read (`tel apply` plans with it). */
+export function listHooksUnder(core: Core, accountId: string): Hook[] {
+  return (stmt(core.db, `SELECT * FROM webhooks WHERE account_id IN (${SUBTREE_IDS_SQL}) ORDER BY created, id`).all(accountId) as unknown as HookRow[]).map(
     hookFromRow,
   );
 }

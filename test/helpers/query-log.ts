@@ -1,0 +1,62 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+
+/** One statement run while the log was on: its SQL and the rows it handed back. */
+export interface Executed {
+  sql: string;
+  rows: number;
+}
+
+let current: Executed[] | undefined;
+let installed = false;
+
+/**
+ * Records every statement run by every connection of this process (statements prepared after
+ * this call: install it before opening the database). What a request costs in SQL is then read
+ * from the log: which statements it ran (their plans checked with `planOf`), and how many rows
+ * each handed back.
+ */
+export function installQueryLog(): void {
+  if (installed) return;
+  installed = true;
+  const prepare = DatabaseSync.prototype.prepare;
+  DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string, ...rest: unknown[]) {
+    const st = (prepare as (this: DatabaseSync, sql: string, ...r: unknown[]) => StatementSync).call(this, sql, ...rest);
+    const wrap = (name: 'all' | 'get' | 'run' | 'iterate', count: (result: unknown) => number) => {
+      const original = st[name] as (...a: unknown[]) => unknown;
+      (st as unknown as Record<string, unknown>)[name] = function (this: StatementSync, ...args: unknown[]) {
+        const result = original.apply(this, args);
+        current?.push({ sql, rows: count(result) });
+        return result;
+      };
+    };
+    wrap('all', (r) => (r as unknown[]).length);
+    wrap('get', (r) => (r === undefined ? 0 : 1));
+    wrap('run', () => 0);
+    wrap('iterate', () => -1);
+    return st;
+  } as typeof prepare;
+}
+
+/** Runs `fn` and answers what it returned with the statements it ran. */
+export async function logged<T>(fn: () => Promise<T>): Promise<{ result: T; queries: Executed[] }> {
+  const queries: Executed[] = [];
+  current = queries;
+  try {
+    return { result: await fn(), queries };
+  } finally {
+    current = undefined;
+  }
+}
+
+/** The query plan of a statement, one line per step (`SEARCH …`, `SCAN …`, `USE TEMP B-TREE …`). */
+export function planOf(db: DatabaseSync, sql: string): string[] {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
+}
+
+/**
+ * The steps of a plan that read a whole table or index, or sort rows read, rather than search an
+ * index for the rows wanted: what a listing that reads more than its page shows.
+ */
+export function wholeTableSteps(plan: string[]): string[] {
+  return plan.filter((step) => (/^SCAN /.test(step) && !/^SCAN CONSTANT ROW/.test(step)) || /TEMP B-TREE/.test(step));
+}
