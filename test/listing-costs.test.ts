@@ -208,6 +208,40 @@ describe('listings read the page they answer, whatever the size of the table', (
     }
   });
 
+  it('a username taken in another letter case is found by a lookup, not by reading the account\'s users', async () => {
+    const users = `/v2/accounts/${lab.objects}/users`;
+    const { result: taken, queries } = await logged(() => httpRequest(url, 'PUT', users, { token: admin, data: { username: 'CLERK', password: 'pw' } }));
+    expect(taken.status).toBe(400);
+    expect(taken.body.data.username.unique).toBeDefined();
+    for (const q of queries) expect(wholeTableSteps(planOf(core.db, q.sql)), q.sql).toEqual([]);
+    expect(Math.max(...queries.map((q) => q.rows))).toBeLessThanOrEqual(1);
+    // letters beyond ASCII are compared as JavaScript lower-cases them
+    expect((await httpRequest(url, 'PUT', users, { token: admin, data: { username: 'Éric', password: 'pw' } })).status).toBe(201);
+    expect((await httpRequest(url, 'PUT', users, { token: admin, data: { username: 'éRIC', password: 'pw' } })).status).toBe(400);
+    expect((await httpRequest(url, 'PUT', users, { token: admin, data: { username: 'eric', password: 'pw' } })).status).toBe(201);
+  });
+
+  it('the bulk re-enable down the tree reads the auto-disabled hooks, not every account\'s hooks', async () => {
+    const disabled = core.db
+      .prepare(`UPDATE webhooks SET enabled = 0, disable_reason = 'too many failures', doc = json_set(doc, '$.enabled', json('false'))
+        WHERE id IN (SELECT id FROM webhooks WHERE account_id = ? LIMIT 3) RETURNING id, rev`)
+      .all(lab.objects) as { id: string; rev: string }[];
+    const { result: r, queries } = await logged(() =>
+      httpRequest(url, 'PATCH', `/v2/accounts/${lab.master}/descendants/webhooks`, { token: admin, data: { 're-enable': true } }),
+    );
+    expect(r.status).toBe(200);
+    for (const q of queries) {
+      // the partial index holds the auto-disabled hooks only: reading it whole is the point
+      const steps = wholeTableSteps(planOf(core.db, q.sql)).filter((step) => !/USING INDEX webhooks_auto_disabled/.test(step));
+      expect(steps, q.sql).toEqual([]);
+    }
+    for (const d of disabled) {
+      const now = core.db.prepare('SELECT enabled, disable_reason, rev, json_extract(doc, \'$.enabled\') AS doc_enabled FROM webhooks WHERE id = ?').get(d.id);
+      expect(now).toMatchObject({ enabled: 1, disable_reason: null, doc_enabled: 1 });
+      expect((now as { rev: string }).rev).not.toBe(d.rev);
+    }
+  });
+
   it('a children listing with many children answers descendants_count from the tree, in the page statement', async () => {
     const r = await httpRequest(url, 'GET', `/v2/accounts/${lab.reseller}/children?page_size=${PAGE}`, { token: admin });
     const counts = r.body.data.map((c: { descendants_count: number }) => c.descendants_count);

@@ -47,7 +47,8 @@ export class ApplyFailed extends Error {
  * BATCH_MS (in its order, so parents are in before their children), and one that fails part way
  * keeps the batches before the failing change: applying the file again finishes the work.
  */
-export function applyPlan(core: Core, plan: Plan): Applied {
+export function applyPlan(core: Core, plan: Plan, opts: { batchMs?: number } = {}): Applied {
+  const batchMs = opts.batchMs ?? BATCH_MS;
   const started = performance.now();
   let transactions = 0;
   let longestMs = 0;
@@ -64,7 +65,7 @@ export function applyPlan(core: Core, plan: Plan): Applied {
           throw new ApplyFailed(change, err, from);
         }
         next++;
-      } while (next < plan.changes.length && performance.now() - t < BATCH_MS);
+      } while (next < plan.changes.length && performance.now() - t < batchMs);
     });
     transactions++;
     longestMs = Math.max(longestMs, performance.now() - t);
