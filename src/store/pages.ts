@@ -55,8 +55,8 @@ export interface KeysetListing<T> {
   keyOf(row: T): CompoundKey;
 }
 
-/** The SQL of one page of a keyset listing, and its arguments (tests read its plan). */
-export function keysetSql<T>(l: KeysetListing<T>, q: PageQuery<CompoundKey>): { sql: string; args: SQLInputValue[] } {
+/** The SQL of one page of a keyset listing, and its arguments. */
+function keysetSql<T>(l: KeysetListing<T>, q: PageQuery<CompoundKey>): { sql: string; args: SQLInputValue[] } {
   const where = [...l.where];
   const args = [...l.args];
   if (q.startKey !== undefined) {

@@ -8,7 +8,7 @@ import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
-import { addToTree, DESCENDANT_IDS_SQL, hasChildren, removeFromTree, renameInTree } from './tree.js';
+import { addToTree, hasChildren, removeFromTree, renameInTree } from './tree.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
 const API_KEY_METHOD = 'cb_api_auth';
@@ -143,11 +143,6 @@ export function listAccounts(core: Core): Account[] {
 /** True once the database holds an account. */
 export function hasAccounts(core: Core): boolean {
   return stmt(core.db, 'SELECT 1 FROM accounts LIMIT 1').get() !== undefined;
-}
-
-/** The ids of an account and of every account below it. */
-export function subtreeIds(core: Core, id: string): string[] {
-  return [id, ...(stmt(core.db, DESCENDANT_IDS_SQL).all(id) as { account_id: string }[]).map((r) => r.account_id)];
 }
 
 /** Fields the API derives from the account row; a client sending them back sets nothing. */
