@@ -31,7 +31,10 @@ const STRUCTURES = {
       CREATE TABLE account_tree (
         ancestor_id TEXT NOT NULL, name TEXT NOT NULL COLLATE NOCASE, account_id TEXT NOT NULL, depth INTEGER NOT NULL,
         PRIMARY KEY (ancestor_id, name, account_id)) WITHOUT ROWID;
-      CREATE INDEX account_tree_account ON account_tree(account_id, depth);`,
+      CREATE INDEX account_tree_account ON account_tree(account_id, depth);
+      CREATE INDEX account_tree_children ON account_tree(ancestor_id, name) WHERE depth = 1;`,
+    childrenSql: `SELECT a.id, a.name FROM account_tree t JOIN accounts a ON a.id = t.account_id
+      WHERE t.ancestor_id = ? AND t.depth = 1 AND (t.name, t.account_id) > (?, ?) ORDER BY t.name, t.account_id LIMIT ?`,
     insert(db, a, ancestors) {
       const ins = db.prepare('INSERT INTO account_tree (ancestor_id, name, account_id, depth) VALUES (?, ?, ?, ?)');
       ancestors.forEach((anc, i) => ins.run(anc, a.name, a.id, ancestors.length - i));
@@ -54,7 +57,9 @@ const STRUCTURES = {
   path: {
     schema: `
       ALTER TABLE accounts ADD COLUMN path TEXT;
-      CREATE INDEX accounts_path ON accounts(path);`,
+      CREATE INDEX accounts_path ON accounts(path);
+      CREATE INDEX accounts_children ON accounts(parent_id, name, id);`,
+    childrenSql: 'SELECT id, name FROM accounts WHERE parent_id = ? AND (name, id) > (?, ?) ORDER BY name, id LIMIT ?',
     insert(db, a, ancestors) {
       db.prepare('UPDATE accounts SET path = ? WHERE id = ?').run(`${[...ancestors, a.id].join('/')}/`, a.id);
     },
@@ -79,7 +84,7 @@ function build(kind) {
   const db = new DatabaseSync(join(dir, 'tree.db'));
   db.exec('PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
   db.exec(`CREATE TABLE accounts (id TEXT PRIMARY KEY, parent_id TEXT, tree TEXT NOT NULL, name TEXT NOT NULL, realm TEXT NOT NULL, created INTEGER NOT NULL);
-    CREATE INDEX accounts_children ON accounts(parent_id, name COLLATE NOCASE, id);`);
+    CREATE INDEX accounts_parent ON accounts(parent_id);`);
   const s = STRUCTURES[kind];
   const before = db.prepare('PRAGMA page_count').get().page_count;
   db.exec(s.schema);
@@ -141,7 +146,7 @@ function measure(kind) {
   const { db, dir, shape, total, bytes, s } = build(kind);
   const count = db.prepare(s.countSql);
   const page = db.prepare(s.pageSql);
-  const children = db.prepare('SELECT id, name FROM accounts WHERE parent_id = ? AND (name COLLATE NOCASE, id) > (?, ?) ORDER BY name COLLATE NOCASE, id LIMIT ?');
+  const children = db.prepare(s.childrenSql);
   const childPage = (key) => {
     const rows = children.all(shape.master, key?.name ?? '', key?.id ?? '', PAGE);
     for (const r of rows) r.descendants_count = count.get(r.id).n;

@@ -125,7 +125,10 @@ export function listAttempts(core: Core, q: AttemptFilter & PageQuery<CompoundKe
   const args: (string | number)[] = [q.kind, q.accountId];
   if (q.sourceId) (where.push('a.source_id = ?'), args.push(q.sourceId));
   if (q.createdFrom !== undefined) (where.push('a.created >= ?'), args.push(q.createdFrom));
-  if (q.createdTo !== undefined) (where.push('a.created <= ?'), args.push(q.createdTo));
+  // the page starts at its key: that is the window's end too (SQLite ranges an index on one bound
+  // of a column, and the key's time is a later page's tighter one)
+  const to = q.startKey === undefined ? q.createdTo : Math.min(q.createdTo ?? Infinity, Number(q.startKey[0]));
+  if (to !== undefined) (where.push('a.created <= ?'), args.push(to));
   return readKeysetPage<AttemptRow>(
     core.db,
     { select: ATTEMPT_SELECT, where, args, order: ['a.created', 'a.id'], descending: true, keyOf: (r) => [r.created, r.id] },

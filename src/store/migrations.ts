@@ -453,9 +453,8 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX account_tree_account ON account_tree(account_id, depth);
       INSERT INTO account_tree (ancestor_id, name, account_id, depth)
         SELECT t.value, a.name, a.id, json_array_length(a.tree) - t.key FROM accounts a, json_each(a.tree) t;
-      -- children by name, one page at a time
-      CREATE INDEX accounts_children ON accounts(parent_id, name COLLATE NOCASE, id);
-      DROP INDEX accounts_parent;
+      -- an account's children by name, one page at a time
+      CREATE INDEX account_tree_children ON account_tree(ancestor_id, name) WHERE depth = 1;
     `,
   },
   {

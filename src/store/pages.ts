@@ -48,7 +48,7 @@ export interface KeysetListing<T> {
   /** conditions joined with AND (the filters) */
   where: string[];
   args: SQLInputValue[];
-  /** the order's columns (`a.created`, `a.id`); a collation may follow a column (`name COLLATE NOCASE`) */
+  /** the order's columns (`a.created`, `a.id`) */
   order: string[];
   descending?: boolean;
   /** the key of a row: its values of the order's columns */

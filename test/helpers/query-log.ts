@@ -1,8 +1,9 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
-/** One statement run while the log was on: its SQL and the rows it handed back. */
+/** One statement run while the log was on: its SQL, its arguments and the rows it handed back. */
 export interface Executed {
   sql: string;
+  args: unknown[];
   rows: number;
 }
 
@@ -25,7 +26,7 @@ export function installQueryLog(): void {
       const original = st[name] as (...a: unknown[]) => unknown;
       (st as unknown as Record<string, unknown>)[name] = function (this: StatementSync, ...args: unknown[]) {
         const result = original.apply(this, args);
-        current?.push({ sql, rows: count(result) });
+        current?.push({ sql, args, rows: count(result) });
         return result;
       };
     };
@@ -59,4 +60,43 @@ export function planOf(db: DatabaseSync, sql: string): string[] {
  */
 export function wholeTableSteps(plan: string[]): string[] {
   return plan.filter((step) => (/^SCAN /.test(step) && !/^SCAN CONSTANT ROW/.test(step)) || /TEMP B-TREE/.test(step));
+}
+
+/** The index of `word` in `sql` outside parentheses (a subquery's own FROM or WHERE does not count), or -1. */
+function topLevel(sql: string, word: string): number {
+  let depth = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (depth === 0 && sql.startsWith(word, i)) return i;
+  }
+  return -1;
+}
+
+const visitCounts = new WeakMap<DatabaseSync, { n: number }>();
+
+/**
+ * How many rows of its first table a SELECT reads to answer: the statement is run again with a
+ * counting function as the first condition of its WHERE, which SQLite evaluates for every row the
+ * index range hands it, before any other filter. Rows read, not rows answered: a page that skips
+ * rows to reach its start shows them.
+ */
+export function rowsRead(db: DatabaseSync, sql: string, args: unknown[]): number {
+  let count = visitCounts.get(db);
+  if (!count) {
+    const c = { n: 0 };
+    visitCounts.set(db, (count = c));
+    db.function('tel_test_visit', { deterministic: false, varargs: true }, () => (c.n++, 1));
+  }
+  const from = topLevel(sql, ' FROM ');
+  const where = topLevel(sql, ' WHERE ');
+  if (!/^\s*SELECT/i.test(sql) || from < 0 || where < 0) return 0;
+  const [, table, alias] = /^ FROM (\w+)(?: (?!JOIN|LEFT|WHERE)(\w+))?/.exec(sql.slice(from))!;
+  const column = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])[0].name;
+  const counted = `${sql.slice(0, where)} WHERE tel_test_visit(${alias ?? table}.${column}) AND ${sql.slice(where + 7)}`;
+  count.n = 0;
+  const prepare = DatabaseSync.prototype.prepare;
+  (prepare as (this: DatabaseSync, s: string) => StatementSync).call(db, counted).all(...(args as never[]));
+  return count.n;
 }

@@ -124,7 +124,10 @@ export function isDescendant(account: Account, ancestorId: string): boolean {
 
 /** Direct children of an account, by name. */
 export function listChildren(core: Core, id: string): Account[] {
-  return (stmt(core.db, 'SELECT * FROM accounts WHERE parent_id = ? ORDER BY name COLLATE NOCASE, id').all(id) as unknown as Row[]).map(fromRow);
+  return (
+    stmt(core.db, 'SELECT a.* FROM account_tree t JOIN accounts a ON a.id = t.account_id WHERE t.ancestor_id = ? AND t.depth = 1 ORDER BY t.name, t.account_id')
+      .all(id) as unknown as Row[]
+  ).map(fromRow);
 }
 
 /** Every descendant of an account (not the account itself), by name. */

@@ -89,7 +89,7 @@ describe('the account tree index', () => {
     const r = make('Reseller', master);
     make('Deep', make('Customer', r));
     // the database as it was before the index: no closure table, the older indexes
-    core.db.exec(`DROP TABLE account_tree; DROP INDEX accounts_children; CREATE INDEX accounts_parent ON accounts(parent_id);
+    core.db.exec(`DROP TABLE account_tree;
       DROP INDEX docs_account_kind; CREATE INDEX docs_account_kind ON docs(account_id, kind, created);
       DROP INDEX webhooks_account; CREATE INDEX webhooks_account ON webhooks(account_id, created);
       DROP INDEX push_subscriptions_account; DROP INDEX webhooks_auto_disabled; DROP INDEX docs_user_name;
