@@ -132,28 +132,31 @@ class Planner {
   }
 
   /**
-   * The database's accounts below `top` (the master account, or the file's root's parent), read
-   * once and kept by parent and normalised name: matching a tree of any size reads no more.
+   * The database's accounts below `top` (the root of the tree the file's accounts are in), read
+   * once and kept by parent, then by parent and normalised name: matching a tree of any size
+   * reads no more.
    */
-  private tree: { top: string; children: Map<string, Account[]> } | undefined;
+  private tree: { top: string; children: Map<string, Account[]>; named: Map<string, Map<string, Account[]>> } | undefined;
 
   private childrenOf(parent: Account): Account[] {
     if (!this.tree || !(this.tree.top === parent.id || parent.tree.includes(this.tree.top))) {
       const top = parent.tree[0] ?? parent.id;
       const children = new Map<string, Account[]>();
-      for (const a of listDescendants(this.core, top)) {
-        const list = children.get(a.parentId!);
-        if (list) list.push(a);
-        else children.set(a.parentId!, [a]);
-      }
-      this.tree = { top, children };
+      for (const a of listDescendants(this.core, top)) pushTo(children, a.parentId!, a);
+      this.tree = { top, children, named: new Map() };
     }
     return this.tree.children.get(parent.id) ?? [];
   }
 
   private childNamed(parent: Account, name: string, where: string): Account | undefined {
-    const wanted = normaliseName(name);
-    const found = this.childrenOf(parent).filter((c) => normaliseName(c.name) === wanted);
+    const children = this.childrenOf(parent);
+    let named = this.tree!.named.get(parent.id);
+    if (!named) {
+      named = new Map();
+      for (const c of children) pushTo(named, normaliseName(c.name), c);
+      this.tree!.named.set(parent.id, named);
+    }
+    const found = named.get(normaliseName(name)) ?? [];
     if (found.length > 1) this.problem(where, `the database has ${found.length} accounts named "${name}" under ${parent.name}: rename all but one first`);
     return found[0];
   }
@@ -168,17 +171,8 @@ class Planner {
       if (holder && holder.id !== node.id) this.problem(`${node.where}.api_key`, `account ${holder.name} of the database has this API key`);
     }
     const children = existing ? this.childrenOf(existing) : [];
-    const byName = new Map<string, Account[]>();
-    for (const c of children) {
-      const key = normaliseName(c.name);
-      const same = byName.get(key);
-      if (same) same.push(c);
-      else byName.set(key, [c]);
-    }
     for (const child of node.children ?? []) {
-      const found = byName.get(normaliseName(child.name)) ?? [];
-      if (found.length > 1) this.problem(child.where, `the database has ${found.length} accounts named "${child.name}" under ${existing!.name}: rename all but one first`);
-      this.matchAccount(child, found[0], node.id, depth + 1);
+      this.matchAccount(child, existing ? this.childNamed(existing, child.name, child.where) : undefined, node.id, depth + 1);
     }
     if (!existing || !node.children) return;
     const declared = new Set(node.children.map((c) => normaliseName(c.name)));
@@ -230,12 +224,7 @@ class Planner {
 
   private matchItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[]): void {
     const byKey = new Map<string, Stored[]>();
-    for (const s of this.storedOf(kind, owner, exists)) {
-      const key = kind.keyOf(String(s.doc[kind.keyField] ?? ''));
-      const same = byKey.get(key);
-      if (same) same.push(s);
-      else byKey.set(key, [s]);
-    }
+    for (const s of this.storedOf(kind, owner, exists)) pushTo(byKey, kind.keyOf(String(s.doc[kind.keyField] ?? '')), s);
     for (const item of items) {
       const found = byKey.get(kind.keyOf(item.key)) ?? [];
       if (found.length > 1) this.problem(item.where, `the database has ${found.length} ${kind.key} with the ${kind.keyField} "${item.key}": remove all but one first`);
@@ -406,3 +395,10 @@ function nodeFields(desired: Record<string, unknown>, current: Record<string, un
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Adds `value` to the list `map` keeps under `key`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
