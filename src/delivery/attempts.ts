@@ -141,15 +141,37 @@ export function findAttempt(core: Core, id: number): AttemptRow | undefined {
   return stmt(core.db, `${ATTEMPT_SELECT} WHERE a.id = ?`).get(id) as AttemptRow | undefined;
 }
 
+/**
+ * The last attempt (by id) made before `before` (unix ms), found in a few lookups of the primary
+ * key: an attempt is recorded moments after its try ends, so ids grow with `created` (one recorded
+ * out of turn is pruned at a later pass, never one too young). Undefined when none is that old.
+ * An index on `created` would answer it too, at the cost of a write to it for every attempt.
+ */
+function lastIdMadeBefore(core: Core, before: number): number | undefined {
+  const first = stmt(core.db, 'SELECT id, created FROM delivery_attempts ORDER BY id LIMIT 1').get() as { id: number; created: number } | undefined;
+  if (!first || first.created >= before) return undefined;
+  const atOrAfter = stmt(core.db, 'SELECT id, created FROM delivery_attempts WHERE id >= ? ORDER BY id LIMIT 1');
+  let lo = first.id;
+  let hi = (stmt(core.db, 'SELECT max(id) AS id FROM delivery_attempts').get() as { id: number }).id;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    const r = atOrAfter.get(mid) as { id: number; created: number } | undefined;
+    if (r && r.created < before) lo = r.id;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Deletes attempts, finished deliveries and counted failures older than the retention; answers the attempts removed. */
 export function pruneAttempts(core: Core, retentionSeconds: number, nowMs: number = Date.now()): number {
   const before = nowMs - retentionSeconds * 1000;
   let removed = 0;
+  const last = lastIdMadeBefore(core, before);
   // In bounded batches, so a large backlog never holds the write lock for long.
-  for (let i = 0; i < 1000; i++) {
+  for (let i = 0; last !== undefined && i < 1000; i++) {
     const n = Number(
-      stmt(core.db, 'DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE created < ? ORDER BY created LIMIT 5000)')
-        .run(before).changes,
+      stmt(core.db, 'DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE id <= ? AND created < ? ORDER BY id LIMIT 5000)')
+        .run(last, before).changes,
     );
     removed += n;
     if (n < 5000) break;

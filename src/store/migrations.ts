@@ -474,6 +474,8 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX delivery_attempts_account_created ON delivery_attempts(kind, account_id, created, id);
       DROP INDEX delivery_attempts_source;
       CREATE INDEX delivery_attempts_source ON delivery_attempts(source_id, created, id);
+      -- pruning finds its range by the primary key (ids grow with time): no index write per attempt for it
+      DROP INDEX delivery_attempts_created;
       -- The hooks the disabler turned off, which a bulk re-enable looks for across a tree.
       CREATE INDEX webhooks_auto_disabled ON webhooks(account_id) WHERE disable_reason IS NOT NULL;
       -- A username is unique in its account, whatever its letter case: checked by a lookup.

@@ -94,7 +94,7 @@ describe('the account tree index', () => {
       DROP INDEX webhooks_account; CREATE INDEX webhooks_account ON webhooks(account_id, created);
       DROP INDEX push_subscriptions_account; DROP INDEX webhooks_auto_disabled; DROP INDEX docs_user_name;
       DROP INDEX push_notifications_account; CREATE INDEX push_notifications_account ON push_notifications(account_id, created);
-      DROP INDEX delivery_attempts_account_created;
+      DROP INDEX delivery_attempts_account_created; CREATE INDEX delivery_attempts_created ON delivery_attempts(created);
       DROP INDEX delivery_attempts_source; CREATE INDEX delivery_attempts_source ON delivery_attempts(source_id, id);
       DELETE FROM schema_migrations WHERE id IN ('3000-account-tree', '3001-listing-indexes');`);
     const file = core.file;
