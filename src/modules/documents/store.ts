@@ -92,10 +92,10 @@ export function listDocs(core: Core, kind: string, accountId: string): StoredDoc
   ).map(fromRow);
 }
 
-/** Every document of a kind in an account and every account below it, oldest first: one read (`tel apply` plans with it). */
+/** Every document of a kind in an account and every account below it, by account, oldest first: one read (`tel apply` plans with it). */
 export function listDocsUnder(core: Core, kind: string, accountId: string): StoredDoc[] {
   return (
-    stmt(core.db, `SELECT * FROM docs WHERE kind = ?2 AND account_id IN (${SUBTREE_IDS_SQL}) ORDER BY created, id`)
+    stmt(core.db, `SELECT * FROM docs WHERE kind = ?2 AND account_id IN (${SUBTREE_IDS_SQL}) ORDER BY account_id, created, id`)
       .all(accountId, kind) as unknown as Row[]
   ).map(fromRow);
 }

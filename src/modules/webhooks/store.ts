@@ -80,9 +80,9 @@ export function listHooks(core: Core, accountId: string): Hook[] {
   );
 }
 
-/** Every hook of an account and of every account below it, oldest first: one read (`tel apply` plans with it). */
+/** Every hook of an account and of every account below it, by account, oldest first: one read (`tel apply` plans with it). */
 export function listHooksUnder(core: Core, accountId: string): Hook[] {
-  return (stmt(core.db, `SELECT * FROM webhooks WHERE account_id IN (${SUBTREE_IDS_SQL}) ORDER BY created, id`).all(accountId) as unknown as HookRow[]).map(
+  return (stmt(core.db, `SELECT * FROM webhooks WHERE account_id IN (${SUBTREE_IDS_SQL}) ORDER BY account_id, created, id`).all(accountId) as unknown as HookRow[]).map(
     hookFromRow,
   );
 }
