@@ -122,6 +122,21 @@ describe('checkpointer', () => {
     }
   });
 
+  it('empties it also when small commits go on (heartbeats, a trickle of calls) while the loop is mostly idle', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000, truncateAfterMs: 300 });
+    try {
+      write(db, 8_000);
+      const deadline = Date.now() + 10_000;
+      while (fileBytes(`${file}-wal`) > 1_000_000 && Date.now() < deadline) {
+        write(db, 1);
+        await sleep(50);
+      }
+      expect(fileBytes(`${file}-wal`)).toBeLessThan(1_000_000);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
   it('leaves the log alone while another connection reads from it, and empties it once the reader is done', async () => {
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000, truncateAfterMs: 300 });
     const reader = openDb(file);

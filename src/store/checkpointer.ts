@@ -17,7 +17,7 @@ const TAIL_FRAMES = 64;
 /** Checkpoint passes of the thread per request at most (a server that commits faster than they copy). */
 const MAX_PASSES = 4;
 
-/** How long nothing must have been committed before a quiet server truncates its write-ahead log. */
+/** How long the event loop must have been mostly idle before a server truncates its write-ahead log. */
 export const TRUNCATE_AFTER_QUIET_MS = 1_000;
 
 /** A log no larger than this is left as it is (SQLite reuses it from the start). */
@@ -30,7 +30,7 @@ const FALLBACK_INTERVAL_MS = 250;
 export interface CheckpointerOptions {
   tickMs?: number;
   maxDeferMs?: number;
-  /** how long the server must have committed nothing before its log is truncated */
+  /** how long the event loop must have been mostly idle before the log is truncated */
   truncateAfterMs?: number;
 }
 
@@ -138,30 +138,28 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   let elu = performance.eventLoopUtilization();
   let onDone: (() => void) | undefined;
 
-  thread.on('message', (m: { ok: boolean; error?: string; truncate?: boolean; busy?: number }) => {
+  thread.on('message', (m: { ok: boolean; error?: string; truncate?: boolean }) => {
     running = false;
     if (!m.ok) process.stderr.write(`tel: checkpoint failed: ${m.error}\n`);
-    // a truncation that met a reader or writer is tried again at the next quiet moment
-    if (m.truncate) {
-      truncated = m.ok && m.busy === 0;
-      if (!truncated) changedAt = Date.now();
-    }
     // what was committed while the thread copied: a few pages, copied here so the log starts over
-    else checkpointHere();
+    // (a truncation that met a reader or writer is tried again after the next quiet stretch)
+    if (!m.truncate) checkpointHere();
     onDone?.();
   });
 
   /**
    * A log a burst of writes made large stays that large (SQLite reuses it, never shrinks it):
-   * once the server has committed nothing for `truncateAfterMs` and its log has been copied, the
-   * thread empties it (a TRUNCATE checkpoint, which waits for no one).
+   * once the event loop has been mostly idle for `truncateAfterMs` (small commits, such as
+   * heartbeats, allowed) and the log has been copied, the thread empties it with a TRUNCATE
+   * checkpoint, which waits for no one (a reader or writer at work makes it try again later).
    */
   const truncateAfterMs = opts.truncateAfterMs ?? TRUNCATE_AFTER_QUIET_MS;
-  let truncated = true;
-  let changedAt = Date.now();
-  const maybeTruncate = (quiet: boolean) => {
-    if (truncated || !quiet || Date.now() - changedAt < truncateAfterMs) return;
-    truncated = true;
+  let quietSince: number | undefined;
+  let nextTruncateAt = 0;
+  const maybeTruncate = () => {
+    const now = Date.now();
+    if (quietSince === undefined || now - quietSince < truncateAfterMs || now < nextTruncateAt) return;
+    nextTruncateAt = now + truncateAfterMs;
     let size = 0;
     try {
       size = statSync(`${file}-wal`).size;
@@ -176,6 +174,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   const tick = setInterval(() => {
     const busy = performance.eventLoopUtilization(elu);
     elu = performance.eventLoopUtilization();
+    quietSince = busy.utilization < QUIET_UTILIZATION ? (quietSince ?? Date.now()) : undefined;
     if (running || stopping || !db.isOpen) return;
     const commits = commitCount(db);
     let version = seenVersion;
@@ -188,10 +187,8 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
       pendingSince ??= Date.now();
       seenCommits = commits;
       seenVersion = version;
-      changedAt = Date.now();
-      truncated = false;
     }
-    if (pendingSince === undefined) return maybeTruncate(busy.utilization < QUIET_UTILIZATION);
+    if (pendingSince === undefined) return maybeTruncate();
     if (busy.utilization >= QUIET_UTILIZATION && Date.now() - pendingSince < maxDeferMs) return;
     pendingSince = undefined;
     running = true;
