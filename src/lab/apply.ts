@@ -22,6 +22,9 @@ export interface Applied {
  */
 export const BATCH_MS = 50;
 
+/** Changes a transaction holds at least: a lab of this many changes or fewer is applied whole or not at all. */
+export const MIN_BATCH_CHANGES = 100;
+
 /** A change of the plan failed: its transaction was rolled back (and the ones before it kept, if any). */
 export class ApplyFailed extends Error {
   constructor(
@@ -43,12 +46,14 @@ export class ApplyFailed extends Error {
 /**
  * Runs every change of a plan, in its order, through the services: the `object` events they
  * publish queue their webhook deliveries in the same transaction, for whichever server sends from
- * the file. A plan that writes within BATCH_MS is one transaction; a larger one commits every
- * BATCH_MS (in its order, so parents are in before their children), and one that fails part way
- * keeps the batches before the failing change: applying the file again finishes the work.
+ * the file. A plan of MIN_BATCH_CHANGES changes or fewer, or that writes within BATCH_MS, is one
+ * transaction; a larger one commits every BATCH_MS (at least MIN_BATCH_CHANGES changes a batch,
+ * in its order, so parents are in before their children), and one that fails part way keeps the
+ * batches before the failing change: applying the file again finishes the work.
  */
-export function applyPlan(core: Core, plan: Plan, opts: { batchMs?: number } = {}): Applied {
+export function applyPlan(core: Core, plan: Plan, opts: { batchMs?: number; minBatch?: number } = {}): Applied {
   const batchMs = opts.batchMs ?? BATCH_MS;
+  const minBatch = opts.minBatch ?? MIN_BATCH_CHANGES;
   const started = performance.now();
   let transactions = 0;
   let longestMs = 0;
@@ -65,7 +70,7 @@ export function applyPlan(core: Core, plan: Plan, opts: { batchMs?: number } = {
           throw new ApplyFailed(change, err, from);
         }
         next++;
-      } while (next < plan.changes.length && performance.now() - t < batchMs);
+      } while (next < plan.changes.length && (next - from < minBatch || performance.now() - t < batchMs));
     });
     transactions++;
     longestMs = Math.max(longestMs, performance.now() - t);

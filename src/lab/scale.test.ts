@@ -48,21 +48,23 @@ describe('tel apply at the size of a large lab', () => {
     expect(statements[1]).toBeLessThanOrEqual(statements[0] + 5);
   });
 
-  it('a plan that takes longer than a batch commits in batches; one that fails part way keeps the batches before it', async () => {
+  it('a plan that takes longer than a batch commits in batches; one that fails part way keeps the batches before it; a small one is one transaction', async () => {
     const core = openCore(join(tmp.dir, 'batches.db'));
     try {
-      const plan = await planLab(core, readLab(await parseLabText(labText(5), 'lab.yaml')), { prune: false });
-      // every change its own batch
-      const applied = applyPlan(core, plan, { batchMs: 0 });
-      expect(applied.transactions).toBe(plan.changes.length);
-      expect(applied.created).toBe(plan.changes.length);
+      const planOf = async (text: string) => planLab(core, readLab(await parseLabText(text, 'lab.yaml')), { prune: false });
+      // a small plan is one transaction however long it takes
+      const created = applyPlan(core, await planOf(labText(5)), { batchMs: 0 });
+      expect(created).toMatchObject({ transactions: 1, created: 26 });
+      // with batches of one change, every change its own transaction
+      const moved = await planOf(labText(5).replaceAll('/crm/', '/crm3/'));
+      expect(applyPlan(core, moved, { batchMs: 0, minBatch: 1 })).toMatchObject({ transactions: 5, changed: 5 });
       // a change that meets a document changed since it was planned is refused with its batch only
-      const next = await planLab(core, readLab(await parseLabText(labText(5).replaceAll('/crm/', '/crm2/'), 'lab.yaml')), { prune: false });
+      const next = await planOf(labText(5).replaceAll('/crm/', '/crm2/'));
       expect(next.changes.map((c) => c.action)).toEqual(Array(5).fill('change'));
       core.db.prepare("UPDATE webhooks SET rev = '99-x' WHERE json_extract(doc, '$.name') = 'CRM 3'").run();
       let failure: unknown;
       try {
-        applyPlan(core, next, { batchMs: 0 });
+        applyPlan(core, next, { batchMs: 0, minBatch: 1 });
       } catch (err) {
         failure = err;
       }
