@@ -2,7 +2,8 @@
 // 7,000 accounts below them), an account with 10,000 users, devices, callflows and webhooks, and
 // 100,000 attempts, numbers and job results. A real `tel serve` answers; for each listing the first
 // and the last page (50 rows) and a walk of every page are timed while a second client asks for an
-// account every few milliseconds (its worst wait is the figure that says whether the server froze);
+// account every few milliseconds (its worst wait, and the server's own view from lib/loop-delay.cjs:
+// the loop's longest delay and the most CPU it spent without a turn, say whether the server froze);
 // then every row at once (`paginate=false`, a job's detail), the bulk re-enable down the tree, a user
 // created beside 10,000, and the CLI over the same file (`tel webhooks attempts --limit 0 --json`,
 // `tel jobs show`, `tel watch --once --tail 100`, `tel export` and `tel apply` of the unchanged lab,
@@ -81,15 +82,20 @@ async function inParallel(items, width, fn) {
 }
 
 /**
- * A second client asking for one account every 5 ms while something else runs, on a thread of its
- * own (this process's own work must not count as the server's); its worst wait (ms) says how long
- * the server's event loop was held.
+ * A second client asking for one account every 5 ms while the bench runs, on a thread of its own
+ * (this process's own work must not count as the server's). `span()` starts a span and answers
+ * the function that ends it with the worst wait (ms) of the span: how long the server made a
+ * request wait while something else ran.
  */
 const PROBE = `
 const { parentPort, workerData } = require('node:worker_threads');
-let stopped = false;
 let worst = 0;
-parentPort.on('message', () => (stopped = true));
+let stopped = false;
+parentPort.on('message', (m) => {
+  if (m === 'stop') stopped = true;
+  else if (m === 'reset') worst = 0;
+  else parentPort.postMessage(worst);
+});
 (async () => {
   while (!stopped) {
     const t = performance.now();
@@ -99,21 +105,44 @@ parentPort.on('message', () => (stopped = true));
     worst = Math.max(worst, performance.now() - t);
     await new Promise((r) => setTimeout(r, 5));
   }
-  parentPort.postMessage(worst);
 })();
 `;
-function probe(url, token, accountId) {
+async function startProbe(url, token, accountId) {
   const worker = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${accountId}`, token } });
-  const worst = new Promise((resolveWorst, reject) => {
-    worker.once('message', resolveWorst);
-    worker.once('error', reject);
-  });
-  return async () => {
-    worker.postMessage('stop');
-    const w = await worst;
-    await worker.terminate();
-    return round(w);
+  const read = () => new Promise((resolve) => (worker.once('message', resolve), worker.postMessage('read')));
+  // warmed up (connected, compiled) before the first span
+  await sleep(500);
+  return {
+    span() {
+      worker.postMessage('reset');
+      return async () => round(await read());
+    },
+    async stop() {
+      worker.postMessage('stop');
+      await worker.terminate();
+    },
   };
+}
+
+/**
+ * The server's own view of its event loop (lib/loop-delay.cjs): `reset()` starts a span, `read()`
+ * answers its longest delay since then and the most CPU the main thread spent without a turn of
+ * the loop (ms), however long the clients waited.
+ */
+function loopDelay(child) {
+  let pending;
+  let buffer = '';
+  child.stderr.on('data', (d) => {
+    buffer += d;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(line);
+      if (m && pending) pending({ max: Number(m[1]), cpu: Number(m[2]) }), (pending = undefined);
+    }
+  });
+  const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
+  return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
 }
 
 /** Peak RSS (MB) of the server while `fn` runs, sampled every 20 ms. */
@@ -132,8 +161,9 @@ async function peakRss(pid, fn) {
 const keyParam = (key) => `start_key=${encodeURIComponent(key)}`;
 
 /** First page, last page and a walk of every page of a listing, with the probe's worst wait. */
-async function measureListing(api, probeAt, path) {
+async function measureListing(api, probeAt, loop, path) {
   const sep = path.includes('?') ? '&' : '?';
+  await loop.reset();
   const stop = probeAt();
   const firstTimes = [];
   for (let i = 0; i < 5; i++) {
@@ -170,6 +200,7 @@ async function measureListing(api, probeAt, path) {
     rows,
     walk_ms_per_page: round(walkMs / pages, 2),
     worst_wait_ms: await stop(),
+    ...(await loop.read()),
   };
 }
 
@@ -276,11 +307,13 @@ async function main() {
   try {
     const init = JSON.parse((await tel(dbFile, 'init', '--account', 'Lab', '--username', 'admin', '--password', 'admin-pass', '--json')).stdout);
     const master = init.account_id;
-    const { child, url } = await startProcess([...TEL_NODE_FLAGS, bin, 'serve', '--db', dbFile, '--port', '0']);
+    const { child, url } = await startProcess([...TEL_NODE_FLAGS, '--require', join(root, 'scripts/bench/lib/loop-delay.cjs'), bin, 'serve', '--db', dbFile, '--port', '0']);
+    const loop = loopDelay(child);
     const anon = client(url);
     const token = (await anon('PUT', '/v2/api_auth', { api_key: init.api_key })).body.auth_token;
     const api = client(url, token);
-    const probeAt = () => probe(url, token, master);
+    const probe = await startProbe(url, token, master);
+    const probeAt = () => probe.span();
     const lab = await build(dbFile, api, master);
     results.sizes = { ...SIZES, ...lab.sizes };
     const creds = createHash('md5').update('clerk:clerk-pass').digest('hex');
@@ -300,11 +333,11 @@ async function main() {
       phone_numbers: [api, `${o}/phone_numbers`],
     };
     results.listings = {};
-    for (const [name, [who, path]] of Object.entries(listings)) results.listings[name] = await measureListing(who, probeAt, path);
+    for (const [name, [who, path]] of Object.entries(listings)) results.listings[name] = await measureListing(who, probeAt, loop, path);
     // a window six days back: the oldest day of the log
     const gregorian = (ms) => Math.floor(ms / 1000) + 62_167_219_200;
     const weekAgo = Date.now() - 6 * 86_400_000;
-    results.listings.attempts_old_window = await measureListing(api, probeAt, `${o}/webhooks/attempts?created_from=${gregorian(weekAgo)}&created_to=${gregorian(weekAgo + 86_400_000)}`);
+    results.listings.attempts_old_window = await measureListing(api, probeAt, loop, `${o}/webhooks/attempts?created_from=${gregorian(weekAgo)}&created_to=${gregorian(weekAgo + 86_400_000)}`);
 
     // every row at once, streamed
     results.whole = {};
@@ -313,9 +346,10 @@ async function main() {
       phone_numbers: `${o}/phone_numbers?paginate=false`,
       job_detail: `${o}/resources/jobs/${lab.jobId}`,
     })) {
+      await loop.reset();
       const stop = probeAt();
       const { out, rss_mb } = await peakRss(child.pid, () => download(url, token, path));
-      results.whole[name] = { ...out, worst_wait_ms: await stop(), server_rss_mb: rss_mb };
+      results.whole[name] = { ...out, worst_wait_ms: await stop(), ...(await loop.read()), server_rss_mb: rss_mb };
     }
 
     // the bulk re-enable down the tree: fifty auto-disabled hooks among the 10,000 accounts'
@@ -388,6 +422,7 @@ async function main() {
     // the write-ahead log once the server has been quiet a while
     await sleep(3000);
     results.wal_mb_when_quiet = round(statSync(`${dbFile}-wal`).size / 1e6, 2);
+    await probe.stop();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   } finally {
@@ -400,10 +435,13 @@ async function main() {
 }
 
 function printTable(r) {
-  const line = (a, b, c, d, e) => console.log(`${String(a).padEnd(24)}${String(b).padStart(10)}${String(c).padStart(10)}${String(d).padStart(12)}${String(e).padStart(14)}`);
-  line('listing (50 a page)', 'first ms', 'last ms', 'walk ms', 'worst wait ms');
-  for (const [name, m] of Object.entries(r.listings)) line(name, m.first_ms, m.last_ms, `${m.walk_ms} /${m.pages}`, m.worst_wait_ms);
-  for (const [name, m] of Object.entries(r.whole)) console.log(`whole ${name}: ${m.mb} MB in ${m.ms} ms, worst wait ${m.worst_wait_ms} ms, server RSS ${m.server_rss_mb} MB`);
+  const line = (a, b, c, d, e, f) =>
+    console.log(`${String(a).padEnd(24)}${String(b).padStart(10)}${String(c).padStart(10)}${String(d).padStart(14)}${String(e).padStart(14)}${String(f).padStart(12)}`);
+  line('listing (50 a page)', 'first ms', 'last ms', 'walk ms/pages', 'worst wait ms', 'loop max/cpu');
+  for (const [name, m] of Object.entries(r.listings)) line(name, m.first_ms, m.last_ms, `${m.walk_ms}/${m.pages}`, m.worst_wait_ms, `${m.server_loop_max_ms}/${m.server_held_cpu_ms}`);
+  for (const [name, m] of Object.entries(r.whole)) {
+    console.log(`whole ${name}: ${m.mb} MB in ${m.ms} ms, worst wait ${m.worst_wait_ms} ms, server loop delayed ${m.server_loop_max_ms} ms and held ${m.server_held_cpu_ms} ms of CPU at most, server RSS ${m.server_rss_mb} MB`);
+  }
   console.log(`bulk re-enable down the tree: ${r.reenable_tree_ms} ms; user refused ${r.user_create.refused_ms} ms, created ${r.user_create.created_ms} ms`);
   for (const [name, m] of Object.entries(r.cli)) console.log(`tel ${name.replaceAll('_', ' ')}: ${JSON.stringify(m)}`);
   console.log(`WAL when quiet: ${r.wal_mb_when_quiet} MB; server RSS ${r.server_rss_mb} MB`);
