@@ -12,5 +12,6 @@ const code = await runCli(process.argv.slice(2), {
   out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
   err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
   isTTY: Boolean(process.stdout.isTTY),
+  write: (s) => (process.stdout.write(s) ? undefined : new Promise<void>((resolve) => process.stdout.once('drain', resolve))),
 });
 process.exitCode = code;

@@ -16,6 +16,11 @@ export interface CliIo {
   isTTY: boolean;
   /** reads a whole input stream (`-` for stdin); tests may replace it */
   readStdin?(): Promise<string>;
+  /**
+   * writes a piece of a long output as it is, resolving once the reader has taken it (stdout's
+   * backpressure): what a command streams goes through it. Without it, pieces go to `out` at the end.
+   */
+  write?(text: string): void | Promise<void>;
 }
 
 /** A refused or failed operation: one sentence to stderr, exit 1 (2 for usage). */
@@ -104,6 +109,96 @@ export function emit(io: CliIo, g: Globals, value: unknown, human?: () => string
   else io.out(human());
 }
 
+/**
+ * Prints JSON text given in pieces (a listing read a chunk at a time) as `emit` prints a value:
+ * indented as `JSON.stringify(value, null, 2)` indents it, each piece written as soon as it is
+ * made and the reader has taken the one before, so the output of any size takes little memory.
+ */
+export async function emitJsonPieces(io: CliIo, pieces: Iterable<string>): Promise<void> {
+  const pretty = prettyJson();
+  if (!io.write) {
+    let all = '';
+    for (const piece of pieces) all += pretty(piece);
+    io.out(all);
+    return;
+  }
+  for (const piece of pieces) {
+    const text = pretty(piece);
+    if (text) await io.write(text);
+  }
+  await io.write('\n');
+}
+
+/**
+ * A streaming indenter of compact JSON text: feed it the text in pieces (cut anywhere), it answers
+ * each piece indented by two spaces a level, as `JSON.stringify(JSON.parse(text), null, 2)` writes
+ * it. Strings are copied in runs found with `indexOf` (they are most of the text), so tens of
+ * megabytes take well under a second.
+ */
+export function prettyJson(): (piece: string) => string {
+  let depth = 0;
+  let inString = false;
+  /** inside a string, the last character was a backslash: the next one is escaped */
+  let escaped = false;
+  /** an object or array was just opened: the next character says whether it is empty */
+  let opened = false;
+  const indents: string[] = [];
+  const line = (d: number) => (indents[d] ??= `\n${'  '.repeat(d)}`);
+  return (piece) => {
+    const out: string[] = [];
+    let run = 0;
+    let i = 0;
+    const n = piece.length;
+    while (i < n) {
+      if (inString) {
+        if (escaped) {
+          escaped = false;
+          i++;
+          continue;
+        }
+        const quote = piece.indexOf('"', i);
+        const slash = piece.indexOf('\\', i);
+        if (slash >= 0 && (quote < 0 || slash < quote)) {
+          escaped = true;
+          i = slash + 1;
+        } else if (quote >= 0) {
+          inString = false;
+          i = quote + 1;
+        } else i = n;
+        continue;
+      }
+      const ch = piece[i];
+      if (opened) {
+        opened = false;
+        if (ch === '}' || ch === ']') {
+          depth--;
+          i++;
+          continue;
+        }
+        out.push(piece.slice(run, i), line(depth));
+        run = i;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === '{' || ch === '[') {
+        depth++;
+        opened = true;
+      } else if (ch === '}' || ch === ']') {
+        out.push(piece.slice(run, i), line(--depth));
+        run = i;
+      } else if (ch === ',') {
+        out.push(piece.slice(run, i + 1), line(depth));
+        run = i + 1;
+      } else if (ch === ':') {
+        out.push(piece.slice(run, i + 1), ' ');
+        run = i + 1;
+      }
+      i++;
+    }
+    out.push(piece.slice(run));
+    return out.join('');
+  };
+}
+
 /** Maps any error to its exit code: usage 2, everything else 1. */
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
@@ -152,9 +247,36 @@ export async function readSource(io: CliIo, source: string): Promise<string> {
 /** Renders rows as an aligned text table. */
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
+  const t = tableLines(columns, rows);
+  return [t.header, ...rows.map(t.row)].join('\n');
+}
+
+/** A table's header and row renderer, aligned on the widths `sample` needs. */
+function tableLines(columns: string[], sample: Record<string, unknown>[]): { header: string; row: (r: Record<string, unknown>) => string } {
   // a cell is one line: its line feeds and tabs are written out too
-  const cells = rows.map((r) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : escapeControls(String(r[c])))));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const cellsOf = (r: Record<string, unknown>) => columns.map((c) => (r[c] === undefined || r[c] === null ? '' : escapeControls(String(r[c]))));
+  const widths = columns.map((c) => c.length);
+  for (const r of sample) cellsOf(r).forEach((v, i) => (widths[i] = Math.max(widths[i], v.length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+  return { header: line(columns.map((c) => c.toUpperCase())), row: (r) => line(cellsOf(r)) };
+}
+
+/**
+ * Prints rows given in chunks (a listing read a chunk at a time) as a table, each chunk as soon
+ * as it is read: the columns are as wide as the first chunk needs (a longer cell further down
+ * widens its own line only).
+ */
+export async function emitTableChunks(io: CliIo, chunks: Iterable<Record<string, unknown>[]>, columns: string[]): Promise<void> {
+  let t: ReturnType<typeof tableLines> | undefined;
+  let collected = '';
+  for (const rows of chunks) {
+    if (rows.length === 0) continue;
+    let text = '';
+    if (!t) text += `${(t = tableLines(columns, rows)).header}\n`;
+    for (const r of rows) text += `${t.row(r)}\n`;
+    if (io.write) await io.write(text);
+    else collected += text;
+  }
+  if (!t) io.out('(none)');
+  else if (!io.write) io.out(collected);
 }

@@ -4,8 +4,8 @@ import { masterAccount } from '../modules/accounts/service.js';
 import { createAccountJob, JOB_STATUSES, listAccountJobs } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
-import { findJobById, findJobBySeq, isFinished, jobDetail, jobSummary, type JobRow, type JobStatus } from '../jobs/store.js';
-import { CliError, emit, existingAccount, parseJsonText, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
+import { findJobById, findJobBySeq, isFinished, jobDetailPieces, jobErrors, jobSummary, type JobRow, type JobStatus } from '../jobs/store.js';
+import { CliError, emit, emitJsonPieces, existingAccount, parseJsonText, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
 export function parseNumbers(text: string, source = 'The numbers file'): string[] {
@@ -167,17 +167,19 @@ export function registerJobs(program: Command, io: CliIo): void {
     .description('one job: counts, and its errors (--json: every per-number result)')
     .addHelpText('after', '\nExamples:\n  $ tel jobs show 202611-9f3c…\n  $ tel jobs show 202611-9f3c… --json')
     .action(async (id: string, _o: unknown, cmd: Command) =>
-      withCore(cmd, (core, g) => {
+      withCore(cmd, async (core, g) => {
         const job = findJobById(core, id);
         if (!job) throw new CliError(`No job ${id}.`);
-        const detail = jobDetail(core, job);
-        emit(io, g, detail, () => {
-          const errs = Object.entries(detail.errors as Record<string, { reason: string; message?: string }>);
-          const lines = [progressLine(job), `account ${job.account_id}, resource ${job.resource_id}${job.error ? `, failed: ${job.error}` : ''}`];
-          for (const [n, e] of errs.slice(0, 20)) lines.push(`  ${n}: ${e.reason}${e.message ? ` (${e.message})` : ''}`);
-          if (errs.length > 20) lines.push(`  … ${errs.length - 20} more (--json for all)`);
-          return lines.join('\n');
-        });
+        // --json: every result, written as it is read; else the counts and the first errors, all that is read
+        if (g.json) return emitJsonPieces(io, jobDetailPieces(core, job));
+        const shown = [...jobErrors(core, job, SHOWN_ERRORS)].flat();
+        const lines = [progressLine(job), `account ${job.account_id}, resource ${job.resource_id}${job.error ? `, failed: ${job.error}` : ''}`];
+        for (const e of shown) lines.push(`  ${e.number}: ${e.reason}${e.message ? ` (${e.message})` : ''}`);
+        if (job.failures > shown.length) lines.push(`  … ${(job.failures - shown.length).toLocaleString('en-US')} more (--json for all)`);
+        io.out(lines.join('\n'));
       }),
     );
 }
+
+/** Errors `tel jobs show` lists. */
+const SHOWN_ERRORS = 20;

@@ -34,7 +34,7 @@ export async function planOrRefuse(io: CliIo, core: Core, lab: Lab, prune: boole
   }
 }
 
-/** Applies a plan in one transaction; a failed change is one sentence, nothing written. */
+/** Applies a plan (one transaction, or batches when large); a failed change is one sentence. */
 export function applyOrFail(core: Core, plan: Plan) {
   try {
     return applyPlan(core, plan);
@@ -55,10 +55,12 @@ function applyTo(core: Core | undefined, file: string, plan: Plan) {
   }
 }
 
+const round1 = (ms: number) => Math.round(ms * 10) / 10;
+
 /** `tel apply` and `tel export`: labs as code. */
 export function registerLab(program: Command, io: CliIo): void {
   withGlobals(program.command('apply <file>'))
-    .description('make the database match a lab file (YAML or JSON): shows the plan, then applies it in one transaction')
+    .description('make the database match a lab file (YAML or JSON): shows the plan, then applies it in one transaction (a large one in batches)')
     .option('--dry-run', 'show the plan and write nothing')
     .option('--prune', "also remove what the file's lists leave out (sub-accounts, users, hooks, … of the accounts it declares)")
     .addHelpText(
@@ -94,7 +96,9 @@ one, shown once. Works beside a running server: its webhooks see the changes' ob
           emit(io, g, {
             changes: plan.changes.map((c) => ({ action: c.action, kind: c.kind, name: c.name, ...(c.fields ? { fields: c.fields } : {}) })),
             applied: outcome !== undefined,
-            ...(outcome ? { elapsed_ms: Math.round(outcome.elapsedMs * 10) / 10 } : {}),
+            ...(outcome
+              ? { elapsed_ms: round1(outcome.elapsedMs), transactions: outcome.transactions, longest_transaction_ms: round1(outcome.longestMs) }
+              : {}),
             generated: Object.fromEntries(outcome ? plan.generated.map((x) => [x.name, x.value]) : []),
             unmanaged: plan.unmanaged,
           });
@@ -110,7 +114,8 @@ one, shown once. Works beside a running server: its webhooks see the changes' ob
           return;
         }
         if (!outcome) return;
-        io.out(`Applied in ${outcome.elapsedMs.toFixed(1)} ms, one transaction: ${outcome.created} created, ${outcome.changed} changed, ${outcome.removed} removed.`);
+        const how = outcome.transactions === 1 ? 'one transaction' : `${outcome.transactions} transactions of ${outcome.longestMs.toFixed(1)} ms at most`;
+        io.out(`Applied in ${outcome.elapsedMs.toFixed(1)} ms, ${how}: ${outcome.created} created, ${outcome.changed} changed, ${outcome.removed} removed.`);
         if (plan.generated.length > 0) io.out(['Generated (shown once, keep them):', ...plan.generated.map((x) => `  ${x.name}  ${x.value}`)].join('\n'));
       } finally {
         closeCore(core);

@@ -4,7 +4,7 @@ import { closeCore, openCore } from '../core.js';
 import { insertDoc } from '../modules/documents/store.js';
 import { createUser } from '../modules/users/service.js';
 import { createSubscription } from '../modules/push/service.js';
-import { listPushes } from '../modules/push/pushes.js';
+import { pushesPage } from '../modules/push/pushes.js';
 import { runTel } from '../../test/helpers/cli.js';
 import { startTestServer, tempDir } from '../../test/helpers/server.js';
 import { startSink } from '../../test/helpers/sink.js';
@@ -46,7 +46,7 @@ describe('tel simulate voicemail', () => {
     expect(human.stdout).toMatch(/^notifications.*\nnew_voicemail/);
     const core = openCore(db);
     try {
-      expect(listPushes(core, account)).toHaveLength(2);
+      expect(pushesPage(core, account, {}).items).toHaveLength(2);
     } finally {
       closeCore(core);
     }

@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
-import { attemptJson } from '../delivery/attempts.js';
+import { attemptJson, type AttemptRow } from '../delivery/attempts.js';
+import { everyPage, type CompoundKey, type PageQuery } from '../store/pages.js';
+import { jsonArrayPieces } from '../util/json.js';
 import { breakerOf } from '../delivery/breakers.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
 import {
@@ -17,7 +19,7 @@ import {
   setWebhookEnabled,
 } from '../modules/webhooks/service.js';
 import { gregorianWindow, parseDuration, parseInstant } from '../util/time.js';
-import { CliError, emit, existingAccount, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, emitJsonPieces, emitTableChunks, existingAccount, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
 
 interface CreateOptions {
   account: string;
@@ -199,25 +201,14 @@ export function registerWebhooks(program: Command, io: CliIo): void {
       if (!Number.isInteger(limit) || limit < 0) throw new CliError(`--limit must be a whole number, not ${opts.limit}.`, 2);
       const from = gregorianOption(opts.from, '--from');
       const to = gregorianOption(opts.to, '--to');
-      await withCore(cmd, (core, g) => {
-        const { items: rows } = listHookAttempts(core, existingAccount(core, opts.account), {
-          hookId: opts.hook,
-          ...gregorianWindow(from, to),
-          pageSize: limit === 0 ? undefined : limit,
-        });
-        const items = rows.map((r) => attemptJson(r));
-        const lines = rows.map((r) => ({
-          id: r.id,
-          time: new Date(r.created).toISOString().slice(0, 19).replace('T', ' '),
-          hook: r.source_name || r.source_id,
-          event: r.event_name,
-          result: r.result,
-          status: r.http_status ?? '',
-          ms: r.latency_ms,
-          retries_left: r.result === 'failure' ? r.retries_left : '',
-          error: r.client_error ?? (r.result === 'failure' ? r.reason : ''),
-        }));
-        emit(io, g, items, () => table(lines, ['id', 'time', 'hook', 'event', 'result', 'status', 'ms', 'retries_left', 'error']));
+      await withCore(cmd, async (core, g) => {
+        const accountId = existingAccount(core, opts.account);
+        const window = gregorianWindow(from, to);
+        const read = (q: PageQuery<CompoundKey>) => listHookAttempts(core, accountId, { hookId: opts.hook, ...window, ...q });
+        // --limit 0: every attempt, read and printed a chunk at a time
+        const chunks = limit === 0 ? everyPage(read, { chunkRows: 100 }) : [read({ pageSize: limit }).items];
+        if (g.json) await emitJsonPieces(io, jsonArrayPieces(chunks, attemptJson));
+        else await emitTableChunks(io, mapChunks(chunks, attemptLine), ATTEMPT_COLUMNS);
       });
     });
 
@@ -279,4 +270,25 @@ export function registerWebhooks(program: Command, io: CliIo): void {
         emit(io, g, { delivery_id: deliveryId, attempt_id: id }, () => `Queued delivery ${deliveryId}; a running \`tel serve\` sends it.`);
       });
     });
+}
+
+const ATTEMPT_COLUMNS = ['id', 'time', 'hook', 'event', 'result', 'status', 'ms', 'retries_left', 'error'];
+
+/** An attempt as a line of `tel webhooks attempts`. */
+function attemptLine(r: AttemptRow): Record<string, unknown> {
+  return {
+    id: r.id,
+    time: new Date(r.created).toISOString().slice(0, 19).replace('T', ' '),
+    hook: r.source_name || r.source_id,
+    event: r.event_name,
+    result: r.result,
+    status: r.http_status ?? '',
+    ms: r.latency_ms,
+    retries_left: r.result === 'failure' ? r.retries_left : '',
+    error: r.client_error ?? (r.result === 'failure' ? r.reason : ''),
+  };
+}
+
+function* mapChunks<T, U>(chunks: Iterable<T[]>, fn: (row: T) => U): Generator<U[]> {
+  for (const rows of chunks) yield rows.map(fn);
 }

@@ -3,7 +3,7 @@ import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
 import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';
 import { stmt } from '../store/db.js';
-import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../store/pages.js';
 
 /** One row of `delivery_attempts`: one HTTP try of a delivery. */
 export interface AttemptRow {
@@ -117,18 +117,28 @@ export interface AttemptFilter extends TimeWindow {
   sourceId?: string;
 }
 
-/** Attempts newest first, one page keyed by attempt id (`startKey`: the newest one to show). */
-export function listAttempts(core: Core, q: AttemptFilter & PageQuery<number>): Page<AttemptRow, number> {
-  const where = ['a.kind = ?', 'a.account_id = ?'];
+/**
+ * Attempts newest first (by when they were made, as Kazoo's views key them), one page keyed by
+ * `[created, id]`. Read from the index that holds the listing in that order: the account's, or
+ * the hook's when one is named (a quiet hook's few rows are not looked for among its account's
+ * many), so a page, or a time window anywhere in the log, reads only the rows it answers.
+ */
+export function listAttempts(core: Core, q: AttemptFilter & PageQuery<CompoundKey>): Page<AttemptRow, CompoundKey> {
+  // `+` keeps SQLite off the account index when the hook's answers the listing
+  const by = q.sourceId ? '+' : '';
+  const where = [`${by}a.kind = ?`, `${by}a.account_id = ?`];
   const args: (string | number)[] = [q.kind, q.accountId];
   if (q.sourceId) (where.push('a.source_id = ?'), args.push(q.sourceId));
-  if (q.startKey !== undefined) (where.push('a.id <= ?'), args.push(q.startKey));
   if (q.createdFrom !== undefined) (where.push('a.created >= ?'), args.push(q.createdFrom));
-  if (q.createdTo !== undefined) (where.push('a.created <= ?'), args.push(q.createdTo));
-  const rows = core.db
-    .prepare(`${ATTEMPT_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT ?`)
-    .all(...args, pageLimit(q.pageSize)) as unknown as AttemptRow[];
-  return keysetPage(rows, q, (r) => r.id);
+  // the page starts at its key: that is the window's end too (SQLite ranges an index on one bound
+  // of a column, and the key's time is a later page's tighter one)
+  const to = q.startKey === undefined ? q.createdTo : Math.min(q.createdTo ?? Infinity, Number(q.startKey[0]));
+  if (to !== undefined) (where.push('a.created <= ?'), args.push(to));
+  return readKeysetPage<AttemptRow>(
+    core.db,
+    { select: ATTEMPT_SELECT, where, args, order: ['a.created', 'a.id'], descending: true, keyOf: (r) => [r.created, r.id] },
+    q,
+  );
 }
 
 /** One attempt by id, or undefined. */
@@ -136,15 +146,37 @@ export function findAttempt(core: Core, id: number): AttemptRow | undefined {
   return stmt(core.db, `${ATTEMPT_SELECT} WHERE a.id = ?`).get(id) as AttemptRow | undefined;
 }
 
+/**
+ * The last attempt (by id) made before `before` (unix ms), found in a few lookups of the primary
+ * key: an attempt is recorded moments after its try ends, so ids grow with `created` (one recorded
+ * out of turn is pruned at a later pass, never one too young). Undefined when none is that old.
+ * An index on `created` would answer it too, at the cost of a write to it for every attempt.
+ */
+function lastIdMadeBefore(core: Core, before: number): number | undefined {
+  const first = stmt(core.db, 'SELECT id, created FROM delivery_attempts ORDER BY id LIMIT 1').get() as { id: number; created: number } | undefined;
+  if (!first || first.created >= before) return undefined;
+  const atOrAfter = stmt(core.db, 'SELECT id, created FROM delivery_attempts WHERE id >= ? ORDER BY id LIMIT 1');
+  let lo = first.id;
+  let hi = (stmt(core.db, 'SELECT max(id) AS id FROM delivery_attempts').get() as { id: number }).id;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    const r = atOrAfter.get(mid) as { id: number; created: number } | undefined;
+    if (r && r.created < before) lo = r.id;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Deletes attempts, finished deliveries and counted failures older than the retention; answers the attempts removed. */
 export function pruneAttempts(core: Core, retentionSeconds: number, nowMs: number = Date.now()): number {
   const before = nowMs - retentionSeconds * 1000;
   let removed = 0;
+  const last = lastIdMadeBefore(core, before);
   // In bounded batches, so a large backlog never holds the write lock for long.
-  for (let i = 0; i < 1000; i++) {
+  for (let i = 0; last !== undefined && i < 1000; i++) {
     const n = Number(
-      stmt(core.db, 'DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE created < ? ORDER BY created LIMIT 5000)')
-        .run(before).changes,
+      stmt(core.db, 'DELETE FROM delivery_attempts WHERE id IN (SELECT id FROM delivery_attempts WHERE id <= ? AND created < ? ORDER BY id LIMIT 5000)')
+        .run(last, before).changes,
     );
     removed += n;
     if (n < 5000) break;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { dataJson, NODE_NAME, successEnvelope, type EnvelopeExtras } from './envelope.js';
+import { dataJson, envelopeHead, envelopeTail, NODE_NAME, successEnvelope, type EnvelopeExtras } from './envelope.js';
 import { VERSION } from '../version.js';
 
 /** The envelope as an object, serialised whole: what the text must equal byte for byte. */
@@ -33,5 +33,18 @@ describe('the success envelope', () => {
     const text = successEnvelope(dataJson(data), 'req-1', token, extras, authenticated);
     const timestamp = (JSON.parse(text) as { timestamp: string }).timestamp;
     expect(text).toBe(reference(data, 'req-1', token, extras, authenticated, timestamp));
+  });
+
+  it.each([
+    ['a listing streamed', 'tok', true],
+    ['anonymous, no token', undefined, false],
+  ] as const)('%s: head, the data as written, and the tail are the envelope of the whole data', (_name, token, authenticated) => {
+    const data = JSON.stringify([{ id: 1, name: 'a "b"' }, { id: 2 }]);
+    const extras = { page_size: 2 };
+    const whole = successEnvelope(data, 'req-1', token, extras, authenticated);
+    const md5 = createHash('md5').update(data).digest('hex');
+    const streamed = envelopeHead(token) + data + envelopeTail(md5, 'req-1', extras, authenticated);
+    const sameSecond = (text: string) => text.replace(/"timestamp":"[^"]+"/, '"timestamp":"T"');
+    expect(sameSecond(streamed)).toBe(sameSecond(whole));
   });
 });

@@ -42,14 +42,49 @@ export function successEnvelope(
   const env: Record<string, string | undefined> = {};
   if (authToken) env.auth_token = JSON.stringify(authToken);
   if (dataJson !== undefined) env.data = dataJson;
-  for (const key of Object.keys(rest)) env[key] = JSON.stringify(rest[key]);
+  return objectText(closingKeys(env, rest, JSON.stringify(revision ?? md5Hex(dataJson ?? 'null')), requestId, authenticated));
+}
+
+/**
+ * The start of a success envelope whose `data` is written in pieces (a streamed listing): the
+ * envelope is `envelopeHead(…)`, the data's JSON text, then `envelopeTail(…)`, the same text
+ * `successEnvelope` gives for the whole data.
+ */
+export function envelopeHead(authToken: string | undefined): string {
+  return authToken ? `{"auth_token":${tokenJson(authToken)},"data":` : '{"data":';
+}
+
+/**
+ * The end of a streamed success envelope: the extras (known once the data is written, such as
+ * `page_size`), and the keys every envelope ends with; `dataMd5` is the md5 (hex) of the data's
+ * text, the revision of an answer without one of its own.
+ */
+export function envelopeTail(dataMd5: string, requestId: string, extras: EnvelopeExtras, authenticated = true): string {
+  const { revision, ...rest } = extras;
+  return `,${objectText(closingKeys({}, rest, JSON.stringify(revision ?? dataMd5), requestId, authenticated)).slice(1)}`;
+}
+
+/** Adds the extras and the keys that close every envelope (node … version) to `env`, values as JSON. */
+function closingKeys(
+  env: Record<string, string | undefined>,
+  extras: EnvelopeExtras,
+  revisionJson: string,
+  requestId: string,
+  authenticated: boolean,
+): Record<string, string | undefined> {
+  for (const key of Object.keys(extras)) env[key] = JSON.stringify(extras[key]);
   env.node = NODE_JSON;
   env.request_id = JSON.stringify(requestId);
-  env.revision = JSON.stringify(revision ?? md5Hex(dataJson ?? 'null'));
+  env.revision = revisionJson;
   env.status = '"success"';
   env.timestamp = timestampJson();
   // Kazoo tells its version only to a caller whose token it checked.
   if (authenticated) env.version = VERSION_JSON;
+  return env;
+}
+
+/** The text of an object whose values are JSON already (undefined ones left out). */
+function objectText(env: Record<string, string | undefined>): string {
   let text = '{';
   for (const key in env) {
     const value = env[key];

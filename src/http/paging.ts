@@ -1,9 +1,9 @@
-import { jsonTooDeep } from '../util/json.js';
+import { jsonArrayPieces, jsonTooDeep } from '../util/json.js';
 import { errors } from '../errors.js';
-import type { Page, PageQuery } from '../store/pages.js';
+import { CHUNK_ROWS, everyPage, type CompoundKey, type Page, type PageQuery } from '../store/pages.js';
 import { gregorianWindow, type TimeWindow } from '../util/time.js';
 import type { EnvelopeExtras } from './envelope.js';
-import type { QueryParam } from './router.js';
+import type { QueryParam, Reply, StreamedData } from './router.js';
 
 /** Kazoo's default page size. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -30,21 +30,41 @@ export function pageSizeOf(query: URLSearchParams): number | undefined {
   return n;
 }
 
-/** The paging parameters of a listing (`start_key` an opaque key unless `startKey` types it). */
+/**
+ * The paging parameters of a listing: `start_key` is the `next_start_key` of the page before, an
+ * opaque key (the values of the listing's order for the row the page starts at) unless `startKey`
+ * types it otherwise.
+ */
 export function pagingQuery(startKey: QueryParam['schema'] = { type: 'string' }): QueryParam[] {
   return [
     { name: 'page_size', description: `items a page holds (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE } },
-    { name: 'start_key', description: 'where the page starts: the `next_start_key` of the page before', schema: startKey },
-    { name: 'paginate', description: '`false` lists everything at once', schema: { type: 'boolean' } },
+    { name: 'start_key', description: 'where the page starts: the `next_start_key` of the page before (opaque)', schema: startKey },
+    { name: 'paginate', description: '`false` lists everything, in one streamed answer', schema: { type: 'boolean' } },
   ];
 }
 
-/** The paging and ordering parameters of a listing kept in memory (`paginate` over `ordered`). */
-export const LISTING_QUERY: readonly QueryParam[] = [
-  ...pagingQuery(),
-  { name: 'ascending', description: '`false` lists newest first (the default is oldest first)', schema: { type: 'boolean' } },
-  { name: 'descending', description: '`true` lists newest first', schema: { type: 'boolean' } },
-];
+/**
+ * `ascending` and `descending`: which way a listing runs, `natural` by default (a descending order
+ * when `descendingByDefault`), `reversed` the other way round.
+ */
+export function orderQuery(natural: string, reversed: string, descendingByDefault = false): QueryParam[] {
+  return [
+    { name: 'ascending', description: `\`${descendingByDefault}\` lists ${reversed} (the default is ${natural})`, schema: { type: 'boolean' } },
+    { name: 'descending', description: `\`${!descendingByDefault}\` lists ${reversed}`, schema: { type: 'boolean' } },
+  ];
+}
+
+/** The paging and ordering parameters of a listing in creation order (`descending=true`: newest first). */
+export const LISTING_QUERY: readonly QueryParam[] = [...pagingQuery(), ...orderQuery('oldest first', 'newest first')];
+
+/** The paging and ordering parameters of a listing by name, then id (children, descendants, siblings). */
+export const BY_NAME_QUERY: readonly QueryParam[] = [...pagingQuery(), ...orderQuery('by name, A to Z', 'by name, Z to A')];
+
+/** The paging and ordering parameters of a listing of ancestors (`parents`, `tree`): root first unless descending. */
+export const ANCESTORS_QUERY: readonly QueryParam[] = [...pagingQuery(), ...orderQuery('root first', 'the parent first')];
+
+/** The paging and ordering parameters of a log listed newest first (`ascending=true`: oldest first). */
+export const NEWEST_FIRST_QUERY: readonly QueryParam[] = [...pagingQuery(), ...orderQuery('newest first', 'oldest first', true)];
 
 /** A time-ranged listing's window: `created_from` and `created_to`. */
 export const TIME_WINDOW_QUERY: readonly QueryParam[] = [
@@ -52,7 +72,7 @@ export const TIME_WINDOW_QUERY: readonly QueryParam[] = [
   { name: 'created_to', description: 'only what was created at or before (Gregorian seconds)', schema: { type: 'integer', minimum: 0 } },
 ];
 
-/** An attempts listing's parameters: the time window and paging by attempt. */
+/** An attempts listing's parameters: the time window and paging (attempts are listed newest first). */
 export const ATTEMPTS_QUERY: readonly QueryParam[] = [...TIME_WINDOW_QUERY, ...pagingQuery()];
 
 /** Encodes an opaque paging key. */
@@ -73,8 +93,8 @@ export function decodeStartKey(raw: string | null): unknown {
 }
 
 /**
- * Pages an in-memory list already in listing order: `start_key` is the index to start at.
- * Answers the page and the envelope keys (`page_size`, `start_key`, `next_start_key`).
+ * Pages a list that lives in memory (hook types, samples), already in listing order: `start_key`
+ * is the index to start at. Listings of stored rows page in SQL instead (`listingReply`).
  */
 export function paginate<T>(items: T[], query: URLSearchParams): { page: T[]; extras: EnvelopeExtras } {
   const size = pageSizeOf(query);
@@ -87,10 +107,63 @@ export function paginate<T>(items: T[], query: URLSearchParams): { page: T[]; ex
   return { page, extras };
 }
 
-/** Sorts for `?ascending=true` / `?descending=false` (listings are ascending by default here). */
-export function ordered<T>(items: T[], query: URLSearchParams): T[] {
-  const desc = query.get('descending') === 'true' || query.get('ascending') === 'false';
-  return desc ? [...items].reverse() : items;
+/** True for `?descending=true` / `?ascending=false` (listings are ascending by default here). */
+export function descendingOf(query: URLSearchParams): boolean {
+  return query.get('descending') === 'true' || query.get('ascending') === 'false';
+}
+
+/** How a listing's paging key is read from `?start_key=` and written in the envelope. */
+export interface KeyCodec<K> {
+  read(query: URLSearchParams): K | undefined;
+  show(key: K): unknown;
+}
+
+/**
+ * An opaque key (URL-safe base64 of its JSON, as Kazoo's keys are opaque) of a listing ordered by
+ * columns of these types: `[created, id]` is `opaqueKey('number', 'string')`. Anything else sent
+ * back is a 400.
+ */
+export function opaqueKey(...types: ('string' | 'number')[]): KeyCodec<CompoundKey> {
+  return {
+    read(query) {
+      const key = decodeStartKey(query.get('start_key'));
+      if (key === undefined) return undefined;
+      if (Array.isArray(key) && key.length === types.length && key.every((v, i) => typeof v === types[i])) return key as CompoundKey;
+      throw errors.invalidField('start_key', 'invalid', 'start_key is not valid', { value: query.get('start_key') });
+    },
+    show: encodeStartKey,
+  };
+}
+
+/** The key of listings in creation order: `[created, id]`. */
+export const CREATED_KEY = opaqueKey('number', 'string');
+
+/**
+ * A listing's answer: one page read by `read` (with `page_size`, `start_key`, `next_start_key`),
+ * or, for `paginate=false`, every row from `start_key` on, read and written in chunks (see
+ * StreamedData). Either way the first read happens here, so a listing's errors (an unknown hook)
+ * are answered as errors.
+ */
+export function listingReply<T, K>(
+  query: URLSearchParams,
+  read: (q: PageQuery<K>) => Page<T, K>,
+  json: (row: T) => unknown,
+  keys: KeyCodec<K>,
+  chunkRows = CHUNK_ROWS,
+): Reply {
+  const q = pageQueryOf(query, keys.read);
+  if (q.pageSize !== undefined) {
+    const page = read(q);
+    return { data: page.items.map(json), extras: pageExtras(page, keys.show) };
+  }
+  const first = read({ pageSize: chunkRows, startKey: q.startKey });
+  return { stream: jsonArrayStream(everyPage(read, { first, chunkRows }), json) };
+}
+
+/** A JSON array written chunk by chunk (one piece a chunk of rows), with its length as `page_size`. */
+export function jsonArrayStream<T>(chunks: Iterable<T[]>, json: (row: T) => unknown): StreamedData {
+  let count = 0;
+  return { pieces: jsonArrayPieces(chunks, json, (n) => (count = n)), extras: () => ({ page_size: count }) };
 }
 
 /** A whole-number query parameter (Gregorian seconds, a paging key); a 400 for anything else. */
@@ -127,13 +200,17 @@ export function pageExtras<T, K>(page: Page<T, K>, show: (key: K) => unknown = (
   return extras;
 }
 
-/** `start_key` of a listing paged by attempt id (an opaque key, as the listings give it). */
-function attemptStartKey(query: URLSearchParams): number | undefined {
-  const start = decodeStartKey(query.get('start_key'));
-  return typeof start === 'number' ? start : undefined;
-}
+/** Attempts are listed newest first by `[created, id]`. */
+export const ATTEMPT_KEY = opaqueKey('number', 'number');
 
-/** `created_from`, `created_to`, `page_size` and `start_key` of an attempts listing. */
-export function attemptQueryOf(query: URLSearchParams): TimeWindow & PageQuery<number> {
-  return { ...timeWindowOf(query), ...pageQueryOf(query, attemptStartKey) };
+/** Rows a chunk of a whole attempts listing holds: an attempt's JSON carries its request and answer. */
+const ATTEMPT_CHUNK_ROWS = 100;
+
+/**
+ * An attempts listing's answer (`created_from`, `created_to`, `page_size`, `start_key`, or
+ * `paginate=false`), read by `read` in the window.
+ */
+export function attemptsReply<T>(query: URLSearchParams, read: (q: TimeWindow & PageQuery<CompoundKey>) => Page<T, CompoundKey>, json: (row: T) => unknown): Reply {
+  const window = timeWindowOf(query);
+  return listingReply(query, (q) => read({ ...window, ...q }), json, ATTEMPT_KEY, ATTEMPT_CHUNK_ROWS);
 }

@@ -14,6 +14,21 @@ export interface Reply {
   headers?: Record<string, string>;
   /** a file answered as it is instead of the envelope (its Content-Type in `headers`) */
   file?: Buffer;
+  /** `data` written in pieces as they are read (a listing without paging, a job's detail): see StreamedData */
+  stream?: StreamedData;
+}
+
+/**
+ * The JSON text of a reply's `data` in pieces, each one short to make (a chunk of rows read and
+ * serialised): the server writes each as soon as the client has taken the one before
+ * (backpressure) and lets other requests run between them, so memory and the time the event loop
+ * is held stay bounded whatever the size of the answer. Anything a handler must refuse (a 404, a
+ * 400) it refuses before answering a stream: once the first piece is sent, the status is.
+ */
+export interface StreamedData {
+  pieces: Iterable<string>;
+  /** envelope keys known once every piece is written (`page_size`) */
+  extras?: () => EnvelopeExtras;
 }
 
 export type Handler = (ctx: RequestContext, core: Core) => Reply | Promise<Reply>;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Core } from '../core-type.js';
 import { authenticate } from '../modules/auth/service.js';
 import { findAccount } from '../modules/accounts/service.js';
@@ -9,10 +9,10 @@ import { checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath } from '../api-path.js';
 import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
-import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
+import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
-import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
+import { requiresToken, type Reply, type RouteMatch, type Router, type StreamedData } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
 import { countRefused, noteStorageFault } from '../store/health.js';
@@ -275,10 +275,17 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const reply: Reply = await route.handler(ctx, core);
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
-    const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
     const headers: Record<string, string> = Object.assign({}, cors);
     headers['X-Request-ID'] = requestId;
     if (reply.headers) Object.assign(headers, reply.headers);
+    if (reply.stream) {
+      const { stream, extras } = reply;
+      await sendStream(res, status, headers, stream, requested === 'HEAD', envelopeHead(authToken), (dataMd5) =>
+        envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated),
+      );
+      return;
+    }
+    const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
     send(res, status, body, headers);
   } catch (err) {
     if (err instanceof ClientGone) return;
@@ -357,6 +364,64 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   all['Content-Length'] = Buffer.byteLength(text);
   res.writeHead(status, all);
   res.end(text);
+}
+
+/** Lets the event loop run what waits (other requests, timers) before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Resolves once `res` may be written again (or is gone). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Answers a streamed envelope (chunked): its head, each piece of the data as the client takes it
+ * (waiting for `drain` when the socket's buffer is full) with a turn of the event loop between
+ * pieces, then the tail, whose revision hashes the data written. A client that goes away stops
+ * the reading; a piece that fails once the answer has begun can only cut the answer short (logged).
+ */
+async function sendStream(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  stream: StreamedData,
+  headOnly: boolean,
+  head: string,
+  tail: (dataMd5: string) => string,
+): Promise<void> {
+  const md5 = createHash('md5');
+  res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE });
+  if (headOnly) {
+    res.end();
+    return;
+  }
+  res.write(head);
+  const pieces = stream.pieces[Symbol.iterator]();
+  try {
+    for (;;) {
+      if (res.destroyed) return;
+      const next = pieces.next();
+      if (next.done) break;
+      md5.update(next.value);
+      if (!res.write(next.value)) await drained(res);
+      await nextTurn();
+    }
+  } catch (err) {
+    process.stderr.write(`tel: a streamed answer failed after it began: ${(err as Error)?.stack ?? err}\n`);
+    res.destroy();
+    return;
+  } finally {
+    pieces.return?.();
+  }
+  res.end(tail(md5.digest('hex')));
 }
 
 /**

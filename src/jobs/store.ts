@@ -108,55 +108,146 @@ export function jobSummary(job: JobRow): Record<string, unknown> {
   return out;
 }
 
-/** A job's per-number results in order, each success with the number's inventory row (if it is still there). */
-const RESULTS_SQL = `SELECT r.idx, r.number AS result_number, r.reason, r.message, p.*
-  FROM resource_job_results r LEFT JOIN phone_numbers p ON r.reason IS NULL AND p.number = r.number
-  WHERE r.job_seq = ? ORDER BY r.idx`;
+/** Results read a chunk at a time: a range of a job's positions (its results table's key). */
+const RESULT_CHUNK = 1000;
 
-interface ResultRow extends Partial<NumberRow> {
+/** A job's successes in a range of positions, each with the number's inventory row (if it is still there). */
+const SUCCESSES_SQL = `SELECT r.idx, r.number AS result_number, p.*
+  FROM resource_job_results r LEFT JOIN phone_numbers p ON p.number = r.number
+  WHERE r.job_seq = ? AND r.idx >= ? AND r.idx < ? AND r.reason IS NULL ORDER BY r.idx`;
+
+/** A job's errors in a range of positions. */
+const ERRORS_SQL = `SELECT idx, reason, message FROM resource_job_results
+  WHERE job_seq = ? AND idx >= ? AND idx < ? AND reason IS NOT NULL ORDER BY idx`;
+
+interface SuccessRow extends Partial<NumberRow> {
   idx: number;
-  result_number: string | null;
-  reason: string | null;
+  result_number: string;
+}
+
+interface ErrorRow {
+  idx: number;
+  reason: string;
+  message: string | null;
+}
+
+/** The ranges of positions a job's results are read in, each RESULT_CHUNK long. */
+function* resultRanges(job: JobRow): Generator<[number, number]> {
+  for (let from = 0; from < job.total; from += RESULT_CHUNK) yield [from, from + RESULT_CHUNK];
+}
+
+/** The numbers of a job as stored: the JSON text of the list given. */
+function storedNumbers(core: Core, seq: number): string {
+  return (stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined)?.numbers ?? '[]';
+}
+
+/** One error of a job: the number as given, and why it was not added. */
+export interface JobError {
+  number: string;
+  reason: string;
   message: string | null;
 }
 
 /**
- * A job with its per-number results, as the API answers it (the text of `jobDetailJson`, read).
+ * A job's errors in the order the numbers were given, a number given twice counting once (with
+ * its last error, as keys of an object), read a range of positions at a time: at most `limit`.
  */
-export function jobDetail(core: Core, job: JobRow): Record<string, unknown> {
-  return JSON.parse(jobDetailJson(core, job)) as Record<string, unknown>;
+export function* jobErrors(core: Core, job: JobRow, limit = Infinity): Generator<JobError[]> {
+  let given: ((idx: number) => string) | undefined;
+  const seen = new Map<string, JobError>();
+  for (const [from, to] of resultRanges(job)) {
+    const rows = stmt(core.db, ERRORS_SQL).all(job.seq, from, to) as unknown as ErrorRow[];
+    const fresh: JobError[] = [];
+    for (const r of rows) {
+      given ??= stringsOf(storedNumbers(core, job.seq));
+      const e: JobError = { number: given(r.idx), reason: r.reason, message: r.message };
+      const before = seen.get(e.number);
+      if (before) Object.assign(before, e);
+      else if (seen.size < limit) (seen.set(e.number, e), fresh.push(e));
+    }
+    yield fresh;
+    if (seen.size >= limit) return;
+  }
 }
 
 /**
- * A job with its per-number results, as JSON text: `successes` keyed by E.164 number (the number
- * as the inventory shows it, or `{"state":"released"}` once it left) and `errors` keyed by the
- * number as given (`{reason, message}`). Written as the rows are read: a job of 100,000 numbers
- * answers some 25 MB, which built as objects and then serialised held the server for seconds.
- * The list of numbers goes in as stored; each success is written from its row (the inventory's
- * numbers are `+…`, never a key an object would reorder, and each is added once); the errors (a
- * few, usually) go through an object, as their keys are the numbers as given (any text, repeats).
+ * The elements of a JSON array of strings (a job's numbers as stored), read in increasing
+ * positions: each is found from the last one read and parsed alone, so the errors of a job of
+ * 100,000 numbers never parse the whole list at once (some 20 ms of the event loop).
  */
-export function jobDetailJson(core: Core, job: JobRow): string {
-  const stored = (stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(job.seq) as { numbers: string } | undefined)?.numbers ?? '[]';
-  let numbers: string[] | undefined;
-  let successes = '';
-  const errs: Record<string, unknown> = {};
-  for (const r of stmt(core.db, RESULTS_SQL).iterate(job.seq) as Iterable<ResultRow>) {
-    if (r.reason === null) {
-      const n = r.result_number!;
-      successes += `${successes === '' ? '' : ','}${JSON.stringify(n)}:${r.number ? numberJsonText(r as NumberRow) : '{"state":"released"}'}`;
-    } else {
-      numbers ??= JSON.parse(stored) as string[];
-      errs[numbers[r.idx]] = { reason: r.reason, ...(r.message ? { message: r.message } : {}) };
+function stringsOf(text: string): (idx: number) => string {
+  let at = text.indexOf('"');
+  let index = 0;
+  /** the position of the quote that closes the string opening at `open` */
+  const closing = (open: number) => {
+    for (let i = open + 1; ; ) {
+      const quote = text.indexOf('"', i);
+      let slashes = 0;
+      while (text.charCodeAt(quote - 1 - slashes) === 92) slashes++;
+      if (slashes % 2 === 0) return quote;
+      i = quote + 1;
     }
+  };
+  return (idx) => {
+    for (; index < idx; index++) at = text.indexOf('"', closing(at) + 1);
+    const end = closing(at);
+    const value = JSON.parse(text.slice(at, end + 1)) as string;
+    index = idx + 1;
+    at = text.indexOf('"', end + 1);
+    return value;
+  };
+}
+
+/** A job's detail as an object (the text of `jobDetailPieces`, read): for tests and small jobs. */
+export function jobDetail(core: Core, job: JobRow): Record<string, unknown> {
+  return JSON.parse([...jobDetailPieces(core, job)].join('')) as Record<string, unknown>;
+}
+
+/** Characters of the stored list of numbers written a piece at a time. */
+const NUMBERS_PIECE = 256 * 1024;
+
+/**
+ * A job with its per-number results, as JSON text in pieces (see StreamedData): `successes`
+ * keyed by E.164 number (the number as the inventory shows it, or `{"state":"released"}` once it
+ * left) and `errors` keyed by the number as given (`{reason, message}`). A job of 100,000 numbers
+ * answers some 25 MB: its results are read and written a range of positions at a time, so no
+ * piece takes long to make and memory holds one range (with the list of numbers, and the errors,
+ * which a number given twice must count once). The list of numbers goes in as stored; each
+ * success is written from its row (the inventory's numbers are `+…`, each added once); an error
+ * given twice keeps its first place and its last value, as an object's key does.
+ */
+export function* jobDetailPieces(core: Core, job: JobRow): Generator<string> {
+  const stored = storedNumbers(core, job.seq);
+  yield `{"id":${JSON.stringify(job.id)},"resource_id":${JSON.stringify(job.resource_id)},"numbers":`;
+  for (let i = 0; i < stored.length; i += NUMBERS_PIECE) yield stored.slice(i, i + NUMBERS_PIECE);
+  yield `,"status":${JSON.stringify(job.status)},"successes":{`;
+  let first = true;
+  for (const [from, to] of resultRanges(job)) {
+    let text = '';
+    for (const r of stmt(core.db, SUCCESSES_SQL).all(job.seq, from, to) as unknown as SuccessRow[]) {
+      text += `${first ? '' : ','}${JSON.stringify(r.result_number)}:${r.number ? numberJsonText(r as NumberRow) : '{"state":"released"}'}`;
+      first = false;
+    }
+    yield text;
+  }
+  // errors are known whole only at the end (a later duplicate changes an earlier one's value)
+  const errs: JobError[] = [];
+  for (const chunk of jobErrors(core, job)) {
+    errs.push(...chunk);
+    yield '';
+  }
+  yield '},"errors":{';
+  for (let i = 0; i < errs.length; i += RESULT_CHUNK) {
+    yield errs
+      .slice(i, i + RESULT_CHUNK)
+      .map((e, j) => `${i + j === 0 ? '' : ','}${JSON.stringify(e.number)}:${JSON.stringify({ reason: e.reason, ...(e.message ? { message: e.message } : {}) })}`)
+      .join('');
   }
   let text =
-    `{"id":${JSON.stringify(job.id)},"resource_id":${JSON.stringify(job.resource_id)},"numbers":${stored},` +
-    `"status":${JSON.stringify(job.status)},"successes":{${successes}},"errors":${JSON.stringify(errs)},` +
-    `"timestamp":${unixMsToGregorian(job.created)},"total":${job.total},"processed":${job.processed},"modified":${unixMsToGregorian(job.modified)}`;
+    `},"timestamp":${unixMsToGregorian(job.created)},"total":${job.total},"processed":${job.processed},"modified":${unixMsToGregorian(job.modified)}`;
   if (job.name) text += `,"name":${JSON.stringify(job.name)}`;
   if (job.error) text += `,"reason":${JSON.stringify(job.error)}`;
-  return `${text}}`;
+  yield `${text}}`;
 }
 
 /** Which jobs a listing shows; times in unix ms, both ends included. */

@@ -1,15 +1,16 @@
 import type { Core } from '../core-type.js';
 import { ApiError, type ValidationErrors } from '../errors.js';
 import { compileValidator } from '../schema/validate.js';
-import type { StoredDoc } from '../modules/documents/store.js';
+import { listDocsUnder, type StoredDoc } from '../modules/documents/store.js';
 import { DOCUMENT_KINDS } from '../modules/documents/kinds.js';
 import { queues } from '../modules/queues/kind.js';
 import type { DocumentService } from '../modules/documents/crud.js';
 import { createUser, deleteUser, listUsers, updateUser } from '../modules/users/service.js';
 import { userSchema } from '../modules/users/schema.js';
 import { createWebhook, deleteWebhook, listWebhooks, maskedUri, updateWebhook } from '../modules/webhooks/service.js';
+import { listHooksUnder } from '../modules/webhooks/store.js';
 import { validateWebhook } from '../modules/webhooks/schema.js';
-import { createResource, deleteResource, listResources, updateResource, withMaskedPasswords, type Scope } from '../modules/resources/service.js';
+import { createResource, deleteResource, listResources, RESOURCE_KIND, updateResource, withMaskedPasswords, type Scope } from '../modules/resources/service.js';
 import { resourceSchema } from '../modules/resources/schema.js';
 
 /** What a lab file shows in place of a secret it does not carry (`tel export` without `--with-secrets`). */
@@ -43,11 +44,13 @@ export interface CollectionKind {
   label: string;
   /** the natural key's field (`name`, `username`) */
   keyField: string;
-  /** whether two natural keys name the same object */
-  same(a: string, b: string): boolean;
+  /** the form two natural keys share when they name the same object (users: lower case) */
+  keyOf(name: string): string;
   /** validates a document in place (defaults filled, strings coerced) */
   check(doc: Record<string, unknown>): ValidationErrors | undefined;
   list(core: Core, owner: Scope): Stored[];
+  /** every stored object of the kind in an account and in the accounts below it, by account: one read */
+  listUnder(core: Core, accountId: string): Map<string, Stored[]>;
   create(core: Core, owner: Scope, doc: Record<string, unknown>, id: string, extras: WriteExtras): void;
   update(core: Core, owner: Scope, current: Stored, doc: Record<string, unknown>, extras: WriteExtras): void;
   remove(core: Core, owner: Scope, current: Stored): void;
@@ -75,7 +78,21 @@ function answering(fn: (doc: Record<string, unknown>) => unknown): (doc: Record<
 }
 
 const stored = (d: StoredDoc): Stored => ({ id: d.id, rev: d.rev, doc: d.doc, pvt: d.pvt });
-const exact = (a: string, b: string) => a === b;
+const exact = (name: string) => name;
+
+/** Objects grouped by their account, in the order given. */
+function byAccount<T extends { accountId: string }>(rows: T[], toStored: (row: T) => Stored): Map<string, Stored[]> {
+  const out = new Map<string, Stored[]>();
+  for (const r of rows) {
+    const list = out.get(r.accountId);
+    if (list) list.push(toStored(r));
+    else out.set(r.accountId, [toStored(r)]);
+  }
+  return out;
+}
+
+/** Documents of a stored kind in an account and below it, by account. */
+const docsUnder = (kind: string) => (core: Core, accountId: string) => byAccount(listDocsUnder(core, kind, accountId), stored);
 
 const validateUserDoc = compileValidator(userSchema);
 const validateResourceDoc = compileValidator(resourceSchema);
@@ -84,13 +101,14 @@ const users: CollectionKind = {
   key: 'users',
   label: 'user',
   keyField: 'username',
-  same: (a, b) => a.toLowerCase() === b.toLowerCase(),
+  keyOf: (name) => name.toLowerCase(),
   // as the service stores it: the username in lower case (Kazoo's)
   check: (doc) => {
     if (typeof doc.username === 'string') doc.username = doc.username.toLowerCase();
     return validateUserDoc.check(doc);
   },
   list: (core, owner) => listUsers(core, accountOf(owner)).map(stored),
+  listUnder: docsUnder('user'),
   create: (core, owner, doc, id, x) => void createUser(core, accountOf(owner), { ...doc, password: x.password }, id, { credentials: x.credentials }),
   update: (core, owner, cur, doc, x) =>
     void updateUser(core, accountOf(owner), cur.id, x.password ? { ...doc, password: x.password } : doc, 'replace', cur.rev, {
@@ -105,9 +123,10 @@ function documents(svc: DocumentService): CollectionKind {
     key: svc.kind.endpoint,
     label: svc.kind.kind,
     keyField: 'name',
-    same: exact,
+    keyOf: exact,
     check: (doc) => validate.check(doc),
     list: (core, owner) => svc.list(core, accountOf(owner)).map(stored),
+    listUnder: docsUnder(svc.kind.kind),
     create: (core, owner, doc, id) => void svc.create(core, accountOf(owner), doc, id),
     update: (core, owner, cur, doc) => void svc.update(core, accountOf(owner), cur.id, doc, 'replace', cur.rev),
     remove: (core, owner, cur) => void svc.remove(core, accountOf(owner), cur.id, cur.rev),
@@ -118,9 +137,10 @@ const resources: CollectionKind = {
   key: 'resources',
   label: 'resource',
   keyField: 'name',
-  same: exact,
+  keyOf: exact,
   check: (doc) => validateResourceDoc.check(doc),
   list: (core, owner) => listResources(core, owner).map(stored),
+  listUnder: docsUnder(RESOURCE_KIND),
   create: (core, owner, doc, id) => void createResource(core, owner, doc, id),
   update: (core, owner, cur, doc) => void updateResource(core, owner, cur.id, doc, 'replace', cur.rev),
   remove: (core, owner, cur) => void deleteResource(core, owner, cur.id, cur.rev),
@@ -133,9 +153,10 @@ const webhooks: CollectionKind = {
   key: 'webhooks',
   label: 'webhook',
   keyField: 'name',
-  same: exact,
+  keyOf: exact,
   check: answering(validateWebhook),
   list: (core, owner) => listWebhooks(core, accountOf(owner)).map((h) => ({ id: h.id, rev: h.rev, doc: h.doc })),
+  listUnder: (core, accountId) => byAccount(listHooksUnder(core, accountId), (h) => ({ id: h.id, rev: h.rev, doc: h.doc })),
   create: (core, owner, doc, id) => void createWebhook(core, accountOf(owner), doc, id),
   update: (core, owner, cur, doc) => void updateWebhook(core, accountOf(owner), cur.id, doc, 'replace', cur.rev),
   remove: (core, owner, cur) => void deleteWebhook(core, accountOf(owner), cur.id, cur.rev),

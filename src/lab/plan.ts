@@ -4,7 +4,6 @@ import {
   defaultRealm,
   deleteAccount,
   findAccountByApiKey,
-  listChildren,
   listDescendants,
   masterAccount,
   normaliseName,
@@ -66,7 +65,7 @@ const ORDER = {
   webhook: 700,
 };
 
-/** Plans a lab against a database: reads only; the changes run later, in one transaction. */
+/** Plans a lab against a database: reads only; the changes run later (see applyPlan). */
 export async function planLab(core: Core, lab: Lab, opts: { prune: boolean }): Promise<Plan> {
   return new Planner(core, lab, opts.prune).plan();
 }
@@ -131,8 +130,32 @@ class Planner {
     return at;
   }
 
+  /**
+   * The database's accounts below `top` (the root of the tree the file's accounts are in), read
+   * once and kept by parent, then by parent and normalised name: matching a tree of any size
+   * reads no more.
+   */
+  private tree: { top: string; children: Map<string, Account[]>; named: Map<string, Map<string, Account[]>> } | undefined;
+
+  private childrenOf(parent: Account): Account[] {
+    if (!this.tree || !(this.tree.top === parent.id || parent.tree.includes(this.tree.top))) {
+      const top = parent.tree[0] ?? parent.id;
+      const children = new Map<string, Account[]>();
+      for (const a of listDescendants(this.core, top)) pushTo(children, a.parentId!, a);
+      this.tree = { top, children, named: new Map() };
+    }
+    return this.tree.children.get(parent.id) ?? [];
+  }
+
   private childNamed(parent: Account, name: string, where: string): Account | undefined {
-    const found = listChildren(this.core, parent.id).filter((c) => normaliseName(c.name) === normaliseName(name));
+    const children = this.childrenOf(parent);
+    let named = this.tree!.named.get(parent.id);
+    if (!named) {
+      named = new Map();
+      for (const c of children) pushTo(named, normaliseName(c.name), c);
+      this.tree!.named.set(parent.id, named);
+    }
+    const found = named.get(normaliseName(name)) ?? [];
     if (found.length > 1) this.problem(where, `the database has ${found.length} accounts named "${name}" under ${parent.name}: rename all but one first`);
     return found[0];
   }
@@ -146,7 +169,7 @@ class Planner {
       const holder = findAccountByApiKey(this.core, node.apiKey);
       if (holder && holder.id !== node.id) this.problem(`${node.where}.api_key`, `account ${holder.name} of the database has this API key`);
     }
-    const children = existing ? listChildren(this.core, existing.id) : [];
+    const children = existing ? this.childrenOf(existing) : [];
     for (const child of node.children ?? []) {
       this.matchAccount(child, existing ? this.childNamed(existing, child.name, child.where) : undefined, node.id, depth + 1);
     }
@@ -178,19 +201,31 @@ class Planner {
     if (globals) this.matchItems(GLOBAL_RESOURCES, {}, true, globals);
   }
 
-  private stored = new Map<string, Stored[]>();
+  /** Each kind's stored objects below the file's root account, by account: one read per kind. */
+  private under = new Map<CollectionKind, Map<string, Stored[]>>();
+  /** The global collections' objects, read once. */
+  private globals = new Map<CollectionKind, Stored[]>();
 
   private storedOf(kind: CollectionKind, owner: Scope, exists: boolean): Stored[] {
-    const key = `${kind.key} ${owner.accountId ?? ''}`;
-    let list = this.stored.get(key);
-    if (!list) this.stored.set(key, (list = exists ? kind.list(this.core, owner) : []));
-    return list;
+    if (!exists) return [];
+    if (!owner.accountId) {
+      let list = this.globals.get(kind);
+      if (!list) this.globals.set(kind, (list = kind.list(this.core, owner)));
+      return list;
+    }
+    let byAccount = this.under.get(kind);
+    if (!byAccount) {
+      const root = this.accounts[0]?.existing;
+      this.under.set(kind, (byAccount = root ? kind.listUnder(this.core, root.id) : new Map()));
+    }
+    return byAccount.get(owner.accountId) ?? [];
   }
 
   private matchItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[]): void {
-    const current = this.storedOf(kind, owner, exists);
+    const byKey = new Map<string, Stored[]>();
+    for (const s of this.storedOf(kind, owner, exists)) pushTo(byKey, kind.keyOf(String(s.doc[kind.keyField] ?? '')), s);
     for (const item of items) {
-      const found = current.filter((s) => kind.same(String(s.doc[kind.keyField] ?? ''), item.key));
+      const found = byKey.get(kind.keyOf(item.key)) ?? [];
       if (found.length > 1) this.problem(item.where, `the database has ${found.length} ${kind.key} with the ${kind.keyField} "${item.key}": remove all but one first`);
       item.id = found[0]?.id ?? newId();
     }
@@ -299,9 +334,10 @@ class Planner {
 
   private planItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[], where: string): void {
     const current = this.storedOf(kind, owner, exists);
+    const byId = new Map(current.map((s) => [s.id, s]));
     const order = kind.key === 'webhooks' ? ORDER.webhook : ORDER.item;
     for (const item of items) {
-      const match = current.find((s) => s.id === item.id);
+      const match = byId.get(item.id!);
       const name = `${where}/${item.key}`;
       this.pending.push(async (): Promise<Change | undefined> => {
         const desired = unmasked(kind, this.lab.refs.resolve(item.doc), match, { where: item.where, name }, this);
@@ -324,14 +360,15 @@ class Planner {
 
   private planPushes(node: AccountNode, accountId: string, exists: boolean): void {
     const current = exists ? listSubscriptions(this.core, accountId) : [];
-    const devices = [...node.collections].find(([k]) => k.key === 'devices')?.[1] ?? [];
+    const byDevice = new Map(current.map((s) => [`${s.appName} ${s.deviceId}`, s]));
+    const devices = new Map(([...node.collections].find(([k]) => k.key === 'devices')?.[1] ?? []).map((d) => [d.key, d.id!]));
     const declared = new Set<string>();
     for (const item of node.pushSubscriptions!) {
-      const deviceId = devices.find((d) => d.key === item.device)!.id!;
+      const deviceId = devices.get(item.device!)!;
       const app = String(item.doc.app_name);
       declared.add(`${app} ${deviceId}`);
       const desired = { ...this.lab.refs.resolve(item.doc), app_name: app, device_id: deviceId };
-      const match = current.find((s) => s.appName === app && s.deviceId === deviceId);
+      const match = byDevice.get(`${app} ${deviceId}`);
       const name = `${node.path}/${item.device} ${app}`;
       if (!match) {
         this.add({ action: 'create', kind: 'push subscription', name, run: (core) => void createSubscription(core, accountId, app, deviceId, desired) }, ORDER.push);
@@ -365,3 +402,10 @@ function nodeFields(desired: Record<string, unknown>, current: Record<string, un
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Adds `value` to the list `map` keeps under `key`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -301,6 +301,7 @@ class Reader {
   /** The objects of one collection: each named, validated as its service would, none twice. */
   private items(kind: CollectionKind, value: unknown, where: string, accountPath: string): ItemNode[] {
     const out: ItemNode[] = [];
+    const byKey = new Map<string, ItemNode>();
     this.list(value, where).forEach((entry, i) => {
       const at = `${where}[${i}]`;
       const key = entry[kind.keyField];
@@ -308,7 +309,7 @@ class Reader {
         this.problem(join(at, kind.keyField), `a ${kind.label} needs a ${kind.keyField} (its key: it is matched by it)`);
         return;
       }
-      const clash = out.find((o) => kind.same(o.key, key));
+      const clash = byKey.get(kind.keyOf(key));
       if (clash) this.problem(join(at, kind.keyField), `"${key}" is also ${clash.where}: a ${kind.keyField} is given once`);
       const { password, id, ...doc } = entry;
       if (id !== undefined) this.problem(join(at, 'id'), `ids are not declared: objects are matched by ${kind.keyField}`);
@@ -320,6 +321,7 @@ class Reader {
       this.errors(at, checkUnmasked(doc, kind.check));
       this.referring.push({ where: at, value: doc });
       this.refs.add(kind.key, accountPath ? `${accountPath}/${key}` : key, key, item);
+      if (!clash) byKey.set(kind.keyOf(key), item);
       out.push(item);
     });
     return out;

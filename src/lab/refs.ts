@@ -33,7 +33,9 @@ export class RefIndex {
     full.set(fullKey, target);
     let names = this.byBare.get(kind);
     if (!names) this.byBare.set(kind, (names = new Map()));
-    names.set(bare, [...(names.get(bare) ?? []), target]);
+    const same = names.get(bare);
+    if (same) same.push(target);
+    else names.set(bare, [target]);
   }
 
   /** The object a key names, or why there is none. */

@@ -102,6 +102,61 @@ describe('checkpointer', () => {
     }
   });
 
+  it('empties a log a burst made large once the server has been quiet a while, not before', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000, truncateAfterMs: 600 });
+    try {
+      write(db, 10_000);
+      const burstEnd = Date.now();
+      expect(fileBytes(`${file}-wal`)).toBeGreaterThan(9_000_000);
+      // copied at the first quiet moment, but the log keeps its size until the quiet lasts
+      await sleep(300);
+      expect(fileBytes(`${file}-wal`)).toBeGreaterThan(9_000_000);
+      const deadline = Date.now() + 10_000;
+      while (fileBytes(`${file}-wal`) > 0 && Date.now() < deadline) await sleep(20);
+      expect(fileBytes(`${file}-wal`)).toBe(0);
+      expect(Date.now() - burstEnd).toBeGreaterThanOrEqual(600);
+      // nothing was lost: the rows are in the file
+      expect((db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n).toBeGreaterThanOrEqual(10_000);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
+  it('empties it also when small commits go on (heartbeats, a trickle of calls) while the loop is mostly idle', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000, truncateAfterMs: 300 });
+    try {
+      write(db, 8_000);
+      const deadline = Date.now() + 10_000;
+      while (fileBytes(`${file}-wal`) > 1_000_000 && Date.now() < deadline) {
+        write(db, 1);
+        await sleep(50);
+      }
+      expect(fileBytes(`${file}-wal`)).toBeLessThan(1_000_000);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
+  it('leaves the log alone while another connection reads from it, and empties it once the reader is done', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000, truncateAfterMs: 300 });
+    const reader = openDb(file);
+    try {
+      write(db, 6_000);
+      // a long read (a CLI walking a listing) holds a snapshot that needs the log
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM t').get();
+      await sleep(1200);
+      expect(fileBytes(`${file}-wal`)).toBeGreaterThan(5_000_000);
+      reader.exec('COMMIT');
+      const deadline = Date.now() + 10_000;
+      while (fileBytes(`${file}-wal`) > 0 && Date.now() < deadline) await sleep(20);
+      expect(fileBytes(`${file}-wal`)).toBe(0);
+    } finally {
+      reader.close();
+      await ckpt.stop();
+    }
+  });
+
   it('stops with everything checkpointed, and a stopped process leaves no thread running', async () => {
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000 });
     write(db, 500);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import { commitCount, stmt, type Db } from './db.js';
@@ -17,6 +18,12 @@ const TAIL_FRAMES = 64;
 /** Checkpoint passes of the thread per request at most (a server that commits faster than they copy). */
 const MAX_PASSES = 4;
 
+/** How long the event loop must have been mostly idle before a server truncates its write-ahead log. */
+export const TRUNCATE_AFTER_QUIET_MS = 1_000;
+
+/** A log no larger than this is left as it is (SQLite reuses it from the start). */
+const WAL_KEEP_BYTES = 4 * 1024 * 1024;
+
 /** The cadence of the fallback, should the checkpoint thread not start or fail. */
 const FALLBACK_INTERVAL_MS = 250;
 
@@ -24,6 +31,8 @@ const FALLBACK_INTERVAL_MS = 250;
 export interface CheckpointerOptions {
   tickMs?: number;
   maxDeferMs?: number;
+  /** how long the event loop must have been mostly idle before the log is truncated */
+  truncateAfterMs?: number;
 }
 
 /** A running checkpointer; `stop()` ends it and leaves the WAL checkpointed. */
@@ -47,10 +56,17 @@ const db = new DatabaseSync(workerData.file, { timeout: 0 });
 db.exec('PRAGMA wal_autocheckpoint = 0');
 db.exec('PRAGMA cache_size = -256');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 const TAIL_FRAMES = ${TAIL_FRAMES};
 const MAX_PASSES = ${MAX_PASSES};
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
+  if (m === 'truncate') {
+    // a log already copied is emptied; a reader or writer at work makes it answer busy (no wait)
+    try { parentPort.postMessage({ ok: true, truncate: true, ...truncate.get() }); }
+    catch (err) { parentPort.postMessage({ ok: false, truncate: true, error: String(err && err.message || err), code: err && err.code, errcode: err && err.errcode }); }
+    return;
+  }
   try {
     // a pass copies the log as it was when the pass began; the next one what was committed meanwhile
     let r = checkpoint.get();
@@ -123,18 +139,44 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   let elu = performance.eventLoopUtilization();
   let onDone: (() => void) | undefined;
 
-  thread.on('message', (m: { ok: boolean; error?: string; code?: string; errcode?: number }) => {
+  thread.on('message', (m: { ok: boolean; error?: string; code?: string; errcode?: number; truncate?: boolean }) => {
     running = false;
     // a full disk is the storage episode's news (logged once), not a line a tick
     if (!m.ok) reportDbError(db, 'checkpoint failed', Object.assign(new Error(m.error), { code: m.code, errcode: m.errcode }));
     // what was committed while the thread copied: a few pages, copied here so the log starts over
-    checkpointHere();
+    // (a truncation that met a reader or writer is tried again after the next quiet stretch)
+    if (!m.truncate) checkpointHere();
     onDone?.();
   });
+
+  /**
+   * A log a burst of writes made large stays that large (SQLite reuses it, never shrinks it):
+   * once the event loop has been mostly idle for `truncateAfterMs` (small commits, such as
+   * heartbeats, allowed) and the log has been copied, the thread empties it with a TRUNCATE
+   * checkpoint, which waits for no one (a reader or writer at work makes it try again later).
+   */
+  const truncateAfterMs = opts.truncateAfterMs ?? TRUNCATE_AFTER_QUIET_MS;
+  let quietSince: number | undefined;
+  let nextTruncateAt = 0;
+  const maybeTruncate = () => {
+    const now = Date.now();
+    if (quietSince === undefined || now - quietSince < truncateAfterMs || now < nextTruncateAt) return;
+    nextTruncateAt = now + truncateAfterMs;
+    let size = 0;
+    try {
+      size = statSync(`${file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size <= WAL_KEEP_BYTES) return;
+    running = true;
+    thread.postMessage('truncate');
+  };
 
   const tick = setInterval(() => {
     const busy = performance.eventLoopUtilization(elu);
     elu = performance.eventLoopUtilization();
+    quietSince = busy.utilization < QUIET_UTILIZATION ? (quietSince ?? Date.now()) : undefined;
     if (running || stopping || !db.isOpen) return;
     const commits = commitCount(db);
     let version = seenVersion;
@@ -148,7 +190,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
       seenCommits = commits;
       seenVersion = version;
     }
-    if (pendingSince === undefined) return;
+    if (pendingSince === undefined) return maybeTruncate();
     if (busy.utilization >= QUIET_UTILIZATION && Date.now() - pendingSince < maxDeferMs) return;
     pendingSince = undefined;
     running = true;

@@ -469,4 +469,52 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    id: '3000-account-tree',
+    sql: `
+      -- The account tree as a closure table: a row for each account and each of its ancestors,
+      -- keyed by the ancestor, then the account's name (Kazoo lists children and descendants by
+      -- name), so that a page of descendants, and an account's descendants_count, are a range of
+      -- the key instead of a scan of every account's tree (scripts/bench/account-tree.mjs measures
+      -- it against a materialised path, which cannot list by name without sorting).
+      CREATE TABLE account_tree (
+        ancestor_id TEXT NOT NULL,
+        name TEXT NOT NULL COLLATE NOCASE,   -- the account's name, kept equal to accounts.name
+        account_id TEXT NOT NULL,
+        depth INTEGER NOT NULL,              -- 1: a child of the ancestor, 2: a grandchild, …
+        PRIMARY KEY (ancestor_id, name, account_id)
+      ) WITHOUT ROWID;
+      -- an account's ancestors (nearest first), and its rows when it moves, is renamed or deleted
+      CREATE INDEX account_tree_account ON account_tree(account_id, depth);
+      INSERT INTO account_tree (ancestor_id, name, account_id, depth)
+        SELECT t.value, a.name, a.id, json_array_length(a.tree) - t.key FROM accounts a, json_each(a.tree) t;
+      -- an account's children by name, one page at a time
+      CREATE INDEX account_tree_children ON account_tree(ancestor_id, name) WHERE depth = 1;
+    `,
+  },
+  {
+    id: '3001-listing-indexes',
+    sql: `
+      -- Every listing reads one page of an index in its order (keyset paging): the key of each is
+      -- its order's columns, ending with a unique one.
+      DROP INDEX docs_account_kind;
+      CREATE INDEX docs_account_kind ON docs(account_id, kind, created, id);
+      DROP INDEX webhooks_account;
+      CREATE INDEX webhooks_account ON webhooks(account_id, created, id);
+      CREATE INDEX push_subscriptions_account ON push_subscriptions(account_id, created, id);
+      DROP INDEX push_notifications_account;
+      CREATE INDEX push_notifications_account ON push_notifications(account_id, created, id);
+      -- Attempts are listed newest first by when they were made (Kazoo's view key), an account's
+      -- or one hook's, in a time window: the window is a range of these.
+      CREATE INDEX delivery_attempts_account_created ON delivery_attempts(kind, account_id, created, id);
+      DROP INDEX delivery_attempts_source;
+      CREATE INDEX delivery_attempts_source ON delivery_attempts(source_id, created, id);
+      -- pruning finds its range by the primary key (ids grow with time): no index write per attempt for it
+      DROP INDEX delivery_attempts_created;
+      -- The hooks the disabler turned off, which a bulk re-enable looks for across a tree.
+      CREATE INDEX webhooks_auto_disabled ON webhooks(account_id) WHERE disable_reason IS NOT NULL;
+      -- A username is unique in its account, whatever its letter case: checked by a lookup.
+      CREATE INDEX docs_user_name ON docs(account_id, lower(json_extract(doc, '$.username'))) WHERE kind = 'user';
+    `,
+  },
 ];

@@ -20,7 +20,7 @@ export interface FeedChange {
 
 /** A log the feed follows by id, and where its rows come from. */
 interface Followed<T extends { id: number; at: number }> {
-  log: { addNewer(rows: T[]): void; addOlder(rows: T[]): void; readonly newestId: number; readonly oldestId: number };
+  log: { addNewer(rows: T[]): void; addOlder(rows: T[]): void; readonly newestId: number; readonly oldestId: number; readonly length: number };
   after(afterId: number, limit: number): T[];
   before(beforeId: number, limit: number): T[];
   historyDone: boolean;
@@ -71,24 +71,41 @@ export class WatchFeed {
     return this.followedAttempts.historyDone && this.followedRequests.historyDone;
   }
 
-  /** First read: the newest chunk of attempts and of received requests, and every job. Answers what it found. */
-  prime(): FeedChange {
+  /**
+   * First read: the newest chunk of attempts and of received requests (at most `rows` of each:
+   * at least one, where following starts), and every job. Answers what it found.
+   */
+  prime(rows = this.chunkRows): FeedChange {
     this.primed = true;
     this.watchStorage();
     this.lastDataVersion = this.source.dataVersion();
-    const attempts = this.firstChunk(this.followedAttempts);
-    const requests = this.firstChunk(this.followedRequests);
+    const limit = Math.max(1, Math.min(rows, this.chunkRows));
+    const attempts = this.firstChunk(this.followedAttempts, limit);
+    const requests = this.firstChunk(this.followedRequests, limit);
     const jobs = this.jobs.upsert(this.source.jobsChanged(0, []));
     this.bump();
     return { attempts, jobs, requests };
   }
 
   /** The newest chunk of a log; answers it oldest first. */
-  private firstChunk<T extends { id: number; at: number }>(f: Followed<T>): T[] {
-    const rows = f.before(Number.MAX_SAFE_INTEGER, this.chunkRows);
+  private firstChunk<T extends { id: number; at: number }>(f: Followed<T>, limit: number): T[] {
+    const rows = f.before(Number.MAX_SAFE_INTEGER, limit);
     f.log.addOlder(rows);
-    f.historyDone = rows.length < this.chunkRows;
+    f.historyDone = rows.length < limit;
     return [...rows].reverse();
+  }
+
+  /** Loads history until each log holds `rows` rows or has none left, reading no more than that. */
+  loadHistoryUntil(rows: number): void {
+    for (const f of [this.followedAttempts, this.followedRequests] as Followed<{ id: number; at: number }>[]) {
+      while (!f.historyDone && f.log.length < rows) {
+        const limit = Math.min(this.chunkRows, rows - f.log.length);
+        const got = f.before(f.log.oldestId, limit);
+        f.log.addOlder(got);
+        if (got.length < limit) f.historyDone = true;
+      }
+    }
+    this.bump();
   }
 
   /** Loads one more chunk of history (attempts first); answers false when there is none left. */

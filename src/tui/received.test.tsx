@@ -156,7 +156,7 @@ describe('Received pane', () => {
       expect(plan(sql)).not.toMatch(/SCAN (r|a|delivery_attempts|sink_requests)\b/);
     }
     expect(plan(scoped.after)).toMatch(/sink_requests_account/);
-    expect(plan(SENT_ATTEMPT_SQL)).toMatch(/delivery_attempts_source \(source_id=\? AND id>\? AND id<\?\)/);
+    expect(plan(SENT_ATTEMPT_SQL)).toMatch(/delivery_attempts_source \(source_id=\? AND created>\? AND created<\?\)/);
     // the attempts' own follow queries are unchanged by the new pane
     expect(plan(followQueries({}).attemptsAfter)).not.toMatch(/SCAN a\b/);
   });

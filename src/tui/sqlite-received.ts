@@ -31,8 +31,6 @@ const REQUEST_FROM = 'FROM sink_requests r LEFT JOIN accounts ac ON ac.id = r.ac
 
 /** How long after a request arrived tel's attempt of it may be recorded (a try ends within its timeout). */
 const ATTEMPT_WINDOW_MS = 10 * 60_000;
-/** Attempts are recorded in batches shortly after their tries end: ids follow `created` within this. */
-const RECORDING_SLACK_MS = 60_000;
 
 /** The follow queries of the Received pane: ranges of the primary key (or of the account index, scoped). */
 export function requestQueries(scope: ScopeSql): { after: string; before: string; one: string } {
@@ -44,17 +42,14 @@ export function requestQueries(scope: ScopeSql): { after: string; before: string
 }
 
 /**
- * tel's attempt of the try a request was: the same hook's first attempt of the event recorded at
- * or after the request arrived. Read through the hook's attempts index between two ids found by
- * the time index (attempts recorded from a minute before the request to ten minutes after), so
- * it never reads more than that stretch of one hook's attempts — no index on event ids, which
- * would cost every delivery a random write.
+ * tel's attempt of the try a request was: the same hook's first attempt of the event made at or
+ * after the request arrived, within ATTEMPT_WINDOW_MS. Read through the hook's attempts index by
+ * time, so it never reads more than that stretch of one hook's attempts — no index on event ids,
+ * which would cost every delivery a random write.
  */
 export const SENT_ATTEMPT_SQL = `SELECT a.id FROM delivery_attempts a
-  WHERE a.source_id = ? AND a.event_id = ? AND a.created >= ?
-    AND a.id >= COALESCE((SELECT id FROM delivery_attempts WHERE created >= ? ORDER BY created LIMIT 1), 0)
-    AND a.id <= COALESCE((SELECT id FROM delivery_attempts WHERE created > ? ORDER BY created LIMIT 1), 9223372036854775807)
-  ORDER BY a.id LIMIT 1`;
+  WHERE a.source_id = ? AND a.event_id = ? AND a.created >= ? AND a.created <= ?
+  ORDER BY a.created, a.id LIMIT 1`;
 
 function toRequest(r: RequestSql): WatchedRequest {
   return {
@@ -104,7 +99,7 @@ export function requestReads(
       if (!r) return undefined;
       const sentId =
         r.hook_id && r.event_id
-          ? (stmt(core.db, SENT_ATTEMPT_SQL).get(r.hook_id, r.event_id, r.received, r.received - RECORDING_SLACK_MS, r.received + ATTEMPT_WINDOW_MS) as
+          ? (stmt(core.db, SENT_ATTEMPT_SQL).get(r.hook_id, r.event_id, r.received, r.received + ATTEMPT_WINDOW_MS) as
               | { id: number }
               | undefined)
           : undefined;

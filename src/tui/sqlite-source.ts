@@ -1,6 +1,6 @@
 import type { Core } from '../core-type.js';
 import { findAttempt } from '../delivery/attempts.js';
-import { findJobById, jobDetail } from '../jobs/store.js';
+import { findJobById, jobErrors } from '../jobs/store.js';
 import { reenableHook } from '../modules/webhooks/service.js';
 import { stmt } from '../store/db.js';
 import { diskFull } from '../store/health.js';
@@ -103,7 +103,7 @@ function scopeCondition(column: string, scope: WatchScope): { sql: string; args:
   if (!scope.descendants) return { sql: ` AND ${column} = ?`, args: [scope.accountId] };
   // Evaluated on every read, so sub-accounts created while watching are included.
   return {
-    sql: ` AND ${column} IN (SELECT s.id FROM accounts s WHERE s.id = ? OR EXISTS (SELECT 1 FROM json_each(s.tree) t WHERE t.value = ?))`,
+    sql: ` AND ${column} IN (SELECT ? UNION ALL SELECT account_id FROM account_tree WHERE ancestor_id = ?)`,
     args: [scope.accountId, scope.accountId],
   };
 }
@@ -201,8 +201,7 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
       ).get(id, ...jobScope.args) as JobSql | undefined;
       const job = row && findJobById(core, id);
       if (!row || !job) return undefined;
-      const errs = (jobDetail(core, job).errors ?? {}) as Record<string, { reason?: string; message?: string }>;
-      const errors: JobError[] = Object.entries(errs).map(([number, e]) => ({ number, reason: e.reason ?? 'error', message: e.message ?? null }));
+      const errors: JobError[] = [...jobErrors(core, job)].flat();
       const detail: JobDetail = { ...toJob(row), errors };
       return detail;
     },

@@ -43,9 +43,10 @@ function lastOf<T>(rows: T[], n: number | undefined): T[] {
  * `once`, one line per new attempt, job change or received request, until the signal aborts.
  */
 export async function runStream(feed: WatchFeed, out: (line: string) => void, opts: StreamOptions): Promise<void> {
-  const first = feed.prime();
-  // Load only as much history as will be printed.
-  while ((opts.tail === undefined || feed.attempts.length < opts.tail || feed.requests.length < opts.tail) && feed.loadHistoryChunk());
+  // Load only as much history as will be printed: `tail` rows of each log, or all of it.
+  const first = feed.prime(opts.tail);
+  if (opts.tail === undefined) while (feed.loadHistoryChunk());
+  else feed.loadHistoryUntil(opts.tail);
   for (const j of lastOf(first.jobs, opts.tail)) out(jobOut(j, opts.json));
   for (const a of lastOf(oldestFirst(feed.attempts), opts.tail)) out(attemptOut(a, opts.json));
   for (const r of lastOf(oldestFirst(feed.requests), opts.tail)) out(requestOut(r, opts.json));

@@ -80,3 +80,19 @@ export function mergePatch(target: Record<string, unknown>, patch: Record<string
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * The JSON text of an array whose items come in chunks (a listing read a chunk at a time), one
+ * piece a chunk, each item the JSON of `json(item)`; `counted` learns how many items were written.
+ */
+export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => unknown, counted: (n: number) => void = () => {}): Generator<string> {
+  let count = 0;
+  let text = '[';
+  for (const items of chunks) {
+    for (const item of items) text += `${count++ === 0 ? '' : ','}${JSON.stringify(json(item))}`;
+    yield text;
+    text = '';
+  }
+  counted(count);
+  yield `${text}]`;
+}

@@ -18,6 +18,7 @@ export async function runTel(args: string[], opts: { stdin?: string; isTTY?: boo
     err: (s) => (stderr += s.endsWith('\n') ? s : `${s}\n`),
     isTTY: opts.isTTY ?? false,
     readStdin: opts.stdin === undefined ? undefined : async () => opts.stdin!,
+    write: (s) => void (stdout += s),
   });
   return { code, stdout, stderr };
 }

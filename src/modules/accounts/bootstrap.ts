@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Core } from '../../core-type.js';
 import { transaction } from '../../store/db.js';
 import { createUser } from '../users/service.js';
-import { createAccount, listAccounts } from './service.js';
+import { createAccount, hasAccounts } from './service.js';
 
 export interface InitOptions {
   account: string;
@@ -21,7 +21,7 @@ export interface InitResult {
 
 /** True once a database holds its master account. */
 export function isInitialised(core: Core): boolean {
-  return listAccounts(core).length > 0;
+  return hasAccounts(core);
 }
 
 /** Creates the master account (super-duper admin) and its admin user; refuses a used database. */

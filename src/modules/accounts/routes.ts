@@ -1,28 +1,43 @@
 import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
-import { childSummary, listSiblings, moveAccount, setReseller, visibleAncestors } from './tree.js';
+import type { Core } from '../../core-type.js';
+import { ancestorsPage, moveAccount, setReseller, siblingsPage } from './tree.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { accountSchema } from './schema.js';
 import {
   accountJson,
-  accountSummary,
   checkAccountWrite,
   createAccount,
   deleteAccount,
   getAccount,
-  listChildren,
-  listDescendants,
   readApiKey,
   rotateApiKey,
   updateAccount,
 } from './service.js';
+import { childrenPage, descendantsPage, type ChildRow, type TreeRow } from './tree-index.js';
 
-/** A listing answer: the rows in the order asked, paged. */
-function listed(ctx: RequestContext, rows: Record<string, unknown>[]): Reply {
-  const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-  return { data: page, extras };
+/** Children, descendants and siblings are listed by name, keyed by `[name, id]`. */
+const BY_NAME = opaqueKey('string', 'string');
+
+/** Ancestors are listed root first, keyed by how far above the account each is. */
+const BY_DEPTH = opaqueKey('number');
+
+/** A listing row of the tree: Kazoo's summary (`tree`: the ancestors, root first). */
+function treeSummary(r: TreeRow): Record<string, unknown> {
+  return { id: r.id, name: r.name, realm: r.realm, tree: JSON.parse(r.tree) };
+}
+
+/** A row of the children and siblings listings: the summary and how many accounts are below it. */
+function childJson(r: ChildRow): Record<string, unknown> {
+  return { ...treeSummary(r), descendants_count: r.descendants_count };
+}
+
+/** `parents` and `tree`: the ancestors the caller may see, `{id, name}`, root first (nearest first when descending). */
+function ancestorsReply(ctx: RequestContext, core: Core): Reply {
+  const nearestFirst = descendingOf(ctx.query);
+  return listingReply(ctx.query, (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst), (r) => ({ id: r.id, name: r.name }), BY_DEPTH);
 }
 
 /** `POST …/move`: where the account goes. */
@@ -97,30 +112,36 @@ export const accountRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/children',
-    query: LISTING_QUERY,
+    query: BY_NAME_QUERY,
     response: CHILDREN,
-    handler: (ctx, core) => listed(ctx, listChildren(core, ctx.params.account_id).map((a) => childSummary(core, a))),
+    handler: (ctx, core) => {
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME);
+    },
   },
   {
     method: 'GET',
     path: 'accounts/:account_id/siblings',
-    query: LISTING_QUERY,
+    query: BY_NAME_QUERY,
     response: CHILDREN,
-    handler: (ctx, core) => listed(ctx, listSiblings(core, authOf(ctx), ctx.params.account_id)),
+    handler: (ctx, core) => {
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME);
+    },
   },
   {
     method: 'GET',
     path: 'accounts/:account_id/parents',
-    query: LISTING_QUERY,
+    query: ANCESTORS_QUERY,
     response: ANCESTORS,
-    handler: (ctx, core) => listed(ctx, visibleAncestors(core, authOf(ctx), ctx.params.account_id)),
+    handler: ancestorsReply,
   },
   {
     method: 'GET',
     path: 'accounts/:account_id/tree',
-    query: LISTING_QUERY,
+    query: ANCESTORS_QUERY,
     response: ANCESTORS,
-    handler: (ctx, core) => listed(ctx, visibleAncestors(core, authOf(ctx), ctx.params.account_id)),
+    handler: ancestorsReply,
   },
   {
     method: 'POST',
@@ -146,9 +167,12 @@ export const accountRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/descendants',
-    query: LISTING_QUERY,
+    query: BY_NAME_QUERY,
     response: SUMMARY,
-    handler: (ctx, core) => listed(ctx, listDescendants(core, ctx.params.account_id).map(accountSummary)),
+    handler: (ctx, core) => {
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME);
+    },
   },
   {
     method: 'GET',

@@ -9,6 +9,7 @@ import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
+import { addToTree, hasChildren, removeFromTree, renameInTree } from './tree-index.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
 const API_KEY_METHOD = 'cb_api_auth';
@@ -151,17 +152,18 @@ export function resellerIdOf(core: Core, account: Account): string {
   return id;
 }
 
-/** Direct children of an account. */
+/** Direct children of an account, by name. */
 export function listChildren(core: Core, id: string): Account[] {
-  return (stmt(core.db, 'SELECT * FROM accounts WHERE parent_id = ? ORDER BY created, id').all(id) as unknown as Row[]).map(
-    fromRow,
-  );
+  return (
+    stmt(core.db, 'SELECT a.* FROM account_tree t JOIN accounts a ON a.id = t.account_id WHERE t.ancestor_id = ? AND t.depth = 1 ORDER BY t.name, t.account_id')
+      .all(id) as unknown as Row[]
+  ).map(fromRow);
 }
 
-/** Every descendant of an account (not the account itself), in creation order. */
+/** Every descendant of an account (not the account itself), by name. */
 export function listDescendants(core: Core, id: string): Account[] {
   return (
-    stmt(core.db, `SELECT a.* FROM accounts a, json_each(a.tree) t WHERE t.value = ? ORDER BY a.created, a.id`)
+    stmt(core.db, `SELECT a.* FROM account_tree t JOIN accounts a ON a.id = t.account_id WHERE t.ancestor_id = ? ORDER BY t.name, t.account_id`)
       .all(id) as unknown as Row[]
   ).map(fromRow);
 }
@@ -169,6 +171,11 @@ export function listDescendants(core: Core, id: string): Account[] {
 /** Every account, in creation order. */
 export function listAccounts(core: Core): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts ORDER BY created, id').all() as unknown as Row[]).map(fromRow);
+}
+
+/** True once the database holds an account. */
+export function hasAccounts(core: Core): boolean {
+  return stmt(core.db, 'SELECT 1 FROM accounts LIMIT 1').get() !== undefined;
 }
 
 /**
@@ -202,11 +209,6 @@ function buildAccountJson(a: Account): Record<string, unknown> {
   if (a.reseller) out.is_reseller = true;
   out.created = unixMsToGregorian(a.created);
   return out;
-}
-
-/** A summary row of listings (children, descendants). */
-export function accountSummary(a: Account): Record<string, unknown> {
-  return { id: a.id, name: a.name, realm: a.realm, tree: a.tree };
 }
 
 /** The realm an account gets when it is created without one. */
@@ -287,6 +289,7 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
         now,
         now,
       );
+    addToTree(core, id, String(doc.name), tree);
     cache(core).clear(id);
     const account = getAccount(core, id);
     publishObject(core, 'account', id, id, 'doc_created');
@@ -327,6 +330,7 @@ export function updateAccount(
       )
       .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
     if (res.changes === 0) throw errors.conflict();
+    if (String(doc.name) !== current.name) renameInTree(core, id, String(doc.name));
     cache(core).clear(id);
     // The tokens of a disabled account die with it (its logins are refused too).
     if (doc.enabled === false && current.doc.enabled !== false) revokeAccountTokens(core, id);
@@ -342,13 +346,14 @@ export function deleteAccount(core: Core, id: string): Account {
     if (!account.parentId && account.superduper && masterAccount(core)?.id === id) {
       throw errors.invalidField('account', 'forbidden', 'the master account cannot be deleted');
     }
-    if (listChildren(core, id).length > 0) {
+    if (hasChildren(core, id)) {
       throw errors.invalidField('account', 'has_descendants', 'delete the sub-accounts first');
     }
     // Published while the account still exists, so subscribers can find its ancestors.
     publishObject(core, 'account', id, id, 'doc_deleted');
     for (const table of core.accountTables) stmt(core.db, `DELETE FROM ${table} WHERE account_id = ?`).run(id);
     stmt(core.db, 'DELETE FROM accounts WHERE id = ?').run(id);
+    removeFromTree(core, id);
     // its rows went from every account table: no cache may still hold them
     clearRowCaches(core.db);
     return account;

@@ -2,18 +2,12 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
 import { clearRowCaches } from '../../store/cache.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { publishObject } from '../documents/store.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import type { ConfigCategory } from '../config/categories.js';
-import {
-  accountSummary,
-  findAccount,
-  getAccount,
-  listChildren,
-  listDescendants,
-  masterAccount,
-  type Account,
-} from './service.js';
+import { findAccount, getAccount, masterAccount, type Account } from './service.js';
+import { childrenPage, hasResellerBelow, moveSubtree, rootPage, type ChildRow } from './tree-index.js';
 
 /** The configuration category of the account operations' settings (Kazoo's). */
 export const ACCOUNTS_CONFIG = 'crossbar.accounts';
@@ -38,38 +32,59 @@ export const ACCOUNTS_CONFIG_CATEGORY: ConfigCategory = {
   },
 };
 
-/** An account as the tree listings (`parents`, `tree`) show it. */
-function idAndName(a: Account): Record<string, unknown> {
-  return { id: a.id, name: a.name };
+/** An ancestor as the `parents` and `tree` listings show it. */
+export interface AncestorRow {
+  id: string;
+  name: string;
+  /** how far above the listed account it is (1: the parent) */
+  depth: number;
 }
 
 /**
- * The ancestors of an account the caller may see, root first: from the caller's own account
- * (included when it is an ancestor) down to the parent; every ancestor for a super-duper admin
- * or an operator (no caller). Kazoo's `parents` and `tree` answer this list (its `parents` also
- * shows ancestors above the caller, which tel does not).
+ * A page of the ancestors of an account the caller may see, root first, keyed by `[depth]`: from
+ * the caller's own account (included when it is an ancestor) down to the parent (the other way
+ * round when `nearestFirst`); every ancestor
+ * for a super-duper admin or an operator (no caller). Kazoo's `parents` and `tree` answer this
+ * list (its `parents` also shows ancestors above the caller, which tel does not). Read from the
+ * tree's index of the account's ancestors.
  */
-export function visibleAncestors(core: Core, actor: Actor | undefined, accountId: string): Record<string, unknown>[] {
+export function ancestorsPage(
+  core: Core,
+  actor: Actor | undefined,
+  accountId: string,
+  q: PageQuery<CompoundKey>,
+  nearestFirst = false,
+): Page<AncestorRow, CompoundKey> {
   const account = getAccount(core, accountId);
-  let tree = account.tree;
+  const where = ['t.account_id = ?'];
+  const args: (string | number)[] = [account.id];
   if (actor && !actor.isSuperduper) {
-    const at = tree.indexOf(actor.accountId);
-    tree = at < 0 ? [] : tree.slice(at);
+    const at = account.tree.indexOf(actor.accountId);
+    // the caller's account is `tree.length - at` above this one; none when it is not above it
+    where.push('t.depth <= ?');
+    args.push(at < 0 ? 0 : account.tree.length - at);
   }
-  return tree.map((id) => idAndName(getAccount(core, id)));
-}
-
-/** A listing row of a child: the account's summary and how many accounts are below it. */
-export function childSummary(core: Core, a: Account): Record<string, unknown> {
-  return { ...accountSummary(a), descendants_count: listDescendants(core, a.id).length };
+  return readKeysetPage<AncestorRow>(
+    core.db,
+    {
+      select: 'SELECT a.id, a.name, t.depth FROM account_tree t JOIN accounts a ON a.id = t.ancestor_id',
+      where,
+      args,
+      order: ['t.depth'],
+      descending: !nearestFirst,
+      keyOf: (r) => [r.depth],
+    },
+    q,
+  );
 }
 
 /**
- * `siblings`: the accounts under the same parent, the account itself included. Asking for the
- * caller's own account's siblings shows accounts above it, so only a super-duper admin may (and
- * anyone may ask of an account below them, unless `allow_sibling_listing` is false), as Kazoo.
+ * `siblings`: a page of the accounts under the same parent, the account itself included, by
+ * name (a root account's siblings are itself). Asking for the caller's own account's siblings
+ * shows accounts above it, so only a super-duper admin may (and anyone may ask of an account
+ * below them, unless `allow_sibling_listing` is false), as Kazoo.
  */
-export function listSiblings(core: Core, actor: Actor | undefined, accountId: string): Record<string, unknown>[] {
+export function siblingsPage(core: Core, actor: Actor | undefined, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<ChildRow, CompoundKey> {
   const account = getAccount(core, accountId);
   if (actor && !actor.isSuperduper) {
     if (accountId === actor.accountId) throw errors.forbidden("listing the siblings of the token's own account needs a super-duper admin");
@@ -77,8 +92,7 @@ export function listSiblings(core: Core, actor: Actor | undefined, accountId: st
       throw errors.forbidden('listing siblings is turned off (crossbar.accounts allow_sibling_listing)');
     }
   }
-  const siblings = account.parentId ? listChildren(core, account.parentId) : [account];
-  return siblings.map((a) => childSummary(core, a));
+  return account.parentId ? childrenPage(core, account.parentId, q, descending) : rootPage(core, account.id, q);
 }
 
 /**
@@ -116,33 +130,10 @@ export function moveAccount(core: Core, actor: Actor | undefined, accountId: str
       throw errors.forbidden('an account cannot move under itself or one of its sub-accounts');
     }
     if (account.parentId === to.id) return account;
-    const moved = reparentSubtree(core, account.id, to.id);
+    const moved = moveSubtree(core, account.id, to.id);
     for (const id of moved) publishObject(core, 'account', id, id, 'doc_edited');
     return getAccount(core, account.id);
   });
-}
-
-/**
- * The one store operation a move needs: puts an account under a new parent and rewrites the
- * ancestors of its whole subtree (each keeps the part of its tree below the moved account).
- * Answers the ids whose tree changed, the moved account first. Runs in the caller's transaction.
- */
-export function reparentSubtree(core: Core, accountId: string, newParentId: string): string[] {
-  const account = getAccount(core, accountId);
-  const parent = getAccount(core, newParentId);
-  const newTree = [...parent.tree, parent.id];
-  const now = Date.now();
-  const update = stmt(core.db, 'UPDATE accounts SET parent_id = ?, tree = ?, modified = ? WHERE id = ?');
-  update.run(parent.id, JSON.stringify(newTree), now, account.id);
-  const ids = [account.id];
-  for (const d of listDescendants(core, account.id)) {
-    const below = d.tree.slice(d.tree.indexOf(account.id));
-    update.run(d.parentId, JSON.stringify([...newTree, ...below]), now, d.id);
-    ids.push(d.id);
-  }
-  // every cached account, and what was worked out from the trees (hooks of ancestors), is stale
-  clearRowCaches(core.db);
-  return ids;
 }
 
 /**
@@ -154,7 +145,7 @@ export function setReseller(core: Core, accountId: string, reseller: boolean): A
   return transaction(core.db, () => {
     const account = getAccount(core, accountId);
     if (masterAccount(core)?.id === account.id) throw errors.forbidden('the master account is always a reseller');
-    if (listDescendants(core, account.id).some((d) => d.reseller)) {
+    if (hasResellerBelow(core, account.id)) {
       throw errors.invalidField('account', 'has_reseller_descendants', 'an account with resellers below it cannot be promoted or demoted');
     }
     if (account.reseller === reseller) return account;

@@ -1,13 +1,15 @@
 import type { Core } from '../../core-type.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
+import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { compileValidator, mergeErrors, throwIfErrors, type JsonSchema } from '../../schema/validate.js';
 import type { ValidationErrors } from '../../errors.js';
 import { mergePatch } from '../../util/json.js';
 import {
   deleteDoc,
+  docsPage,
   getDoc,
   insertDoc,
   listDocs,
@@ -38,6 +40,8 @@ export interface DocumentKind {
 export interface DocumentService {
   kind: DocumentKind;
   list(core: Core, accountId: string): StoredDoc[];
+  /** one page of the account's documents, oldest first (newest first when `descending`) */
+  page(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending?: boolean): Page<StoredDoc, CompoundKey>;
   get(core: Core, accountId: string, id: string): StoredDoc;
   /** `id` may be chosen (`tel apply` decides ids while planning), else it is generated */
   create(core: Core, accountId: string, input: Record<string, unknown>, id?: string): StoredDoc;
@@ -56,6 +60,7 @@ export function documentService(kind: DocumentKind): DocumentService {
   return {
     kind,
     list: (core, accountId) => listDocs(core, kind.kind, accountId),
+    page: (core, accountId, q, descending) => docsPage(core, kind.kind, accountId, q, descending),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
     create(core, accountId, input, id) {
       return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), {}, id));
@@ -98,9 +103,8 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       query: LISTING_QUERY,
       response: listAnswer(svc.kind.schema, svc.kind.summary),
       handler: (ctx, core) => {
-        const rows = svc.list(core, ctx.params.account_id).map((d) => documentSummary(svc.kind, d));
-        const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-        return { data: page, extras };
+        const desc = descendingOf(ctx.query);
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY);
       },
     },
     {

@@ -3,6 +3,8 @@ import { errors } from '../../errors.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
 import { deleteAttachments } from './files.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -89,6 +91,34 @@ export function listDocs(core: Core, kind: string, accountId: string): StoredDoc
     stmt(core.db, 'SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id')
       .all(accountId, kind) as unknown as Row[]
   ).map(fromRow);
+}
+
+/** Every document of a kind in an account and every account below it, by account, oldest first: one read (`tel apply` plans with it). */
+export function listDocsUnder(core: Core, kind: string, accountId: string): StoredDoc[] {
+  return (
+    stmt(core.db, `SELECT * FROM docs WHERE kind = ?2 AND account_id IN (${SUBTREE_IDS_SQL}) ORDER BY account_id, created, id`)
+      .all(accountId, kind) as unknown as Row[]
+  ).map(fromRow);
+}
+
+/**
+ * A page of an account's documents of a kind, oldest first (newest first when `descending`),
+ * keyed by `[created, id]`. Their private fields are not read (listings never show them).
+ */
+export function docsPage(core: Core, kind: string, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
+  const page = readKeysetPage<Row>(
+    core.db,
+    {
+      select: "SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs",
+      where: ['account_id = ?', 'kind = ?'],
+      args: [accountId, kind],
+      order: ['created', 'id'],
+      descending,
+      keyOf: (r) => [r.created, r.id],
+    },
+    q,
+  );
+  return { ...page, items: page.items.map(fromRow) };
 }
 
 /** What happened to a stored object, as `object` webhooks name it. */

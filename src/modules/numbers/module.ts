@@ -1,6 +1,40 @@
 import type { TelModule } from '../types.js';
 import { pageExtras, pageQueryOf, pagingQuery } from '../../http/paging.js';
-import { listNumbers, numberJson } from './service.js';
+import type { Reply } from '../../http/router.js';
+import { everyPage, type Page, type PageQuery } from '../../store/pages.js';
+import { listNumbers, numberJson, numberJsonText, type NumberRow } from './service.js';
+
+/** Numbers a chunk of a whole inventory (`paginate=false`) holds. */
+const NUMBER_CHUNK_ROWS = 1000;
+
+/**
+ * The inventory's answer: `{cascade_quantity, numbers: {E.164: …}}` for one page, or for
+ * `paginate=false` every number, written a chunk at a time (an inventory of 100,000 numbers is
+ * some 20 MB of JSON).
+ */
+export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>): Reply {
+  // keys are E.164: a leading space is a `+` the client did not URL-encode
+  const q = pageQueryOf(query, (qs) => qs.get('start_key')?.replace(/^ /, '+') || undefined);
+  if (q.pageSize !== undefined) {
+    const page = read(q);
+    const numbers: Record<string, Record<string, unknown>> = {};
+    for (const r of page.items) numbers[r.number] = numberJson(r);
+    return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
+  }
+  const chunks = everyPage(read, { chunkRows: NUMBER_CHUNK_ROWS, first: read({ pageSize: NUMBER_CHUNK_ROWS, startKey: q.startKey }) });
+  let count = 0;
+  function* pieces(): Generator<string> {
+    let text = '{"cascade_quantity":0,"numbers":{';
+    // the keys are E.164 numbers, unique in the inventory: written as an object's would be
+    for (const rows of chunks) {
+      for (const r of rows) text += `${count++ === 0 ? '' : ','}${JSON.stringify(r.number)}:${numberJsonText(r)}`;
+      yield text;
+      text = '';
+    }
+    yield `${text}}}`;
+  }
+  return { stream: { pieces: pieces(), extras: () => ({ page_size: count }) } };
+}
 
 /** The account's number inventory: `GET /v2/accounts/{id}/phone_numbers`. */
 export const numbersModule: TelModule = {
@@ -16,14 +50,8 @@ export const numbersModule: TelModule = {
         { name: 'filter_state', description: 'only numbers in this state', schema: { type: 'string' } },
       ],
       handler: (ctx, core) => {
-        const page = listNumbers(core, ctx.params.account_id, {
-          // keys are E.164: a leading space is a `+` the client did not URL-encode
-          ...pageQueryOf(ctx.query, (q) => q.get('start_key')?.replace(/^ /, '+') || undefined),
-          state: ctx.query.get('filter_state') || undefined,
-        });
-        const numbers: Record<string, Record<string, unknown>> = {};
-        for (const r of page.items) numbers[r.number] = numberJson(r);
-        return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
+        const state = ctx.query.get('filter_state') || undefined;
+        return numbersReply(ctx.query, (q) => listNumbers(core, ctx.params.account_id, { ...q, state }));
       },
     },
   ],

@@ -1,4 +1,5 @@
 import { stmt } from '../../store/db.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { newId } from '../../util/ids.js';
@@ -63,11 +64,21 @@ export function recordPush(core: Core, sub: Subscription, kind: PushKind, conten
   return record;
 }
 
-/** The push outbox of an account, newest first. */
-export function listPushes(core: Core, accountId: string): Record<string, unknown>[] {
-  const rows = stmt(core.db, 'SELECT doc FROM push_notifications WHERE account_id = ? ORDER BY created DESC, rowid DESC')
-    .all(accountId) as unknown as Row[];
-  return rows.map((r) => JSON.parse(r.doc));
+/** One page of an account's push outbox, newest first (oldest first unless `newestFirst`), keyed by `[created, id]`. */
+export function pushesPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, newestFirst = true): Page<Record<string, unknown>, CompoundKey> {
+  const page = readKeysetPage<{ id: string; created: number; doc: string }>(
+    core.db,
+    {
+      select: 'SELECT id, created, doc FROM push_notifications',
+      where: ['account_id = ?'],
+      args: [accountId],
+      order: ['created', 'id'],
+      descending: newestFirst,
+      keyOf: (r) => [r.created, r.id],
+    },
+    q,
+  );
+  return { ...page, items: page.items.map((r) => JSON.parse(r.doc) as Record<string, unknown>) };
 }
 
 /** One recorded push or the 404. */

@@ -1,14 +1,14 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject } from '../../http/request.js';
-import { paginate, pagingQuery } from '../../http/paging.js';
-import { getPush, listPushes } from './pushes.js';
+import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply, NEWEST_FIRST_QUERY, newestFirst } from '../../http/paging.js';
+import { getPush, pushesPage } from './pushes.js';
 import { subscriptionSchema } from './schema.js';
 import {
   createSubscription,
   deleteSubscription,
   getSubscription,
-  listSubscriptions,
   subscriptionJson,
+  subscriptionsPage,
   updateSubscription,
 } from './service.js';
 
@@ -19,11 +19,10 @@ export const pushRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/push_notification_subscriptions',
-    query: pagingQuery(),
+    query: LISTING_QUERY,
     handler: (ctx, core) => {
-      const rows = listSubscriptions(core, ctx.params.account_id).map(subscriptionJson);
-      const { page, extras } = paginate(rows, ctx.query);
-      return { data: page, extras };
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => subscriptionsPage(core, ctx.params.account_id, q, desc), subscriptionJson, CREATED_KEY);
     },
   },
   {
@@ -64,10 +63,10 @@ export const pushRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/push_notifications',
-    query: pagingQuery(),
+    query: NEWEST_FIRST_QUERY,
     handler: (ctx, core) => {
-      const { page, extras } = paginate(listPushes(core, ctx.params.account_id), ctx.query);
-      return { data: page, extras };
+      const newest = newestFirst(ctx.query);
+      return listingReply(ctx.query, (q) => pushesPage(core, ctx.params.account_id, q, newest), (p) => p, CREATED_KEY);
     },
   },
   {

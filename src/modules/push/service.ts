@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { transaction, stmt } from '../../store/db.js';
 import { findDoc, stripServerFields } from '../documents/store.js';
 import { newId, nextRevision } from '../../util/ids.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { getAccount } from '../accounts/service.js';
 import { validateSubscription } from './schema.js';
 
@@ -66,6 +67,16 @@ export function listSubscriptions(core: Core, accountId: string): Subscription[]
   return (
     stmt(core.db, 'SELECT * FROM push_subscriptions WHERE account_id = ? ORDER BY created, id').all(accountId) as unknown as Row[]
   ).map(fromRow);
+}
+
+/** One page of an account's subscriptions, oldest first (newest first when `descending`), keyed by `[created, id]`. */
+export function subscriptionsPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<Subscription, CompoundKey> {
+  const page = readKeysetPage<Row>(
+    core.db,
+    { select: 'SELECT * FROM push_subscriptions', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
+    q,
+  );
+  return { ...page, items: page.items.map(fromRow) };
 }
 
 function requireDevice(core: Core, accountId: string, deviceId: string): void {

@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
-import { ATTEMPTS_QUERY, attemptQueryOf, encodeStartKey, pageExtras } from '../../http/paging.js';
+import { ATTEMPTS_QUERY, attemptsReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
@@ -19,9 +19,8 @@ const rosterAnswer = documentAnswer(queueSchema, { agents: USER_IDS }, ['agents'
 
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
-  const page = listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, attemptQueryOf(ctx.query));
   const admin = isAccountAdmin(core, authOf(ctx));
-  return { data: page.items.map((r) => attemptJson(r, admin)), extras: pageExtras(page, encodeStartKey) };
+  return attemptsReply(ctx.query, (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q), (r) => attemptJson(r, admin));
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`), each queue's notification attempts and its roster. */

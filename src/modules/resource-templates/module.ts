@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { writeRoutes, type QueryParam, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, flagOf, ifMatchOf } from '../../http/request.js';
-import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { errors } from '../../errors.js';
 import { getAccount, resellerIdOf } from '../accounts/service.js';
@@ -54,9 +54,9 @@ const routes: RouteDef[] = [
     query: [...LISTING_QUERY, ...LOCAL],
     response: listAnswer(resourceTemplateSchema, resourceTemplates.kind.summary),
     handler: (ctx, core) => {
-      const rows = resourceTemplates.list(core, templateOwner(ctx, core)).map((d) => documentSummary(resourceTemplates.kind, d));
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
+      const owner = templateOwner(ctx, core);
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY);
     },
   },
   {

@@ -4,7 +4,7 @@ import type { Page, PageQuery } from '../../store/pages.js';
 import { compileValidator } from '../../schema/validate.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { kickJobs } from '../../jobs/executor.js';
-import { createJob, getAccountJob, jobDetailJson, listJobs, type JobFilter, type JobRow, type JobStatus } from '../../jobs/store.js';
+import { createJob, getAccountJob, jobDetailPieces, listJobs, type JobFilter, type JobRow, type JobStatus } from '../../jobs/store.js';
 import { jobSchema } from './schema.js';
 
 const validateJob = compileValidator<{ numbers: string[]; resource_id: string; name?: string }>(jobSchema);
@@ -31,9 +31,9 @@ export function createAccountJob(core: Core, accountId: string, authAccountId: s
   return createdJobJson(job, body.numbers);
 }
 
-/** A job of the account with its per-number results (as JSON text, see jobDetailJson), or 404. */
-export function jobDetailOf(core: Core, accountId: string, id: string): string {
-  return jobDetailJson(core, getAccountJob(core, accountId, id));
+/** A job of the account with its per-number results (as JSON text in pieces, see jobDetailPieces), or 404. */
+export function jobDetailOf(core: Core, accountId: string, id: string): Iterable<string> {
+  return jobDetailPieces(core, getAccountJob(core, accountId, id));
 }
 
 /** The job statuses a listing may filter on. */

@@ -4,7 +4,20 @@ import { ApiError, errors } from '../../errors.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { escapeControls } from '../../util/text.js';
-import { integerParam, LISTING_QUERY, newestFirst, ordered, pageExtras, pageQueryOf, paginate, pagingQuery, TIME_WINDOW_QUERY, timeWindowOf } from '../../http/paging.js';
+import {
+  CREATED_KEY,
+  descendingOf,
+  integerParam,
+  LISTING_QUERY,
+  listingReply,
+  newestFirst,
+  orderQuery,
+  pageExtras,
+  pageQueryOf,
+  pagingQuery,
+  TIME_WINDOW_QUERY,
+  timeWindowOf,
+} from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { ref } from '../../schema/registry.js';
 import { jobSummary, type JobStatus } from '../../jobs/store.js';
@@ -12,7 +25,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
-import { createResource, deleteResource, getResource, listResources, resourceJson, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
+import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
 import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
@@ -34,8 +47,8 @@ const answer = documentAnswer(resourceSchema, SCOPE);
 const JOBS_QUERY = [
   ...TIME_WINDOW_QUERY,
   { name: 'filter_status', description: 'only jobs in this state', schema: { type: 'string', enum: ['pending', 'running', 'complete', 'failed'] } },
-  ...LISTING_QUERY.filter((q) => q.name === 'ascending' || q.name === 'descending'),
   ...pagingQuery({ type: 'integer', minimum: 0 }),
+  ...orderQuery('newest first', 'oldest first', true),
 ];
 
 const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
@@ -59,9 +72,8 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       query: LISTING_QUERY,
       response: listAnswer(resourceSchema, ['name', 'enabled', 'weight_cost'], { weight: { type: 'integer', description: 'the seed\'s name of weight_cost' } }),
       handler: (ctx, core) => {
-        const rows = listResources(core, scopeOf(ctx)).map(resourceSummary);
-        const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-        return { data: page, extras };
+        const desc = descendingOf(ctx.query);
+        return listingReply(ctx.query, (q) => resourcesPage(core, scopeOf(ctx), q, desc), resourceSummary, CREATED_KEY);
       },
     },
     { method: 'PUT', path: base, body: resourceSchema, response: answer, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
@@ -123,7 +135,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
     {
       method: 'GET',
       path: `${base}/jobs/:job_id`,
-      handler: (ctx, core) => ({ json: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) }),
+      handler: (ctx, core) => ({ stream: { pieces: jobDetailOf(core, jobAccount(core, scopeOf(ctx)), ctx.params.job_id) } }),
     },
   ];
   return superduper ? routes.map((r) => ({ ...r, superduper: true })) : routes;

@@ -4,6 +4,7 @@ import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/valid
 import { transaction, stmt } from '../../store/db.js';
 import {
   deleteDoc,
+  docsPage,
   findDoc,
   getDoc,
   insertDoc,
@@ -14,6 +15,7 @@ import {
 } from '../documents/store.js';
 import { newId } from '../../util/ids.js';
 import { isObject, mergePatch } from '../../util/json.js';
+import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { RESOURCES_CONFIG } from '../../jobs/settings.js';
 import { resourceSchema } from './schema.js';
 import { MASKED } from '../webhooks/service.js';
@@ -60,6 +62,11 @@ export function resourceSummary(d: StoredDoc): Record<string, unknown> {
 /** Resources of a scope, oldest first. */
 export function listResources(core: Core, scope: Scope): StoredDoc[] {
   return listDocs(core, RESOURCE_KIND, ownerOf(scope));
+}
+
+/** One page of a scope's resources, oldest first (newest first when `descending`). */
+export function resourcesPage(core: Core, scope: Scope, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
+  return docsPage(core, RESOURCE_KIND, ownerOf(scope), q, descending);
 }
 
 /** One resource of a scope, or the 404 `bad_identifier`. */

@@ -1,10 +1,11 @@
 import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { LISTING_QUERY, ordered, paginate } from '../../http/paging.js';
+import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, updateUser, userJson, usersPage } from './service.js';
+import type { StoredDoc } from '../documents/store.js';
 import { userSchema } from './schema.js';
 import { deleteAttachments, fileFromUpload, findAttachment, IMAGE_TYPES, putAttachment } from '../documents/files.js';
 import { getAccount } from '../accounts/service.js';
@@ -44,6 +45,13 @@ function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
 /** The fields of a user a listing shows. */
 const SUMMARY = ['username', 'first_name', 'last_name', 'email', 'priv_level', 'enabled'] as const;
 
+/** A user as the listing shows it: its id and the summary fields it has. */
+function userSummary(u: StoredDoc): Record<string, unknown> {
+  const row: Record<string, unknown> = { id: u.id };
+  for (const f of SUMMARY) if (u.doc[f] !== undefined) row[f] = u.doc[f];
+  return row;
+}
+
 const answer = documentAnswer(userSchema);
 
 /** `/v2/accounts/{id}/users…`. */
@@ -54,13 +62,8 @@ export const userRoutes: RouteDef[] = [
     query: LISTING_QUERY,
     response: listAnswer(userSchema, SUMMARY),
     handler: (ctx, core) => {
-      const rows = listUsers(core, ctx.params.account_id).map((u) => {
-        const row: Record<string, unknown> = { id: u.id };
-        for (const f of SUMMARY) if (u.doc[f] !== undefined) row[f] = u.doc[f];
-        return row;
-      });
-      const { page, extras } = paginate(ordered(rows, ctx.query), ctx.query);
-      return { data: page, extras };
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => usersPage(core, ctx.params.account_id, q, desc), userSummary, CREATED_KEY);
     },
   },
   {

@@ -2,7 +2,8 @@ import type { Core } from '../../core-type.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { userSchema } from './schema.js';
 import { randomBytes } from 'node:crypto';
-import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
+import { deleteDoc, docsPage, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
+import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { mergePatch } from '../../util/json.js';
 import { CREDENTIALS_FIELD, hashCredentials, hashCredentialsFromForm, mayMatch, sameSecret, verifyCredentials, type StoredCredentials } from './credentials.js';
 import { errors, type ValidationErrors } from '../../errors.js';
@@ -21,7 +22,8 @@ export function credentialHashes(username: string, password: string): Record<str
  * id are no other user's in the account.
  */
 function uniqueErrors(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined {
-  // `lower`: a user stored before usernames were lower-cased still counts
+  // `lower`: a user stored before usernames were lower-cased still counts; the username's check is
+  // one search of the `docs_user_name` index (on this very expression), whatever the account's size
   const taken = (field: string, value: string) =>
     stmt(core.db, `SELECT 1 FROM docs WHERE account_id = ? AND kind = 'user' AND ${field} = ? AND id IS NOT ? LIMIT 1`)
       .get(accountId, value, selfId ?? null) !== undefined;
@@ -62,6 +64,11 @@ export function userJson(u: StoredDoc): Record<string, unknown> {
 /** Every user of an account. */
 export function listUsers(core: Core, accountId: string): StoredDoc[] {
   return listDocs(core, 'user', accountId);
+}
+
+/** One page of an account's users, oldest first (newest first when `descending`). */
+export function usersPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
+  return docsPage(core, 'user', accountId, q, descending);
 }
 
 /** One user or a 404. */

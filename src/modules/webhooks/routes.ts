@@ -2,7 +2,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { ATTEMPTS_QUERY, attemptQueryOf, encodeStartKey, pageExtras, paginate, pagingQuery } from '../../http/paging.js';
+import { ATTEMPTS_QUERY, attemptsReply, CREATED_KEY, descendingOf, LISTING_QUERY, listingReply, paginate, pagingQuery } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { attemptJson } from '../../delivery/attempts.js';
 import type { Core } from '../../core-type.js';
@@ -20,7 +20,7 @@ import {
   hookSummary,
   hookView,
   listHookAttempts,
-  listWebhooks,
+  webhooksPage,
   reenableAutoDisabled,
   replayDeliveries,
   updateWebhook,
@@ -50,10 +50,10 @@ function samplesReply(ctx: RequestContext) {
 }
 
 /** The attempts listing of an account's webhooks, or of one hook. */
-function attemptsReply(ctx: RequestContext, core: Core, hookId?: string) {
-  const page = listHookAttempts(core, ctx.params.account_id, { ...attemptQueryOf(ctx.query), hookId });
+function hookAttempts(ctx: RequestContext, core: Core, hookId?: string) {
+  // what the endpoints answered is shown to the account's admins only (see attemptJson)
   const admin = isAccountAdmin(core, authOf(ctx));
-  return { data: page.items.map((r) => attemptJson(r, admin)), extras: pageExtras(page, encodeStartKey) };
+  return attemptsReply(ctx.query, (q) => listHookAttempts(core, ctx.params.account_id, { ...q, hookId }), (r) => attemptJson(r, admin));
 }
 
 /** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */
@@ -101,11 +101,13 @@ export const webhookRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: ACCOUNT,
-    query: pagingQuery(),
+    query: LISTING_QUERY,
     response: listAnswer(webhookSchema, ['hook', 'name', 'uri', 'enabled'], { group: {}, ...DISABLE_REASON }),
     handler: (ctx, core) => {
-      const { page, extras } = paginate(listWebhooks(core, ctx.params.account_id).map((h) => viewed(ctx, core, hookSummary(h))), ctx.query);
-      return { data: page, extras };
+      // whether the caller sees secrets is one question per request, not per hook
+      const admin = isAccountAdmin(core, authOf(ctx));
+      const desc = descendingOf(ctx.query);
+      return listingReply(ctx.query, (q) => webhooksPage(core, ctx.params.account_id, q, desc), (h) => hookView(hookSummary(h), admin), CREATED_KEY);
     },
   },
   {
@@ -138,7 +140,7 @@ export const webhookRoutes: RouteDef[] = [
       return { data: 'hooks updated' };
     },
   },
-  { method: 'GET', path: `${ACCOUNT}/attempts`, query: ATTEMPTS_QUERY, handler: (ctx, core) => attemptsReply(ctx, core) },
+  { method: 'GET', path: `${ACCOUNT}/attempts`, query: ATTEMPTS_QUERY, handler: (ctx, core) => hookAttempts(ctx, core) },
   // tel's extension: recorded deliveries sent again with their original event ids
   {
     method: 'PUT',
@@ -150,7 +152,7 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: `${ONE}/attempts`,
     query: ATTEMPTS_QUERY,
-    handler: (ctx, core) => attemptsReply(ctx, core, ctx.params.webhook_id),
+    handler: (ctx, core) => hookAttempts(ctx, core, ctx.params.webhook_id),
   },
   {
     method: 'GET',

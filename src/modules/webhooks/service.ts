@@ -8,13 +8,12 @@ import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attem
 import { deliverySettings, MIN_RATE_PER_S } from '../../delivery/settings.js';
 import { cancelWaiting } from '../../delivery/claim.js';
 import { newSecret } from '../../delivery/sign.js';
-import type { Page, PageQuery } from '../../store/pages.js';
+import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import type { TimeWindow } from '../../util/time.js';
-import { listDescendants } from '../accounts/service.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { validateWebhook } from './schema.js';
 import { deliveryTraits, WEBHOOK_KIND } from './match.js';
-import { findHook, findHookById, getHook, insertHook, listHooks, removeHook, setPreviousSecret, writeHook, type Hook } from './store.js';
+import { findHook, findHookById, getHook, hooksPage, insertHook, listHooks, reenableAutoDisabledHooks, removeHook, setPreviousSecret, writeHook, type Hook } from './store.js';
 
 /** The request fields a client may not set (Monster UI posts whole documents back). */
 function incomingDoc(input: Record<string, unknown>): Record<string, unknown> {
@@ -82,6 +81,11 @@ export function hookSummary(h: Hook): Record<string, unknown> {
 /** The account's hooks, oldest first. */
 export function listWebhooks(core: Core, accountId: string): Hook[] {
   return listHooks(core, accountId);
+}
+
+/** One page of the account's hooks, oldest first (newest first when `descending`). */
+export function webhooksPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<Hook, CompoundKey> {
+  return hooksPage(core, accountId, q, descending);
 }
 
 /** One hook or the 404. */
@@ -204,16 +208,10 @@ export function setWebhookEnabled(core: Core, accountId: string, hookId: string,
  */
 export function reenableAutoDisabled(core: Core, accountId: string, descendants: boolean): number {
   return transaction(core.db, () => {
-    const accounts = [accountId, ...(descendants ? listDescendants(core, accountId).map((a) => a.id) : [])];
-    let n = 0;
-    for (const id of accounts) {
-      for (const h of listHooks(core, id)) {
-        if (h.doc.enabled !== false || !h.disableReason) continue;
-        reenableHook(core, id, h.id);
-        n++;
-      }
-    }
-    return n;
+    const ids = reenableAutoDisabledHooks(core, accountId, descendants);
+    // enabling starts the failure count again, as any edit does
+    for (const id of ids) clearFailures(core, id);
+    return ids.length;
   });
 }
 
@@ -224,8 +222,8 @@ export function reenableAutoDisabled(core: Core, accountId: string, descendants:
 export function listHookAttempts(
   core: Core,
   accountId: string,
-  q: TimeWindow & PageQuery<number> & { hookId?: string } = {},
-): Page<AttemptRow, number> {
+  q: TimeWindow & PageQuery<CompoundKey> & { hookId?: string } = {},
+): Page<AttemptRow, CompoundKey> {
   const { hookId, ...rest } = q;
   if (hookId) getHook(core, accountId, hookId);
   return listAttempts(core, { ...rest, kind: WEBHOOK_KIND, accountId, sourceId: hookId });

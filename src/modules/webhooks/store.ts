@@ -2,6 +2,8 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
 import { newId, nextRevision } from '../../util/ids.js';
 
 /** A stored webhook. */
@@ -78,6 +80,23 @@ export function listHooks(core: Core, accountId: string): Hook[] {
   );
 }
 
+/** Every hook of an account and of every account below it, by account, oldest first: one read (`tel apply` plans with it). */
+export function listHooksUnder(core: Core, accountId: string): Hook[] {
+  return (stmt(core.db, `SELECT * FROM webhooks WHERE account_id IN (${SUBTREE_IDS_SQL}) ORDER BY account_id, created, id`).all(accountId) as unknown as HookRow[]).map(
+    hookFromRow,
+  );
+}
+
+/** One page of an account's hooks, oldest first (newest first when `descending`), keyed by `[created, id]`. */
+export function hooksPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<Hook, CompoundKey> {
+  const page = readKeysetPage<HookRow>(
+    core.db,
+    { select: 'SELECT * FROM webhooks', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
+    q,
+  );
+  return { ...page, items: page.items.map(hookFromRow) };
+}
+
 /** Stores a new hook (the document already validated). */
 export function insertHook(core: Core, accountId: string, doc: Record<string, unknown>, id: string = newId()): Hook {
   const now = Date.now();
@@ -150,6 +169,26 @@ export function enabledHookIds(core: Core, ids: string[]): Set<string> {
     if (on) enabled.add(id);
   }
   return enabled;
+}
+
+/**
+ * Turns back on every hook the disabler turned off in an account, or in it and every account
+ * below it: one update over the (few) auto-disabled hooks, whose accounts are looked up in the
+ * tree, never a read of every account's hooks. Answers the ids of the hooks it turned on.
+ */
+export function reenableAutoDisabledHooks(core: Core, accountId: string, descendants: boolean): string[] {
+  const below = descendants ? ' OR EXISTS (SELECT 1 FROM account_tree t WHERE t.account_id = webhooks.account_id AND t.ancestor_id = ?2)' : '';
+  const now = Date.now();
+  const rows = stmt(
+    core.db,
+    `UPDATE webhooks SET enabled = 1, doc = json_set(doc, '$.enabled', json('true')), disable_reason = NULL, modified = ?1
+     WHERE disable_reason IS NOT NULL AND enabled = 0 AND (account_id = ?2${below}) RETURNING id, doc, rev`,
+  ).all(now, accountId) as { id: string; doc: string; rev: string }[];
+  // each changed document gets its next revision, as every write gives one
+  const setRev = stmt(core.db, 'UPDATE webhooks SET rev = ? WHERE id = ?');
+  for (const r of rows) setRev.run(nextRevision(r.rev, r.doc), r.id);
+  if (rows.length > 0) forgetMatching(core);
+  return rows.map((r) => r.id);
 }
 
 /** Turns a hook off on behalf of the disabler, recording why. */

@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { installQueryLog, logged } from '../../test/helpers/query-log.js';
+import { runTel } from '../../test/helpers/cli.js';
+import { tempDir } from '../../test/helpers/server.js';
+import { closeCore, openCore } from '../core.js';
+import { applyPlan, ApplyFailed } from './apply.js';
+import { planLab } from './plan.js';
+import { parseLabText, readLab } from './read.js';
+
+installQueryLog();
+
+/** A lab of `accounts` customers under the root, each with a sub-account, two devices and a hook. */
+function labText(accounts: number): string {
+  const customers = Array.from({ length: accounts }, (_, i) => `    - name: Customer ${i}
+      devices:
+        - name: Phone ${i}a
+        - name: Phone ${i}b
+      webhooks:
+        - name: CRM ${i}
+          uri: http://127.0.0.1:9/crm/${i}
+          hook: channel_create
+      children:
+        - name: Site ${i}`);
+  return `version: 1\naccount:\n  name: Lab\n  children:\n${customers.join('\n')}\n`;
+}
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir('tel-lab-scale-');
+});
+afterEach(() => tmp.cleanup());
+
+describe('tel apply at the size of a large lab', () => {
+  it('plans an unchanged lab in as many statements at ten times the accounts (one read per kind, not per account)', async () => {
+    const db = join(tmp.dir, 'lab.db');
+    const statements: number[] = [];
+    for (const accounts of [20, 200]) {
+      const file = join(tmp.dir, `lab-${accounts}.yaml`);
+      writeFileSync(file, labText(accounts));
+      const created = await runTel(['apply', file, '--db', db]);
+      expect(created.code, created.stderr).toBe(0);
+      const { result: again, queries } = await logged(() => runTel(['apply', file, '--db', db]));
+      expect(again.stdout).toContain('No changes');
+      statements.push(queries.length);
+    }
+    expect(statements[1]).toBeLessThanOrEqual(statements[0] + 5);
+  });
+
+  it('a plan that takes longer than a batch commits in batches; one that fails part way keeps the batches before it; a small one is one transaction', async () => {
+    const core = openCore(join(tmp.dir, 'batches.db'));
+    try {
+      const planOf = async (text: string) => planLab(core, readLab(await parseLabText(text, 'lab.yaml')), { prune: false });
+      // a small plan is one transaction however long it takes
+      const created = applyPlan(core, await planOf(labText(5)), { batchMs: 0 });
+      expect(created).toMatchObject({ transactions: 1, created: 26 });
+      // with batches of one change, every change its own transaction
+      const moved = await planOf(labText(5).replaceAll('/crm/', '/crm3/'));
+      expect(applyPlan(core, moved, { batchMs: 0, minBatch: 1 })).toMatchObject({ transactions: 5, changed: 5 });
+      // a change that meets a document changed since it was planned is refused with its batch only
+      const next = await planOf(labText(5).replaceAll('/crm/', '/crm2/'));
+      expect(next.changes.map((c) => c.action)).toEqual(Array(5).fill('change'));
+      core.db.prepare("UPDATE webhooks SET rev = '99-x' WHERE json_extract(doc, '$.name') = 'CRM 3'").run();
+      let failure: unknown;
+      try {
+        applyPlan(core, next, { batchMs: 0, minBatch: 1 });
+      } catch (err) {
+        failure = err;
+      }
+      expect(failure).toBeInstanceOf(ApplyFailed);
+      expect((failure as ApplyFailed).applied).toBe(3);
+      expect((failure as Error).message).toMatch(/^The database changed while the plan was made \(~ change webhook Lab\/Customer 3\/CRM 3: uri\): the first 3 changes were applied; run tel apply again\.$/);
+      const uris = core.db.prepare("SELECT json_extract(doc, '$.uri') AS uri FROM webhooks ORDER BY json_extract(doc, '$.name')").all() as { uri: string }[];
+      expect(uris.map((u) => u.uri.includes('/crm2/'))).toEqual([true, true, true, false, false]);
+    } finally {
+      closeCore(core);
+    }
+  });
+});

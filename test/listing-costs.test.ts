@@ -1,0 +1,261 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installQueryLog, logged, planOf, rowsRead, wholeTableSteps, type Executed } from './helpers/query-log.js';
+import { httpRequest, tempDir } from './helpers/server.js';
+
+// Every statement of this process is logged: installed before the database is opened.
+installQueryLog();
+const { closeCore, openCore } = await import('../src/core.js');
+const { initDatabase } = await import('../src/modules/accounts/bootstrap.js');
+const { createAccount } = await import('../src/modules/accounts/service.js');
+const { createUser } = await import('../src/modules/users/service.js');
+const { createWebhook } = await import('../src/modules/webhooks/service.js');
+const { createApiServer } = await import('../src/http/server.js');
+const { apiRouter } = await import('../src/http/api-router.js');
+
+type Core = import('../src/core-type.js').Core;
+
+const PAGE = 50;
+/** Statements a page's request may run: the token, the account, the page (and a user's level or a hook's existence). */
+const MAX_STATEMENTS = 4;
+const gregorianDaysAgo = (days: number) => Math.floor(Date.now() / 1000) + 62_167_219_200 - days * 86_400;
+const id = () => randomBytes(16).toString('hex');
+
+/**
+ * The rows a lab has, in a number of "units": each unit is ten children of the reseller (and ten
+ * accounts below them), ten of each document kind and hook, and a hundred attempts and numbers.
+ */
+class Lab {
+  master!: string;
+  reseller!: string;
+  objects!: string;
+  quietHook!: string;
+  children: string[] = [];
+  units = 0;
+  private hookDoc!: Record<string, unknown>;
+
+  constructor(readonly core: Core) {}
+
+  init(): void {
+    const init = initDatabase(this.core, { account: 'Lab', username: 'admin', password: 'admin-pass' });
+    this.master = init.account_id;
+    this.reseller = createAccount(this.core, { name: 'Reseller' }, { parentId: this.master }).id;
+    this.objects = createAccount(this.core, { name: 'Objects' }, { parentId: this.master }).id;
+    createUser(this.core, this.objects, { username: 'clerk', password: 'clerk-pass', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' });
+    const model = createWebhook(this.core, this.objects, { name: 'Quiet', uri: 'http://127.0.0.1:9/quiet', hook: 'channel_create' });
+    this.quietHook = model.id;
+    const { id: _id, ...doc } = model.doc as Record<string, unknown> & { id?: string };
+    this.hookDoc = doc;
+    // the quiet hook's attempts are among the oldest
+    this.attempts(10, this.quietHook, Date.now() - 30 * 86_400_000);
+  }
+
+  /** Adds `units` units of rows. */
+  grow(units: number): void {
+    const db = this.core.db;
+    for (let u = 0; u < units; u++, this.units++) {
+      for (let i = 0; i < 10; i++) {
+        const name = `Customer ${String(this.units * 10 + i).padStart(6, '0')}`;
+        const child = createAccount(this.core, { name }, { parentId: this.reseller }).id;
+        this.children.push(child);
+        createAccount(this.core, { name: `Site of ${name}` }, { parentId: this.children[(this.units * 7 + i) % this.children.length] });
+      }
+    }
+    db.exec('BEGIN');
+    const now = Date.now();
+    const doc = db.prepare('INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const hook = db.prepare(`INSERT INTO webhooks (id, account_id, hook, enabled, include_subaccounts, doc, rev, created, modified) VALUES (?, ?, 'channel_create', 1, 0, ?, '1-x', ?, ?)`);
+    const sub = db.prepare(`INSERT INTO push_subscriptions (id, account_id, app_name, device_id, mobile_device_id, doc, rev, created, modified) VALUES (?, ?, 'app', ?, ?, '{}', '1-x', ?, ?)`);
+    const push = db.prepare('INSERT INTO push_notifications (id, account_id, doc, created) VALUES (?, ?, ?, ?)');
+    for (let i = 0; i < units * 10; i++) {
+      // several rows share a creation time: the keys' second column keeps the order whole
+      const at = now + Math.floor(i / 3);
+      doc.run(id(), 'user', this.objects, JSON.stringify({ username: `user-${id()}`, priv_level: 'user', enabled: true }), '{}', '1-x', at, at);
+      const device = id();
+      doc.run(device, 'device', this.objects, JSON.stringify({ name: `Phone ${device}`, enabled: true }), '{}', '1-x', at, at);
+      doc.run(id(), 'callflow', this.objects, JSON.stringify({ name: `Flow ${i}`, numbers: [], flow: { module: 'user' } }), '{}', '1-x', at, at);
+      doc.run(id(), 'resource', this.objects, JSON.stringify({ name: `Carrier ${i}`, enabled: true, weight_cost: 50 }), '{}', '1-x', at, at);
+      hook.run(id(), this.objects, JSON.stringify({ ...this.hookDoc, name: `Hook ${i}` }), at, at);
+      sub.run(id(), this.objects, device, `mobile-${device}`, at, at);
+      const pushId = id();
+      push.run(pushId, this.objects, JSON.stringify({ id: pushId, title: 'x' }), at);
+    }
+    db.exec('COMMIT');
+    this.attempts(units * 100, `busy-${this.units % 3}`, now);
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${units * 100 - 1})
+      INSERT INTO phone_numbers (number, account_id, resource_id, state, job_id, created, modified)
+      SELECT '+1' || (3000000000 + ${this.units * 1000} + i), '${this.objects}', 'r', 'reserved', NULL, ${now}, ${now} FROM n`);
+  }
+
+  /** Adds `count` attempts of a source, one a second from `from` (unix ms). */
+  attempts(count: number, source: string, from: number): void {
+    this.core.db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1})
+      INSERT INTO delivery_attempts (delivery_id, event_id, kind, account_id, source_id, source_name, event_name, uri, method, result,
+        http_status, latency_ms, try, retries_left, req_headers, req_body, created)
+      SELECT i, lower(hex(randomblob(5))), 'webhook', '${this.objects}', '${source}', 'Hook', 'channel_create', 'http://127.0.0.1:9/', 'post',
+        'success', 200, 3, 1, 2, '{}', '{"call_id":"x"}', ${from} + i * 1000 FROM n`);
+  }
+}
+
+/** What walking a listing page by page cost. */
+interface Walk {
+  rows: string[];
+  /** statements run by each page's request */
+  statementsPerPage: number[];
+  /** the most rows any statement handed back */
+  mostRows: number;
+  /** the most rows any statement read (of its first table) to answer */
+  mostRead: number;
+  /** every distinct statement run */
+  sql: Set<string>;
+}
+
+describe('listings read the page they answer, whatever the size of the table', () => {
+  const tmp = tempDir('tel-costs-');
+  let core: Core;
+  let server: Server;
+  let url: string;
+  let admin: string;
+  let clerk: string;
+  let lab: Lab;
+
+  beforeAll(async () => {
+    core = openCore(join(tmp.dir, 'costs.db'));
+    lab = new Lab(core);
+    lab.init();
+    // the API alone (no background workers): every statement logged is a request's
+    server = createApiServer(core, apiRouter());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const apiKey = (core.db.prepare('SELECT api_key FROM accounts WHERE id = ?').get(lab.master) as { api_key: string }).api_key;
+    admin = (await httpRequest(url, 'PUT', '/v2/api_auth', { data: { api_key: apiKey } })).body.auth_token;
+    const credentials = createHash('md5').update('clerk:clerk-pass').digest('hex');
+    clerk = (await httpRequest(url, 'PUT', '/v2/user_auth', { data: { credentials, account_name: 'Objects' } })).body.auth_token;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    closeCore(core);
+    tmp.cleanup();
+  });
+
+  /** Walks a listing page by page, logging what each page's request ran. */
+  async function walk(path: string, token: string): Promise<Walk> {
+    const out: Walk = { rows: [], statementsPerPage: [], mostRows: 0, mostRead: 0, sql: new Set() };
+    let key: string | undefined;
+    const sep = path.includes('?') ? '&' : '?';
+    do {
+      const page = `${path}${sep}page_size=${PAGE}${key ? `&start_key=${encodeURIComponent(key)}` : ''}`;
+      const { result: r, queries } = await logged(() => httpRequest(url, 'GET', page, { token }));
+      expect(r.status, `${page}: ${r.text}`).toBe(200);
+      const data = r.body.data;
+      const ids: string[] = Array.isArray(data) ? data.map((row: { id: string | number }) => String(row.id)) : Object.keys(data.numbers);
+      expect(ids.length).toBeLessThanOrEqual(PAGE);
+      out.rows.push(...ids);
+      out.statementsPerPage.push(queries.length);
+      for (const q of queries as Executed[]) {
+        out.mostRows = Math.max(out.mostRows, q.rows);
+        out.mostRead = Math.max(out.mostRead, rowsRead(core.db, q.sql, q.args));
+        out.sql.add(q.sql);
+      }
+      key = r.body.next_start_key;
+    } while (key !== undefined);
+    return out;
+  }
+
+  const listings = (): [string, string, () => string, () => number][] => {
+    const o = `/v2/accounts/${lab.objects}`;
+    const docs = () => lab.units * 10;
+    return [
+      ['children of an account with many children', `/v2/accounts/${lab.reseller}/children`, () => admin, () => lab.units * 10],
+      ['descendants', `/v2/accounts/${lab.master}/descendants`, () => admin, () => lab.units * 20 + 2],
+      ['users', `${o}/users`, () => admin, () => docs() + 1],
+      ['devices', `${o}/devices`, () => admin, docs],
+      ['callflows', `${o}/callflows`, () => admin, docs],
+      ['resources', `${o}/resources`, () => admin, docs],
+      ['webhooks', `${o}/webhooks`, () => admin, () => docs() + 1],
+      ['webhooks, as a plain user (secrets masked)', `${o}/webhooks`, () => clerk, () => docs() + 1],
+      ['push subscriptions', `${o}/push_notification_subscriptions`, () => admin, docs],
+      ['the push outbox', `${o}/push_notifications`, () => admin, docs],
+      ['attempts', `${o}/webhooks/attempts`, () => admin, () => lab.units * 100 + 10],
+      ['attempts of a quiet hook', `${o}/webhooks/${lab.quietHook}/attempts`, () => admin, () => 10],
+      ['attempts in a window', `${o}/webhooks/attempts?created_from=${gregorianDaysAgo(1)}&created_to=${gregorianDaysAgo(-1)}`, () => admin, () => lab.units * 100],
+      ['attempts in an old window', `${o}/webhooks/attempts?created_from=${gregorianDaysAgo(31)}&created_to=${gregorianDaysAgo(20)}`, () => admin, () => 10],
+      ['the number inventory', `${o}/phone_numbers`, () => admin, () => lab.units * 100],
+    ];
+  };
+
+  it('each listing: every row once, each page read from an index (never a scan or a sort of the table), no page reading more rows than it answers, at 10× the rows as at 1×', async () => {
+    lab.grow(6);
+    const small = new Map<string, Walk>();
+    for (const [name, path, token, count] of listings()) {
+      const w = await walk(path, token());
+      expect(w.rows.length, name).toBe(count());
+      expect(new Set(w.rows).size, `${name}: a row listed twice`).toBe(w.rows.length);
+      small.set(name, w);
+    }
+    lab.grow(54);
+    for (const [name, path, token, count] of listings()) {
+      const big = await walk(path, token());
+      expect(big.rows.length, name).toBe(count());
+      expect(new Set(big.rows).size, `${name}: a row listed twice`).toBe(big.rows.length);
+      const before = small.get(name)!;
+      // a page costs what it cost at a tenth of the rows: a few statements (never one a row), none
+      // reading more than a page and the key of the next, on the first page as on the last
+      for (const w of [before, big]) {
+        expect(Math.max(...w.statementsPerPage), `${name}: ${[...w.sql].join('\n')}`).toBeLessThanOrEqual(MAX_STATEMENTS);
+        expect(w.mostRows, name).toBeLessThanOrEqual(PAGE + 1);
+        expect(w.mostRead, name).toBeLessThanOrEqual(PAGE + 1);
+      }
+      for (const sql of big.sql) expect(wholeTableSteps(planOf(core.db, sql)), `${name}: ${sql}`).toEqual([]);
+    }
+  });
+
+  it('a username taken in another letter case is found by a lookup, not by reading the account\'s users', async () => {
+    const NAMES = { first_name: 'New', last_name: 'User' };
+    const users = `/v2/accounts/${lab.objects}/users`;
+    const { result: taken, queries } = await logged(() => httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'CLERK', password: 'pw' } }));
+    expect(taken.status).toBe(400);
+    expect(taken.body.data.username.unique).toBeDefined();
+    for (const q of queries) expect(wholeTableSteps(planOf(core.db, q.sql)), q.sql).toEqual([]);
+    expect(Math.max(...queries.map((q) => q.rows))).toBeLessThanOrEqual(1);
+    // usernames are stored in lower case (Kazoo's), and a username holds ASCII letters only (its schema)
+    expect((await httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'Carol', password: 'pw' } })).body.data.username).toBe('carol');
+    expect((await httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'cAROL', password: 'pw' } })).status).toBe(400);
+    expect((await httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'Éric', password: 'pw' } })).status).toBe(400);
+  });
+
+  it('the bulk re-enable down the tree reads the auto-disabled hooks, not every account\'s hooks', async () => {
+    const disabled = core.db
+      .prepare(`UPDATE webhooks SET enabled = 0, disable_reason = 'too many failures', doc = json_set(doc, '$.enabled', json('false'))
+        WHERE id IN (SELECT id FROM webhooks WHERE account_id = ? LIMIT 3) RETURNING id, rev`)
+      .all(lab.objects) as { id: string; rev: string }[];
+    const { result: r, queries } = await logged(() =>
+      httpRequest(url, 'PATCH', `/v2/accounts/${lab.master}/descendants/webhooks`, { token: admin, data: { 're-enable': true } }),
+    );
+    expect(r.status).toBe(200);
+    for (const q of queries) {
+      // the partial index holds the auto-disabled hooks only: reading it whole is the point
+      const steps = wholeTableSteps(planOf(core.db, q.sql)).filter((step) => !/USING INDEX webhooks_auto_disabled/.test(step));
+      expect(steps, q.sql).toEqual([]);
+    }
+    for (const d of disabled) {
+      const now = core.db.prepare('SELECT enabled, disable_reason, rev, json_extract(doc, \'$.enabled\') AS doc_enabled FROM webhooks WHERE id = ?').get(d.id);
+      expect(now).toMatchObject({ enabled: 1, disable_reason: null, doc_enabled: 1 });
+      expect((now as { rev: string }).rev).not.toBe(d.rev);
+    }
+  });
+
+  it('a children listing with many children answers descendants_count from the tree, in the page statement', async () => {
+    const r = await httpRequest(url, 'GET', `/v2/accounts/${lab.reseller}/children?page_size=${PAGE}`, { token: admin });
+    const counts = r.body.data.map((c: { descendants_count: number }) => c.descendants_count);
+    const below = (core.db.prepare('SELECT count(*) AS n FROM accounts WHERE parent_id IN (SELECT id FROM accounts WHERE parent_id = ?)').get(lab.reseller) as { n: number }).n;
+    expect(counts.every((n: number) => Number.isInteger(n))).toBe(true);
+    // every grandchild is counted under its parent, on some page
+    const all = await httpRequest(url, 'GET', `/v2/accounts/${lab.reseller}/children?paginate=false`, { token: admin });
+    expect(all.body.data.reduce((s: number, c: { descendants_count: number }) => s + c.descendants_count, 0)).toBe(below);
+    expect(all.body.data.map((c: { name: string }) => c.name)).toEqual([...all.body.data.map((c: { name: string }) => c.name)].sort((a, b) => a.localeCompare(b)));
+  });
+});
