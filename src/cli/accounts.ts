@@ -29,12 +29,10 @@ function subtree(core: Core, root: Account): TreeNode {
   const node = (a: Account): TreeNode => ({ id: a.id, name: a.name, realm: a.realm, reseller: a.reseller, children: [] });
   const top = node(root);
   nodes.set(root.id, top);
-  // creation order puts every parent before its children
-  for (const a of listDescendants(core, root.id)) {
-    const n = node(a);
-    nodes.set(a.id, n);
-    nodes.get(a.parentId ?? '')?.children.push(n);
-  }
+  // read by name: a parent may come after its children, so each is linked once all are made
+  const below = listDescendants(core, root.id);
+  for (const a of below) nodes.set(a.id, node(a));
+  for (const a of below) nodes.get(a.parentId ?? '')?.children.push(nodes.get(a.id)!);
   return top;
 }
 

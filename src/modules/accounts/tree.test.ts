@@ -146,9 +146,11 @@ describe('the account tree: parents, tree, siblings, move, reseller', () => {
     expect(moved.code, moved.stderr).toBe(0);
     expect(moved.stdout).toMatch(/Moved Customer Two/);
     expect(ids((await srv.request('GET', `/v2/accounts/${other.id}/children`, { token })).body)).toContain(c2.id);
+    // an account whose name sorts before its parent's is drawn under it all the same
+    const below = await createSubAccount(srv, c2.id, 'Aardvark');
     const tree = await runTel(['accounts', 'tree', other.id, '--db', srv.dbFile]);
     expect(tree.code).toBe(0);
-    expect(tree.stdout).toBe(`Other (${other.id})\n└─ Customer Two (${c2.id})\n`);
+    expect(tree.stdout).toBe(`Other (${other.id})\n└─ Customer Two (${c2.id})\n   └─ Aardvark (${below.id})\n`);
     const json = JSON.parse((await runTel(['accounts', 'tree', '--db', srv.dbFile, '--json'])).stdout);
     expect(json).toMatchObject({ id: srv.master.account_id, children: expect.arrayContaining([expect.objectContaining({ id: other.id })]) });
     const cycle = await runTel(['accounts', 'move', r.id, '--to', g1.id, '--db', srv.dbFile]);
