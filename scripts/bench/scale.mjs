@@ -236,8 +236,9 @@ async function build(dbFile, api, master) {
   sizes.accounts_build_s = round((performance.now() - t0) / 1000);
 
   // a user who logs in (the listing of hooks masks secrets for plain users)
-  await put(`/v2/accounts/${objects.id}/users`, { username: 'clerk', password: 'clerk-pass', priv_level: 'user' });
+  await put(`/v2/accounts/${objects.id}/users`, { username: 'clerk', password: 'clerk-pass', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' });
   // the documents written directly are copies of ones the API made (its defaults filled in)
+  const user = await put(`/v2/accounts/${objects.id}/users`, { username: 'model', first_name: 'U', last_name: 'Model', priv_level: 'user' });
   const device = await put(`/v2/accounts/${objects.id}/devices`, { name: 'Phone model', sip: { username: 'model' } });
   const callflow = await put(`/v2/accounts/${objects.id}/callflows`, { name: 'Flow model', numbers: ['+14155559999'], flow: { module: 'user', data: {} } });
   const model = await put(`/v2/accounts/${objects.id}/webhooks`, {
@@ -251,7 +252,7 @@ async function build(dbFile, api, master) {
   const doc = db.prepare('INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   for (let i = 0; i < SIZES.objects; i++) {
     const at = now - (SIZES.objects - i) * 1000;
-    doc.run(id(), 'user', objects.id, JSON.stringify({ username: `user${i}`, first_name: 'U', last_name: String(i), priv_level: 'user', enabled: true }), '{}', '1-x', at, at);
+    doc.run(id(), 'user', objects.id, JSON.stringify({ ...strip(user), username: `user${i}`, last_name: String(i) }), '{}', '1-x', at, at);
     doc.run(id(), 'device', objects.id, JSON.stringify({ ...strip(device), name: `Phone ${i}`, sip: { ...device.sip, username: `phone${i}` } }), '{}', '1-x', at, at);
     doc.run(id(), 'callflow', objects.id, JSON.stringify({ ...strip(callflow), name: `Flow ${i}`, numbers: [`+1415${String(i).padStart(7, '0')}`] }), '{}', '1-x', at, at);
   }
@@ -374,14 +375,14 @@ async function main() {
     const taken = [];
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
-      const r = await api('PUT', `${o}/users`, { username: 'USER5', password: 'pw' });
-      if (r.status !== 400) throw new Error(`duplicate user: ${r.status}`);
+      const r = await api('PUT', `${o}/users`, { username: 'USER5', password: 'pw', first_name: 'U', last_name: 'Five' });
+      if (r.status !== 400 || !r.body.data.username?.unique) throw new Error(`duplicate user: ${r.status} ${r.text}`);
       taken.push(performance.now() - t);
     }
     const created = [];
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
-      const r = await api('PUT', `${o}/users`, { username: `extra${i}`, password: 'pw' });
+      const r = await api('PUT', `${o}/users`, { username: `extra${i}`, password: 'pw', first_name: 'Extra', last_name: String(i) });
       if (r.status !== 201) throw new Error(`user: ${r.status} ${r.text}`);
       created.push(performance.now() - t);
     }
@@ -404,7 +405,7 @@ async function main() {
     const appliedJson = await tel(dbFile, 'apply', jsonLab);
     if (!/No changes/.test(appliedJson.stdout)) throw new Error(`apply of the exported JSON lab changed something: ${appliedJson.stdout.slice(0, 500)}`);
     const usersLab = join(dir, 'users.yaml');
-    const users = Array.from({ length: SIZES.newUsers }, (_, i) => `      - username: new${i}\n        password: pw-${i}`).join('\n');
+    const users = Array.from({ length: SIZES.newUsers }, (_, i) => `      - username: new${i}\n        password: pw-${i}\n        first_name: New\n        last_name: User ${i}`).join('\n');
     writeFileSync(usersLab, `version: 1\naccount:\n  name: Lab\n  children:\n    - name: Objects\n      users:\n${users}\n`);
     const newUsers = await tel(dbFile, 'apply', usersLab, '--json');
     const appliedUsers = JSON.parse(newUsers.stdout);
