@@ -78,6 +78,8 @@ class Lab {
       doc.run(device, 'device', this.objects, JSON.stringify({ name: `Phone ${device}`, enabled: true }), '{}', '1-x', at, at);
       doc.run(id(), 'callflow', this.objects, JSON.stringify({ name: `Flow ${i}`, numbers: [], flow: { module: 'user' } }), '{}', '1-x', at, at);
       doc.run(id(), 'resource', this.objects, JSON.stringify({ name: `Carrier ${i}`, enabled: true, weight_cost: 50 }), '{}', '1-x', at, at);
+      // the templates the objects' reseller (the master account) offers
+      doc.run(id(), 'resource_template', this.master, JSON.stringify({ name: `Template ${i}`, template_name: `t${i}` }), '{}', '1-x', at, at);
       hook.run(id(), this.objects, JSON.stringify({ ...this.hookDoc, name: `Hook ${i}` }), at, at);
       sub.run(id(), this.objects, device, `mobile-${device}`, at, at);
       const pushId = id();
@@ -171,10 +173,13 @@ describe('listings read the page they answer, whatever the size of the table', (
     return [
       ['children of an account with many children', `/v2/accounts/${lab.reseller}/children`, () => admin, () => lab.units * 10],
       ['descendants', `/v2/accounts/${lab.master}/descendants`, () => admin, () => lab.units * 20 + 2],
+      ['siblings of an account with many siblings', `/v2/accounts/${lab.children[0]}/siblings`, () => admin, () => lab.units * 10],
+      ['parents of an account (its ancestors)', `/v2/accounts/${lab.children.at(-1)}/parents`, () => admin, () => 2],
       ['users', `${o}/users`, () => admin, () => docs() + 1],
       ['devices', `${o}/devices`, () => admin, docs],
       ['callflows', `${o}/callflows`, () => admin, docs],
       ['resources', `${o}/resources`, () => admin, docs],
+      ['resource templates', `${o}/resource_templates`, () => admin, docs],
       ['webhooks', `${o}/webhooks`, () => admin, () => docs() + 1],
       ['webhooks, as a plain user (secrets masked)', `${o}/webhooks`, () => clerk, () => docs() + 1],
       ['push subscriptions', `${o}/push_notification_subscriptions`, () => admin, docs],

@@ -255,6 +255,8 @@ async function build(dbFile, api, master) {
     doc.run(id(), 'user', objects.id, JSON.stringify({ ...strip(user), username: `user${i}`, last_name: String(i) }), '{}', '1-x', at, at);
     doc.run(id(), 'device', objects.id, JSON.stringify({ ...strip(device), name: `Phone ${i}`, sip: { ...device.sip, username: `phone${i}` } }), '{}', '1-x', at, at);
     doc.run(id(), 'callflow', objects.id, JSON.stringify({ ...strip(callflow), name: `Flow ${i}`, numbers: [`+1415${String(i).padStart(7, '0')}`] }), '{}', '1-x', at, at);
+    // what the objects' reseller (the master account) offers
+    doc.run(id(), 'resource_template', master, JSON.stringify({ name: `Template ${i}`, template_name: `t${i}` }), '{}', '1-x', at, at);
   }
   const hook = db.prepare(`INSERT INTO webhooks (id, account_id, hook, enabled, include_subaccounts, doc, disable_reason, rev, created, modified)
     VALUES (?, ?, 'channel_create', 1, 0, ?, NULL, '1-x', ?, ?)`);
@@ -296,7 +298,7 @@ async function build(dbFile, api, master) {
   db.exec('COMMIT');
   db.close();
   sizes.build_s = round((performance.now() - t0) / 1000);
-  return { reseller: reseller.id, objects: objects.id, quiet, jobId, hooks, sizes };
+  return { reseller: reseller.id, child: children[0], objects: objects.id, quiet, jobId, hooks, sizes };
 }
 
 async function main() {
@@ -324,9 +326,11 @@ async function main() {
     const listings = {
       children_3000: [api, `/v2/accounts/${lab.reseller}/children`],
       descendants_10k: [api, `/v2/accounts/${master}/descendants`],
+      siblings_3000: [api, `/v2/accounts/${lab.child}/siblings`],
       users: [api, `${o}/users`],
       devices: [api, `${o}/devices`],
       callflows: [api, `${o}/callflows`],
+      resource_templates: [api, `${o}/resource_templates`],
       webhooks: [api, `${o}/webhooks`],
       webhooks_user_token: [clerk, `${o}/webhooks`],
       attempts: [api, `${o}/webhooks/attempts`],
