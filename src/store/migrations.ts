@@ -573,4 +573,44 @@ export const MIGRATIONS: Migration[] = [
       INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of;
     `,
   },
+  {
+    id: '3100-alert-audiences',
+    sql: `
+      -- Whom an alert is for, a row per entry of its \`to\` as "type|value" (the value of a
+      -- descendants entry: "ancestor,group"), kept by triggers with the alerts. A caller's alerts,
+      -- newest first, are a merge of one range of this key per audience the caller is in (the
+      -- account's, its ancestors' descendants, everyone's…), read a page at a time.
+      CREATE TABLE alert_audiences (
+        audience TEXT NOT NULL,
+        created INTEGER NOT NULL,            -- the alert's (unix ms)
+        alert_id TEXT NOT NULL,
+        expires INTEGER,                     -- its expiration_date (Gregorian seconds); NULL: never
+        PRIMARY KEY (audience, created, alert_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX alert_audiences_alert ON alert_audiences(alert_id);
+      -- the rows of alert_audiences an alert stands for
+      CREATE VIEW alert_audiences_of (audience, created, alert_id, expires) AS
+        SELECT json_extract(t.value, '$.type') || '|' || CASE json_type(t.value, '$.value')
+                 WHEN 'array' THEN (SELECT group_concat(v.value, ',') FROM json_each(t.value, '$.value') v)
+                 ELSE json_extract(t.value, '$.value') END,
+               a.created, a.id,
+               CASE WHEN json_type(a.doc, '$.expiration_date') IN ('integer', 'real') THEN json_extract(a.doc, '$.expiration_date') END
+          FROM alerts a, json_each(a.doc, '$.to') t
+         WHERE json_type(t.value, '$.type') = 'text' AND json_type(t.value, '$.value') IN ('text', 'array');
+      CREATE TRIGGER alert_audiences_insert AFTER INSERT ON alerts
+      BEGIN
+        INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE alert_id = new.id AND audience IS NOT NULL;
+      END;
+      CREATE TRIGGER alert_audiences_update AFTER UPDATE ON alerts
+      BEGIN
+        DELETE FROM alert_audiences WHERE alert_id = old.id;
+        INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE alert_id = new.id AND audience IS NOT NULL;
+      END;
+      CREATE TRIGGER alert_audiences_delete AFTER DELETE ON alerts
+      BEGIN
+        DELETE FROM alert_audiences WHERE alert_id = old.id;
+      END;
+      INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE audience IS NOT NULL;
+    `,
+  },
 ];
