@@ -60,9 +60,11 @@ describe('timers longer than Node can wait, from values stored before they were 
       .run(account, JSON.stringify({ retry_base_delay_ms: 3e9, retry_max_delay_ms: 3e9 }));
     file.close();
     for (let i = 0; i < 2; i++) expect((await spawnTel(['simulate', 'call', '--db', db, '--account', account])).code).toBe(0);
-    // the dead hook's deliveries wait for a retry 35 days away, as the first try would have scheduled it
+    // the dead hook's deliveries wait for a retry 35 days away, as the first try would have scheduled it;
+    // the paced hook's were queued with its pace as it was stored (this tel queues them at the bound)
     const later = new DatabaseSync(db);
     later.prepare('UPDATE outbox SET due_at = ?, tries = 1 WHERE source_id = ?').run(Date.now() + 35 * DAY_MS, hooks.retrying);
+    later.prepare('UPDATE outbox SET rate_per_s = 1e-7 WHERE source_id = ?').run(hooks.paced);
     const paced = later.prepare("SELECT COUNT(*) AS n FROM outbox WHERE source_id = ? AND status = 'pending' AND rate_per_s < 0.001").get(hooks.paced) as { n: number };
     later.close();
     expect(paced.n).toBeGreaterThanOrEqual(2);

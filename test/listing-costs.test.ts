@@ -35,6 +35,9 @@ class Lab {
   quietHook!: string;
   children: string[] = [];
   units = 0;
+  /** the alerts an admin of the objects account reads, and a plain user of it */
+  alertsForAdmins = 0;
+  alertsForUsers = 0;
   private hookDoc!: Record<string, unknown>;
 
   constructor(readonly core: Core) {}
@@ -70,6 +73,7 @@ class Lab {
     const hook = db.prepare(`INSERT INTO webhooks (id, account_id, hook, enabled, include_subaccounts, doc, rev, created, modified) VALUES (?, ?, 'channel_create', 1, 0, ?, '1-x', ?, ?)`);
     const sub = db.prepare(`INSERT INTO push_subscriptions (id, account_id, app_name, device_id, mobile_device_id, doc, rev, created, modified) VALUES (?, ?, 'app', ?, ?, '{}', '1-x', ?, ?)`);
     const push = db.prepare('INSERT INTO push_notifications (id, account_id, doc, created) VALUES (?, ?, ?, ?)');
+    const alert = db.prepare('INSERT INTO alerts (id, doc, created) VALUES (?, ?, ?)');
     for (let i = 0; i < units * 10; i++) {
       // several rows share a creation time: the keys' second column keeps the order whole
       const at = now + Math.floor(i / 3);
@@ -84,12 +88,20 @@ class Lab {
       sub.run(id(), this.objects, device, `mobile-${device}`, at, at);
       const pushId = id();
       push.run(pushId, this.objects, JSON.stringify({ id: pushId, title: 'x' }), at);
+      alert.run(id(), JSON.stringify({ title: `Alert ${i}`, message: 'x', from: [{ type: 'superduper_admin', value: 'x' }], to: this.audienceOf(i) }), at);
+      if (i % 4 !== 3) this.alertsForAdmins++;
+      if (i % 4 < 2) this.alertsForUsers++;
     }
     db.exec('COMMIT');
     this.attempts(units * 100, `busy-${this.units % 3}`, now);
     db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${units * 100 - 1})
       INSERT INTO phone_numbers (number, account_id, resource_id, state, job_id, created, modified)
       SELECT '+1' || (3000000000 + ${this.units * 1000} + i), '${this.objects}', 'r', 'reserved', NULL, ${now}, ${now} FROM n`);
+  }
+
+  /** Whom alert `i` is for: in turn everyone, the objects' users, the master's descendants' admins, and (none of the objects') the reseller. */
+  audienceOf(i: number): unknown[] {
+    return [[{ type: 'all', value: 'all' }], [{ type: this.objects, value: 'users' }], [{ type: 'descendants', value: [this.master, 'admins'] }], [{ type: this.reseller, value: 'all' }]][i % 4];
   }
 
   /** Adds `count` attempts of a source, one a second from `from` (unix ms). */
@@ -167,7 +179,11 @@ describe('listings read the page they answer, whatever the size of the table', (
     return out;
   }
 
-  const listings = (): [string, string, () => string, () => number][] => {
+  /**
+   * Each listing: its name, path, token, and row count, and the rows its statements may read beyond a
+   * page (the alerts, a merge of one range per audience of the caller, read one row ahead in each).
+   */
+  const listings = (): [string, string, () => string, () => number, number?][] => {
     const o = `/v2/accounts/${lab.objects}`;
     const docs = () => lab.units * 10;
     return [
@@ -189,6 +205,9 @@ describe('listings read the page they answer, whatever the size of the table', (
       ['attempts in a window', `${o}/webhooks/attempts?created_from=${gregorianDaysAgo(1)}&created_to=${gregorianDaysAgo(-1)}`, () => admin, () => lab.units * 100],
       ['attempts in an old window', `${o}/webhooks/attempts?created_from=${gregorianDaysAgo(31)}&created_to=${gregorianDaysAgo(20)}`, () => admin, () => 10],
       ['the number inventory', `${o}/phone_numbers`, () => admin, () => lab.units * 100],
+      // nine audiences for an admin here (everyone's, the account's, the master's descendants', each by group), seven for a user
+      ['alerts, as an admin', `${o}/alerts`, () => admin, () => lab.alertsForAdmins, 8],
+      ['alerts, as a plain user', `${o}/alerts`, () => clerk, () => lab.alertsForUsers, 6],
     ];
   };
 
@@ -202,7 +221,7 @@ describe('listings read the page they answer, whatever the size of the table', (
       small.set(name, w);
     }
     lab.grow(54);
-    for (const [name, path, token, count] of listings()) {
+    for (const [name, path, token, count, beyond = 0] of listings()) {
       const big = await walk(path, token());
       expect(big.rows.length, name).toBe(count());
       expect(new Set(big.rows).size, `${name}: a row listed twice`).toBe(big.rows.length);
@@ -212,7 +231,7 @@ describe('listings read the page they answer, whatever the size of the table', (
       for (const w of [before, big]) {
         expect(Math.max(...w.statementsPerPage), `${name}: ${[...w.sql].join('\n')}`).toBeLessThanOrEqual(MAX_STATEMENTS);
         expect(w.mostRows, name).toBeLessThanOrEqual(PAGE + 1);
-        expect(w.mostRead, name).toBeLessThanOrEqual(PAGE + 1);
+        expect(w.mostRead, name).toBeLessThanOrEqual(PAGE + 1 + beyond);
       }
       for (const sql of big.sql) expect(wholeTableSteps(planOf(core.db, sql)), `${name}: ${sql}`).toEqual([]);
     }

@@ -4,10 +4,11 @@
 // and the last page (50 rows) and a walk of every page are timed while a second client asks for an
 // account every few milliseconds (its worst wait, and the server's own view from lib/loop-delay.cjs:
 // the loop's longest delay and the most CPU it spent without a turn, say whether the server froze);
-// then every row at once (`paginate=false`, a job's detail), the bulk re-enable down the tree, a user
-// created beside 10,000, and the CLI over the same file (`tel webhooks attempts --limit 0 --json`,
-// `tel jobs show`, `tel watch --once --tail 100`, `tel export` and `tel apply` of the unchanged lab,
-// `tel apply` of 1,000 new users), with the server's RSS and the write-ahead log left once quiet.
+// then every row at once (`paginate=false`, a job's detail), the bulk re-enable down the tree, a user,
+// a device and a callflow each refused and created beside 10,000 of its kind, and the CLI over the
+// same file (`tel webhooks attempts --limit 0 --json`, `tel jobs show`, `tel watch --once --tail 100`,
+// `tel export` and `tel apply` of the unchanged lab, `tel apply` of 1,000 new users), with the
+// server's RSS and the write-ahead log left once quiet.
 // Prints a table, then one JSON line.
 //   npx node scripts/bench/scale.mjs [--scale 1] [--keep]
 // --scale 0.1 builds a tenth of every size (a quick look); --keep leaves the database for inspection.
@@ -48,6 +49,10 @@ const id = () => randomBytes(16).toString('hex');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The MAC address of the bench's device `i` (written with separators, as phones print them). */
+const macOf = (i) => `02:00:${[i >>> 24, i >>> 16, i >>> 8, i].map((b) => (b & 255).toString(16).padStart(2, '0')).join(':')}`;
+/** The number of the bench's callflow `i`. */
+const numberOf = (i) => `+1415${String(i).padStart(7, '0')}`;
 
 /** A `tel` command on the database; answers its stdout, wall time and peak RSS (MB). */
 async function tel(db, ...argv) {
@@ -253,8 +258,9 @@ async function build(dbFile, api, master) {
   for (let i = 0; i < SIZES.objects; i++) {
     const at = now - (SIZES.objects - i) * 1000;
     doc.run(id(), 'user', objects.id, JSON.stringify({ ...strip(user), username: `user${i}`, last_name: String(i) }), '{}', '1-x', at, at);
-    doc.run(id(), 'device', objects.id, JSON.stringify({ ...strip(device), name: `Phone ${i}`, sip: { ...device.sip, username: `phone${i}` } }), '{}', '1-x', at, at);
-    doc.run(id(), 'callflow', objects.id, JSON.stringify({ ...strip(callflow), name: `Flow ${i}`, numbers: [`+1415${String(i).padStart(7, '0')}`] }), '{}', '1-x', at, at);
+    const phone = { ...strip(device), name: `Phone ${i}`, mac_address: macOf(i), sip: { ...device.sip, username: `phone${i}` } };
+    doc.run(id(), 'device', objects.id, JSON.stringify(phone), '{}', '1-x', at, at);
+    doc.run(id(), 'callflow', objects.id, JSON.stringify({ ...strip(callflow), name: `Flow ${i}`, numbers: [numberOf(i)] }), '{}', '1-x', at, at);
     // what the objects' reseller (the master account) offers
     doc.run(id(), 'resource_template', master, JSON.stringify({ name: `Template ${i}`, template_name: `t${i}` }), '{}', '1-x', at, at);
   }
@@ -391,6 +397,39 @@ async function main() {
       created.push(performance.now() - t);
     }
     results.user_create = { refused_ms: round(median(taken), 2), created_ms: round(median(created), 2) };
+    // a device and a callflow beside 10,000 of each: refused (its MAC address, its number taken) and created
+    const timed = async (fn) => {
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await fn(i);
+        times.push(performance.now() - t);
+      }
+      return round(median(times), 2);
+    };
+    const expect = (what, r, ok) => {
+      if (!ok) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
+    };
+    results.device_create = {
+      refused_ms: await timed(async () => {
+        const r = await api('PUT', `${o}/devices`, { name: 'Copy', mac_address: macOf(5).replaceAll(':', '').toUpperCase() });
+        expect('duplicate device', r, r.status === 400 && r.body.data.mac_address?.unique);
+      }),
+      created_ms: await timed(async (i) => {
+        const r = await api('PUT', `${o}/devices`, { name: `Extra phone ${i}`, mac_address: macOf(SIZES.objects + i), sip: { username: `extra${i}` } });
+        expect('device', r, r.status === 201);
+      }),
+    };
+    results.callflow_create = {
+      refused_ms: await timed(async () => {
+        const r = await api('PUT', `${o}/callflows`, { name: 'Copy', numbers: [numberOf(5)], flow: { module: 'user', data: {} } });
+        expect('duplicate callflow', r, r.status === 400 && r.body.data.numbers?.unique);
+      }),
+      created_ms: await timed(async (i) => {
+        const r = await api('PUT', `${o}/callflows`, { name: `Extra flow ${i}`, numbers: [numberOf(SIZES.objects + i)], flow: { module: 'user', data: {} } });
+        expect('callflow', r, r.status === 201);
+      }),
+    };
     results.server_rss_mb = round(memoryMb(child.pid).rss);
 
     // the CLI on the same file, beside the server
@@ -448,6 +487,7 @@ function printTable(r) {
     console.log(`whole ${name}: ${m.mb} MB in ${m.ms} ms, worst wait ${m.worst_wait_ms} ms, server loop delayed ${m.server_loop_max_ms} ms and held ${m.server_held_cpu_ms} ms of CPU at most, server RSS ${m.server_rss_mb} MB`);
   }
   console.log(`bulk re-enable down the tree: ${r.reenable_tree_ms} ms; user refused ${r.user_create.refused_ms} ms, created ${r.user_create.created_ms} ms`);
+  console.log(`device refused ${r.device_create.refused_ms} ms, created ${r.device_create.created_ms} ms; callflow refused ${r.callflow_create.refused_ms} ms, created ${r.callflow_create.created_ms} ms`);
   for (const [name, m] of Object.entries(r.cli)) console.log(`tel ${name.replaceAll('_', ' ')}: ${JSON.stringify(m)}`);
   console.log(`WAL when quiet: ${r.wal_mb_when_quiet} MB; server RSS ${r.server_rss_mb} MB`);
 }

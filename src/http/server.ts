@@ -280,8 +280,16 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (reply.headers) Object.assign(headers, reply.headers);
     if (reply.stream) {
       const { stream, extras } = reply;
-      await sendStream(res, status, headers, stream, requested === 'HEAD', envelopeHead(authToken), (dataMd5) =>
-        envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated),
+      await sendStream(
+        res,
+        status,
+        headers,
+        stream,
+        requested === 'HEAD',
+        envelopeHead(authToken),
+        (dataMd5) => envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated),
+        // reported as any request's failure (a storage fault by its episode), though it can no longer be answered
+        (err) => void internal(core, err, requestId),
       );
       return;
     }
@@ -386,7 +394,10 @@ function drained(res: ServerResponse): Promise<void> {
  * Answers a streamed envelope (chunked): its head, each piece of the data as the client takes it
  * (waiting for `drain` when the socket's buffer is full) with a turn of the event loop between
  * pieces, then the tail, whose revision hashes the data written. A client that goes away stops
- * the reading; a piece that fails once the answer has begun can only cut the answer short (logged).
+ * the reading. The first piece is read before the status is sent, so that an answer that cannot
+ * begin is answered as the error it is; a piece that fails once the answer has begun is reported
+ * by `failed` and cuts the answer short without its last chunk, so that no client takes the
+ * JSON read so far for the whole.
  */
 async function sendStream(
   res: ServerResponse,
@@ -396,32 +407,35 @@ async function sendStream(
   headOnly: boolean,
   head: string,
   tail: (dataMd5: string) => string,
+  failed: (err: unknown) => void,
 ): Promise<void> {
-  const md5 = createHash('md5');
-  res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE });
-  if (headOnly) {
-    res.end();
-    return;
-  }
-  res.write(head);
   const pieces = stream.pieces[Symbol.iterator]();
   try {
-    for (;;) {
-      if (res.destroyed) return;
-      const next = pieces.next();
-      if (next.done) break;
-      md5.update(next.value);
-      if (!res.write(next.value)) await drained(res);
-      await nextTurn();
+    let next = headOnly ? undefined : pieces.next();
+    res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE });
+    if (!next) {
+      res.end();
+      return;
     }
-  } catch (err) {
-    process.stderr.write(`tel: a streamed answer failed after it began: ${(err as Error)?.stack ?? err}\n`);
-    res.destroy();
-    return;
+    const md5 = createHash('md5');
+    res.write(head);
+    try {
+      while (!next.done) {
+        md5.update(next.value);
+        if (!res.write(next.value)) await drained(res);
+        await nextTurn();
+        if (res.destroyed) return;
+        next = pieces.next();
+      }
+    } catch (err) {
+      failed(err);
+      res.destroy();
+      return;
+    }
+    res.end(tail(md5.digest('hex')));
   } finally {
     pieces.return?.();
   }
-  res.end(tail(md5.digest('hex')));
 }
 
 /**

@@ -1,8 +1,12 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeError, storageFaultOf } from '../errors.js';
 import { storageMetrics, storageState } from '../store/health.js';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 import { until } from '../../test/helpers/tel-process.js';
+import { Router } from './router.js';
+import { createApiServer } from './server.js';
 
 /** An error as node:sqlite throws it, with SQLite's (extended) result code. */
 const sqliteError = (errcode: number, message: string) => Object.assign(new Error(message), { code: 'ERR_SQLITE_ERROR', errcode });
@@ -65,6 +69,80 @@ describe('a server whose file takes no writes (read-only)', () => {
       expect(w.status, w.text).toBe(201);
       expect(storageMetrics(srv.core.db)).toMatch(/^tel_storage_refused_requests_total 3$/m);
       expect(logged.join('')).not.toMatch(/\n\s+at /);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('a fault in the middle of a streamed answer', () => {
+  let srv: TestServer;
+  let server: Server;
+  let url: string;
+  /** What the streams throw: SQLite's I/O error on a read (SQLITE_IOERR_READ), else a bug's. */
+  const faults: Record<string, Error> = { storage: sqliteError(10 | (1 << 8), 'disk I/O error'), bug: new TypeError('rows is not iterable') };
+  beforeAll(async () => {
+    srv = await startTestServer();
+    // a streamed answer as a listing makes one: pieces read one after the other, failing at `when`
+    const router = new Router();
+    router.endpoints.add('streamed');
+    router.add({
+      method: 'GET',
+      path: 'streamed/:fault/:when',
+      auth: 'none',
+      handler: (ctx) => ({
+        stream: {
+          pieces: (function* () {
+            if (ctx.params.when === 'first') throw faults[ctx.params.fault];
+            yield '[{"n":1}';
+            yield ',{"n":2}';
+            throw faults[ctx.params.fault];
+          })(),
+        },
+      }),
+    });
+    server = createApiServer(srv.core, router);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/streamed`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await srv.close();
+  });
+
+  it('a storage fault is told by the storage episode (once, no stack); the answer is cut short, so the client sees an error, not JSON that looks whole', async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (logged.push(String(s)), true));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${url}/storage/later`);
+        expect(res.status).toBe(200);
+        await expect(res.text()).rejects.toThrow();
+      }
+      // failing before its first piece, it is answered as any request the storage refuses
+      const before = await fetch(`${url}/storage/first`);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toMatchObject({ error: '503', data: { cause: 'the database file cannot be read or written (an I/O error)' } });
+      expect(storageState(srv.core.db)).toMatchObject({ status: 'io_error', refused: 3 });
+      expect(logged.filter((l) => /^tel: storage of tel\.db: since .*an I\/O error.*disk I\/O error/.test(l))).toHaveLength(1);
+      expect(logged.join('')).not.toMatch(/\n\s+at /);
+      // nothing is wrong with the file: the episode ends at the next probe
+      await until(() => storageState(srv.core.db).status === 'ok', 'the episode to end', 5000);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("any other failure is a 500's: one line with the request id and the stack; the answer is cut short all the same", async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (logged.push(String(s)), true));
+    try {
+      const res = await fetch(`${url}/bug/later`);
+      await expect(res.text()).rejects.toThrow();
+      const id = res.headers.get('x-request-id');
+      expect(logged.filter((l) => l.startsWith(`tel: request ${id} failed: TypeError: rows is not iterable`))).toHaveLength(1);
+      expect((await fetch(`${url}/bug/first`)).status).toBe(500);
+      expect(storageState(srv.core.db).status).toBe('ok');
     } finally {
       spy.mockRestore();
     }

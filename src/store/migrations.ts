@@ -517,4 +517,100 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX docs_user_name ON docs(account_id, lower(json_extract(doc, '$.username'))) WHERE kind = 'user';
     `,
   },
+  {
+    id: '3100-unique-lookups',
+    sql: `
+      -- Kazoo's uniqueness checks of documents (modules/documents/checks.ts, users/service.ts), each
+      -- an index search rather than a read of every document of the account: a device's SIP
+      -- username (letter case aside, as Kazoo's view keys it), a user's hotdesk id, a voicemail
+      -- box's mailbox (compared as a number), a fax box's own SMTP address (in any account).
+      CREATE INDEX docs_device_sip_username ON docs(account_id, lower(json_extract(doc, '$.sip.username'))) WHERE kind = 'device';
+      CREATE INDEX docs_user_hotdesk ON docs(account_id, json_extract(doc, '$.hotdesk.id')) WHERE kind = 'user';
+      CREATE INDEX docs_vmbox_mailbox ON docs(account_id, CAST(json_extract(doc, '$.mailbox') AS INTEGER)) WHERE kind = 'vmbox';
+      CREATE INDEX docs_faxbox_smtp ON docs(json_extract(doc, '$.custom_smtp_email_address')) WHERE kind = 'faxbox';
+
+      -- What a document has several of (a callflow's numbers and patterns) or is compared by once
+      -- normalised (a device's MAC address: hex digits in lower case), one row each, kept by
+      -- triggers in the transaction of every write of \`docs\`, whoever writes it. A MAC address
+      -- with other characters than hex digits and the usual separators (: - . space) is kept as
+      -- written (mac_address_raw), and compared by the check itself.
+      CREATE TABLE doc_keys (
+        account_id TEXT NOT NULL,
+        field TEXT NOT NULL,                 -- numbers | patterns | mac_address | mac_address_raw
+        value TEXT NOT NULL,
+        doc_id TEXT NOT NULL,
+        PRIMARY KEY (account_id, field, value, doc_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX doc_keys_doc ON doc_keys(doc_id);
+      -- the rows of doc_keys a document stands for
+      CREATE VIEW doc_keys_of (doc_id, account_id, field, value) AS
+        SELECT d.id, d.account_id, 'numbers', t.value FROM docs d, json_each(d.doc, '$.numbers') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'patterns', t.value FROM docs d, json_each(d.doc, '$.patterns') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT doc_id, account_id, CASE WHEN clean GLOB '*[^0-9a-f]*' THEN 'mac_address_raw' ELSE 'mac_address' END,
+               CASE WHEN clean GLOB '*[^0-9a-f]*' THEN written ELSE clean END
+          FROM (SELECT d.id AS doc_id, d.account_id, json_extract(d.doc, '$.mac_address') AS written,
+                       lower(replace(replace(replace(replace(json_extract(d.doc, '$.mac_address'), ':', ''), '-', ''), '.', ''), ' ', '')) AS clean
+                  FROM docs d WHERE d.kind = 'device' AND json_type(d.doc, '$.mac_address') = 'text')
+         WHERE clean <> '';
+      CREATE TRIGGER doc_keys_insert AFTER INSERT ON docs WHEN new.kind IN ('callflow', 'device')
+      BEGIN
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_update AFTER UPDATE OF doc, kind, account_id ON docs
+        WHEN old.kind IN ('callflow', 'device') OR new.kind IN ('callflow', 'device')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_delete AFTER DELETE ON docs WHEN old.kind IN ('callflow', 'device')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+      END;
+      INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of;
+    `,
+  },
+  {
+    id: '3100-alert-audiences',
+    sql: `
+      -- Whom an alert is for, a row per entry of its \`to\` as "type|value" (the value of a
+      -- descendants entry: "ancestor,group"), kept by triggers with the alerts. A caller's alerts,
+      -- newest first, are a merge of one range of this key per audience the caller is in (the
+      -- account's, its ancestors' descendants, everyone's…), read a page at a time.
+      CREATE TABLE alert_audiences (
+        audience TEXT NOT NULL,
+        created INTEGER NOT NULL,            -- the alert's (unix ms)
+        alert_id TEXT NOT NULL,
+        expires INTEGER,                     -- its expiration_date (Gregorian seconds); NULL: never
+        PRIMARY KEY (audience, created, alert_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX alert_audiences_alert ON alert_audiences(alert_id);
+      -- the rows of alert_audiences an alert stands for
+      CREATE VIEW alert_audiences_of (audience, created, alert_id, expires) AS
+        SELECT json_extract(t.value, '$.type') || '|' || CASE json_type(t.value, '$.value')
+                 WHEN 'array' THEN (SELECT group_concat(v.value, ',') FROM json_each(t.value, '$.value') v)
+                 ELSE json_extract(t.value, '$.value') END,
+               a.created, a.id,
+               CASE WHEN json_type(a.doc, '$.expiration_date') IN ('integer', 'real') THEN json_extract(a.doc, '$.expiration_date') END
+          FROM alerts a, json_each(a.doc, '$.to') t
+         WHERE json_type(t.value, '$.type') = 'text' AND json_type(t.value, '$.value') IN ('text', 'array');
+      CREATE TRIGGER alert_audiences_insert AFTER INSERT ON alerts
+      BEGIN
+        INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE alert_id = new.id AND audience IS NOT NULL;
+      END;
+      CREATE TRIGGER alert_audiences_update AFTER UPDATE ON alerts
+      BEGIN
+        DELETE FROM alert_audiences WHERE alert_id = old.id;
+        INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE alert_id = new.id AND audience IS NOT NULL;
+      END;
+      CREATE TRIGGER alert_audiences_delete AFTER DELETE ON alerts
+      BEGIN
+        DELETE FROM alert_audiences WHERE alert_id = old.id;
+      END;
+      INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE audience IS NOT NULL;
+    `,
+  },
 ];

@@ -56,10 +56,15 @@ export function planOf(db: DatabaseSync, sql: string): string[] {
 
 /**
  * The steps of a plan that read a whole table or index, or sort rows read, rather than search an
- * index for the rows wanted: what a listing that reads more than its page shows.
+ * index for the rows wanted: what a listing that reads more than its page shows. A scan of
+ * `json_each` reads a statement's argument (a list of values looked up one by one), and a scan of
+ * a co-routine the rows its subquery hands over as they come: neither is a table.
  */
 export function wholeTableSteps(plan: string[]): string[] {
-  return plan.filter((step) => (/^SCAN /.test(step) && !/^SCAN CONSTANT ROW/.test(step)) || /TEMP B-TREE/.test(step));
+  // a subquery's rows (a page merged from ranges) are read as they come: no table
+  const coroutines = new Set(plan.flatMap((step) => /^CO-ROUTINE (\S+)$/.exec(step)?.[1] ?? []));
+  const scansTable = (step: string) => /^SCAN /.test(step) && !/^SCAN (CONSTANT ROW|json_each VIRTUAL TABLE)/.test(step) && !coroutines.has(step.slice(5));
+  return plan.filter((step) => scansTable(step) || /TEMP B-TREE/.test(step));
 }
 
 /** The index of `word` in `sql` outside parentheses (a subquery's own FROM or WHERE does not count), or -1. */
@@ -77,10 +82,10 @@ function topLevel(sql: string, word: string): number {
 const visitCounts = new WeakMap<DatabaseSync, { n: number }>();
 
 /**
- * How many rows of its first table a SELECT reads to answer: the statement is run again with a
- * counting function as the first condition of its WHERE, which SQLite evaluates for every row the
- * index range hands it, before any other filter. Rows read, not rows answered: a page that skips
- * rows to reach its start shows them.
+ * How many rows of its first table a SELECT reads to answer (of each range, for a page merged from
+ * several in a subquery): the statement is run again with a counting function as the first
+ * condition of its WHERE, which SQLite evaluates for every row the index range hands it, before
+ * any other filter. Rows read, not rows answered: a page that skips rows to reach its start shows them.
  */
 export function rowsRead(db: DatabaseSync, sql: string, args: unknown[]): number {
   let count = visitCounts.get(db);
@@ -89,12 +94,19 @@ export function rowsRead(db: DatabaseSync, sql: string, args: unknown[]): number
     visitCounts.set(db, (count = c));
     db.function('tel_test_visit', { deterministic: false, varargs: true }, () => (c.n++, 1));
   }
+  const firstColumn = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])[0].name;
   const from = topLevel(sql, ' FROM ');
-  const where = topLevel(sql, ' WHERE ');
-  if (!/^\s*SELECT/i.test(sql) || from < 0 || where < 0) return 0;
-  const [, table, alias] = /^ FROM (\w+)(?: (?!JOIN|LEFT|WHERE)(\w+))?/.exec(sql.slice(from))!;
-  const column = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])[0].name;
-  const counted = `${sql.slice(0, where)} WHERE tel_test_visit(${alias ?? table}.${column}) AND ${sql.slice(where + 7)}`;
+  if (!/^\s*SELECT/i.test(sql) || from < 0) return 0;
+  let counted: string;
+  if (sql.startsWith(' FROM (', from)) {
+    // a page merged from several ranges (a compound subquery): the rows of every one count
+    counted = sql.replace(/ FROM (\w+) WHERE /g, (_, table: string) => ` FROM ${table} WHERE tel_test_visit(${table}.${firstColumn(table)}) AND `);
+  } else {
+    const where = topLevel(sql, ' WHERE ');
+    if (where < 0) return 0;
+    const [, table, alias] = /^ FROM (\w+)(?: (?!JOIN|LEFT|WHERE)(\w+))?/.exec(sql.slice(from))!;
+    counted = `${sql.slice(0, where)} WHERE tel_test_visit(${alias ?? table}.${firstColumn(table)}) AND ${sql.slice(where + 7)}`;
+  }
   count.n = 0;
   const prepare = DatabaseSync.prototype.prepare;
   (prepare as (this: DatabaseSync, s: string) => StatementSync).call(db, counted).all(...(args as never[]));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { createAccount } from '../accounts/service.js';
 import { nowGregorian } from '../../util/time.js';
+import { alertsPage, audienceKeys } from './service.js';
 
 describe('alerts (/v2/accounts/{id}/alerts)', () => {
   let srv: TestServer;
@@ -86,6 +87,39 @@ describe('alerts (/v2/accounts/{id}/alerts)', () => {
     await create([{ type: other.id, value: 'all' }], { title: 'Past', expiration_date: nowGregorian() - 60 });
     await create([{ type: other.id, value: 'all' }], { title: 'Future', expiration_date: nowGregorian() + 3600 });
     expect(await titles(other.id, srv.adminToken)).toEqual(['Future']);
+  });
+
+  it('listed a page at a time, newest first (start_key, next_start_key; paginate=false for all), an alert to two of the caller\'s audiences once', async () => {
+    const paged = await createSubAccount(srv, srv.master.account_id, 'Paged');
+    const token = await srv.apiLogin(paged.apiKey);
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const to = i === 2 ? [{ type: paged.id, value: 'all' }, { type: 'descendants', value: [srv.master.account_id, 'admins'] }] : [{ type: paged.id, value: 'admins' }];
+      made.push((await create(to, { title: `Paged ${i}` })).body.data.id);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const seen: string[] = [];
+    let key: string | undefined;
+    do {
+      const page = await srv.request('GET', `${alerts(paged.id)}?page_size=2${key ? `&start_key=${encodeURIComponent(key)}` : ''}`, { token });
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      expect(page.body.page_size).toBe(page.body.data.length);
+      seen.push(...page.body.data.map((a: { id: string }) => a.id));
+      key = page.body.next_start_key;
+    } while (key !== undefined);
+    expect(seen).toEqual([...made].reverse());
+    const all = await srv.request('GET', `${alerts(paged.id)}?paginate=false`, { token });
+    expect(all.body.data.map((a: { id: string }) => a.id)).toEqual(seen);
+    expect((await srv.request('GET', `${alerts(paged.id)}?start_key=nonsense`, { token })).status).toBe(400);
+    // more audiences than one statement merges (an account hundreds of levels deep): the same pages
+    const audiences = [...Array.from({ length: 450 }, (_, i) => `descendants|${String(i).padStart(32, '0')},admins`), ...audienceKeys(srv.core, paged.id, { accountId: paged.id, isSuperduper: false })];
+    const walked: string[] = [];
+    for (let page = alertsPage(srv.core, audiences, { pageSize: 2 }); ; page = alertsPage(srv.core, audiences, { pageSize: 2, startKey: page.nextStartKey })) {
+      walked.push(...page.items.map((a) => a.id));
+      if (!page.nextStartKey) break;
+    }
+    expect(walked).toEqual(seen);
   });
 
   it('GET one answers it to its audience (404 to others); a super-duper admin removes it for everyone', async () => {

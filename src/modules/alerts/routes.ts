@@ -1,7 +1,8 @@
 import type { RouteDef } from '../../http/router.js';
 import { alertSchema } from './schema.js';
 import { authOf, dataObject } from '../../http/request.js';
-import { alertJson, checkAlertsWrite, createAlert, deleteAlert, getAlert, listAlerts } from './service.js';
+import { CREATED_KEY, listingReply, pagingQuery } from '../../http/paging.js';
+import { alertJson, alertsPage, alertSummary, audienceKeys, checkAlertsWrite, createAlert, deleteAlert, getAlert } from './service.js';
 
 const LIST = 'accounts/:account_id/alerts';
 const ONE = `${LIST}/:alert_id`;
@@ -11,9 +12,10 @@ export const alertRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: LIST,
+    query: pagingQuery(),
     handler: (ctx, core) => {
-      const alerts = listAlerts(core, ctx.params.account_id, authOf(ctx));
-      return { data: alerts, extras: { page_size: alerts.length } };
+      const audiences = [...audienceKeys(core, ctx.params.account_id, authOf(ctx))];
+      return listingReply(ctx.query, (q) => alertsPage(core, audiences, q), alertSummary, CREATED_KEY);
     },
   },
   {

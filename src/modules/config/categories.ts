@@ -22,6 +22,8 @@ export interface ConfigKey {
   maximum?: number;
   enum?: unknown[];
   pattern?: string;
+  /** a setting of the whole system: an account's own settings of the category refuse it (400) */
+  systemOnly?: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ function nodeValidator(category: ConfigCategory): Validator {
   let v = validators.get(category);
   if (!v) {
     const properties: Record<string, unknown> = {};
-    for (const [key, { default: _default, description: _d, ...rules }] of Object.entries(category.keys)) properties[key] = rules;
+    for (const [key, { default: _default, description: _d, systemOnly: _s, ...rules }] of Object.entries(category.keys)) properties[key] = rules;
     v = compileValidator({ type: 'object', properties });
     validators.set(category, v);
   }

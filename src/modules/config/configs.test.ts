@@ -46,6 +46,40 @@ describe('account configuration (/v2/accounts/{id}/configs/{category})', () => {
     expect(ok.body.data).toMatchObject({ attempt_failure_count: 3, request_timeout_ms: 10000, id: 'configs_webhooks' });
   });
 
+  it("deny_private_networks is the system's: an account's settings refuse it with a 400 that says where it goes", async () => {
+    for (const method of ['PATCH', 'PUT', 'POST']) {
+      const r = await srv.request(method, path('webhooks'), { token, data: { deny_private_networks: true } });
+      expect(r.status, `${method} ${r.text}`).toBe(400);
+      expect(r.body.data.deny_private_networks.forbidden).toEqual({
+        message:
+          'deny_private_networks is a system setting, for every account: set it in system_configs/webhooks (tel config set webhooks deny_private_networks …); an account cannot override it',
+        value: true,
+      });
+    }
+    const cli = await runTel(['config', 'set', 'webhooks', 'deny_private_networks', 'true', '--account', account.id, '--db', srv.dbFile]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/deny_private_networks is a system setting/);
+    // the settings read back whole and posted again carry the value the account inherits: no setting of it
+    const view = (await srv.request('GET', path('webhooks'), { token })).body.data;
+    expect(view.deny_private_networks).toBe(false);
+    expect((await srv.request('POST', path('webhooks'), { token, data: { ...view, retry_base_delay_ms: 2000 } })).status).toBe(200);
+    expect((await runTel(['config', 'set', 'webhooks', 'deny_private_networks', 'true', '--db', srv.dbFile])).code).toBe(0);
+    try {
+      const now = (await srv.request('GET', path('webhooks'), { token })).body.data;
+      expect(now.deny_private_networks).toBe(true);
+      expect((await srv.request('POST', path('webhooks'), { token, data: now })).status).toBe(200);
+      expect((await srv.request('PATCH', path('webhooks'), { token, data: { deny_private_networks: false } })).status).toBe(400);
+    } finally {
+      await runTel(['config', 'set', 'webhooks', 'deny_private_networks', 'false', '--db', srv.dbFile]);
+    }
+    // one stored by an earlier tel (it never applied) goes with the next change
+    srv.core.db.prepare("UPDATE account_configs SET doc = json_set(doc, '$.deny_private_networks', json('true')) WHERE account_id = ? AND category = 'webhooks'").run(account.id);
+    expect((await srv.request('PATCH', path('webhooks'), { token, data: { retry_base_delay_ms: 3000 } })).status).toBe(200);
+    const stored = srv.core.db.prepare("SELECT doc FROM account_configs WHERE account_id = ? AND category = 'webhooks'").get(account.id) as { doc: string };
+    expect(JSON.parse(stored.doc)).toMatchObject({ retry_base_delay_ms: 3000 });
+    expect(JSON.parse(stored.doc)).not.toHaveProperty('deny_private_networks');
+  });
+
   it('who may: callers of the account read, its admins change, others neither', async () => {
     await srv.request('PUT', `/v2/accounts/${account.id}/users`, { token, data: { username: 'clerk', password: 'pw-clerk-1', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' } });
     const clerk = await srv.userLogin('Config Co', 'clerk', 'pw-clerk-1');

@@ -3,10 +3,10 @@ import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
 import { isObject, mergePatch } from '../../util/json.js';
-import { errors } from '../../errors.js';
+import { errors, type ValidationErrors } from '../../errors.js';
 import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
 import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc } from './categories.js';
-import { compileValidator, type JsonSchema, type Validator } from '../../schema/validate.js';
+import { compileValidator, throwIfErrors, type JsonSchema, type Validator } from '../../schema/validate.js';
 
 export type { ConfigCategory, ConfigCheck, ConfigDoc, ConfigKey } from './categories.js';
 
@@ -31,6 +31,27 @@ export function accountConfigValidators(
   return Object.fromEntries(
     modules.flatMap((m) => Object.entries(m.accountConfigSchemas ?? {})).map(([c, schema]) => [canonicalCategory(c), compileValidator(schema)]),
   );
+}
+
+/**
+ * The 400 of an account's settings that set a system-wide key (webhooks `deny_private_networks`)
+ * to another value than the system's: stored, it would be silently ignored. The value the account
+ * inherits, posted back with a whole document, or null (removing it), is no setting of it.
+ */
+function systemSettingErrors(
+  category: string,
+  keys: readonly string[],
+  sent: Record<string, unknown>,
+  inherited: Record<string, unknown>,
+): ValidationErrors | undefined {
+  const errs: ValidationErrors = {};
+  for (const key of keys) {
+    const value = sent[key];
+    if (value === undefined || value === null || JSON.stringify(value) === JSON.stringify(inherited[key])) continue;
+    const message = `${key} is a system setting, for every account: set it in system_configs/${category} (tel config set ${category} ${key} …); an account cannot override it`;
+    errs[key] = { forbidden: { message, value } };
+  }
+  return Object.keys(errs).length > 0 ? errs : undefined;
 }
 
 /** System configuration (`system_configs`), cached until the database changes. */
@@ -110,15 +131,26 @@ export class ConfigService {
     const name = canonicalCategory(category);
     const { id: _id, _read_only: _ro, ...body } = input;
     return transaction(this.core.db, () => {
+      const parent = this.inherited(name);
+      const systemOnly = this.systemOnlyKeys(name);
+      throwIfErrors(systemSettingErrors(name, systemOnly, body, parent));
       // a PATCH merges deeply (null removes), as Kazoo's and the documents' (util/json.ts)
       const merged = mode === 'merge' ? mergePatch(this.forAccount(accountId, name) ?? {}, body) : body;
       const wanted = this.accountValidators[name]?.(merged) ?? merged;
-      const parent = this.inherited(name);
       const diff: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(wanted)) if (JSON.stringify(parent[k]) !== JSON.stringify(v)) diff[k] = v;
+      for (const [k, v] of Object.entries(wanted)) {
+        // one stored before such keys were refused is dropped: it never applied
+        if (!systemOnly.includes(k) && JSON.stringify(parent[k]) !== JSON.stringify(v)) diff[k] = v;
+      }
       this.setForAccount(accountId, name, diff);
       return this.accountView(accountId, name);
     });
+  }
+
+  /** The keys of a category an account may not set (`systemOnly`). */
+  private systemOnlyKeys(category: string): string[] {
+    const keys = this.categories.get(category)?.keys ?? {};
+    return Object.keys(keys).filter((k) => keys[k].systemOnly);
   }
 
   /** Removes an account's settings of a category; answers what it now inherits. */

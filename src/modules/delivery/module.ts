@@ -19,8 +19,9 @@ const WEBHOOKS_CONFIG: ConfigCategory = {
     [DENY_PRIVATE_NETWORKS]: {
       type: 'boolean',
       default: false,
+      systemOnly: true,
       description:
-        'When true, deliveries connect to public addresses only: loopback, private, link-local and other non-public addresses are refused, checked against the address connected to. System-wide; an account cannot override it.',
+        'When true, deliveries connect to public addresses only: loopback, private, link-local and other non-public addresses are refused, checked against the address connected to. System-wide: an account\'s `configs/webhooks` refuses it (400).',
     },
   },
 };

@@ -54,6 +54,32 @@ describe("Kazoo's checks beyond the schemas: what must be unique, and where", ()
     expect((await put(a, 'devices', { name: 'By IP', sip: { username: 'desk1', method: 'ip', ip: '10.0.0.9' } })).status).toBe(201);
   });
 
+  it('a MAC address or a number is free again once its document changes it or is deleted; a MAC address without hex digits is none', async () => {
+    const path = (endpoint: string, docId: string) => `/v2/accounts/${a}/${endpoint}/${docId}`;
+    const moving = await put(a, 'devices', { name: 'Moving', mac_address: 'aa-bb-cc-00-00-01' });
+    expect(moving.status, moving.text).toBe(201);
+    expect((await put(a, 'devices', { name: 'Twin', mac_address: 'AABB.CC00.0001' })).status).toBe(400);
+    // written with other characters than separators, compared cleaned all the same
+    const odd = await put(a, 'devices', { name: 'Odd', mac_address: 'aa_bb_cc_00_00_02' });
+    expect(odd.status, odd.text).toBe(201);
+    expect((await put(a, 'devices', { name: 'Odd twin', mac_address: 'AABBCC000002' })).body.data.mac_address.unique).toBeDefined();
+    const patched = await srv.request('PATCH', path('devices', moving.body.data.id), { token: srv.adminToken, data: { mac_address: 'aa:bb:cc:00:00:03' } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await put(a, 'devices', { name: 'Taker', mac_address: 'aabbcc000001' })).status).toBe(201);
+    expect((await srv.request('DELETE', path('devices', odd.body.data.id), { token: srv.adminToken })).status).toBe(200);
+    expect((await put(a, 'devices', { name: 'Heir', mac_address: 'aabbcc000002' })).status).toBe(201);
+    // Kazoo's provisioner keeps the hex digits of a MAC address: with none, a device has none
+    for (const name of ['Unknown 1', 'Unknown 2']) expect((await put(a, 'devices', { name, mac_address: 'unknown' })).status).toBe(201);
+
+    const flow = await put(a, 'callflows', { name: 'Renumbered', numbers: ['3000', '3001'] });
+    expect(flow.status, flow.text).toBe(201);
+    expect((await put(a, 'callflows', { name: 'Early', numbers: ['3001'] })).status).toBe(400);
+    expect((await srv.request('PATCH', path('callflows', flow.body.data.id), { token: srv.adminToken, data: { numbers: ['3000'] } })).status).toBe(200);
+    expect((await put(a, 'callflows', { name: 'Later', numbers: ['3001'] })).status).toBe(201);
+    expect((await srv.request('DELETE', path('callflows', flow.body.data.id), { token: srv.adminToken })).status).toBe(200);
+    expect((await put(a, 'callflows', { name: 'Heir', numbers: ['3000'] })).status).toBe(201);
+  });
+
   it("a fax box's own SMTP address is no other fax box's, in any account", async () => {
     expect((await put(a, 'faxboxes', { name: 'Fax', custom_smtp_email_address: 'fax@example.com' })).status).toBe(201);
     const r = await put(b, 'faxboxes', { name: 'Fax', custom_smtp_email_address: 'fax@example.com' });

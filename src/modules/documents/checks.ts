@@ -8,16 +8,19 @@ import { mergeErrors } from '../../schema/validate.js';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-/** Other documents of a kind in an account whose list field holds one of `values`: [id, name, value]. */
-function holdersOf(core: Core, kind: string, accountId: string, field: string, values: string[], selfId?: string) {
-  if (values.length === 0) return [];
-  const rows = stmt(
+/**
+ * Another document of the account whose `field` in `doc_keys` (migration 3100) holds one of
+ * `values`: [id, name, value], or undefined. One search of the table's key per value.
+ */
+function holderOf(core: Core, accountId: string, field: string, values: string[], selfId?: string) {
+  if (values.length === 0) return undefined;
+  return stmt(
     core.db,
-    `SELECT d.id AS id, json_extract(d.doc, '$.name') AS name, v.value AS value
-       FROM docs d, json_each(d.doc, '$.${field}') v
-      WHERE d.account_id = ? AND d.kind = ? AND v.value IN (SELECT value FROM json_each(?))`,
-  ).all(accountId, kind, JSON.stringify(values)) as { id: string; name: string | null; value: string }[];
-  return rows.filter((r) => r.id !== selfId);
+    `SELECT k.doc_id AS id, json_extract(d.doc, '$.name') AS name, k.value AS value
+       FROM doc_keys k JOIN docs d ON d.id = k.doc_id
+      WHERE k.account_id = ? AND k.field = ? AND k.value IN (SELECT value FROM json_each(?)) AND k.doc_id IS NOT ?
+      LIMIT 1`,
+  ).get(accountId, field, JSON.stringify(values), selfId ?? null) as { id: string; name: string | null; value: string } | undefined;
 }
 
 /**
@@ -31,9 +34,8 @@ export function checkCallflow(core: Core, accountId: string, doc: Record<string,
     return { numbers: { required: { message: 'Callflows must be assigned at least one number or pattern' } } };
   }
   const clash = (field: 'numbers' | 'patterns', word: string): ValidationErrors | undefined => {
-    const taken = holdersOf(core, 'callflow', accountId, field, field === 'numbers' ? numbers : patterns, selfId);
-    if (taken.length === 0) return undefined;
-    const t = taken[0];
+    const t = holderOf(core, accountId, field, field === 'numbers' ? numbers : patterns, selfId);
+    if (!t) return undefined;
     return { [field]: { unique: { message: `${word} ${t.value} exists in callflow ${t.id} ${t.name ?? ''}`, cause: t.value } } };
   };
   return mergeErrors(clash('numbers', 'Number'), clash('patterns', 'Pattern'));
@@ -53,30 +55,42 @@ export function checkVmbox(core: Core, accountId: string, doc: Record<string, un
   return taken ? refused : undefined;
 }
 
-/** A MAC address as Kazoo's provisioner compares them: hex digits only, lower case. */
+/** A MAC address as Kazoo's provisioner compares them: hex digits only, lower case ('' for none). */
 const cleanMac = (mac: string) => mac.toLowerCase().replace(/[^0-9a-f]/g, '');
 
-/** A device's MAC address and SIP username are its own in the account. */
+/**
+ * Whether another device of the account has this MAC address (cleaned): a search of `doc_keys`,
+ * where the MAC addresses of hex digits and the usual separators are kept cleaned; those written
+ * with other characters (kept as written, rare) are cleaned and compared here.
+ */
+function macTaken(core: Core, accountId: string, mac: string, selfId?: string): boolean {
+  const self = selfId ?? null;
+  const cleaned = `SELECT 1 FROM doc_keys WHERE account_id = ? AND field = 'mac_address' AND value = ? AND doc_id IS NOT ? LIMIT 1`;
+  if (stmt(core.db, cleaned).get(accountId, mac, self)) return true;
+  const odd = stmt(core.db, `SELECT value FROM doc_keys WHERE account_id = ? AND field = 'mac_address_raw' AND doc_id IS NOT ?`).all(accountId, self);
+  return (odd as { value: string }[]).some((r) => cleanMac(r.value) === mac);
+}
+
+/**
+ * A device's MAC address and SIP username are its own in the account: a MAC address compared
+ * cleaned (one with no hex digit is none, as Kazoo's provisioner reads it), a username whatever
+ * its letter case within the same realm. Each an index search (migration 3100).
+ */
 export function checkDevice(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined {
   const errs: (ValidationErrors | undefined)[] = [];
-  const others = () =>
-    (stmt(core.db, `SELECT id, doc FROM docs WHERE account_id = ? AND kind = 'device'`).all(accountId) as { id: string; doc: string }[])
-      .filter((r) => r.id !== selfId)
-      .map((r) => JSON.parse(r.doc) as Record<string, unknown>);
-  if (typeof doc.mac_address === 'string' && doc.mac_address !== '') {
-    const mac = cleanMac(doc.mac_address);
-    if (others().some((d) => typeof d.mac_address === 'string' && cleanMac(d.mac_address) === mac)) {
-      errs.push({ mac_address: { unique: { message: 'MAC address already in use', cause: doc.mac_address } } });
-    }
+  const mac = typeof doc.mac_address === 'string' ? cleanMac(doc.mac_address) : '';
+  if (mac !== '' && macTaken(core, accountId, mac, selfId)) {
+    errs.push({ mac_address: { unique: { message: 'MAC address already in use', cause: doc.mac_address } } });
   }
   const sip = doc.sip as Record<string, unknown> | undefined;
   if (typeof sip?.username === 'string' && (sip.method ?? 'password') === 'password') {
-    const realm = sip.realm;
-    const same = (d: Record<string, unknown>) => {
-      const s = d.sip as Record<string, unknown> | undefined;
-      return typeof s?.username === 'string' && s.username.toLowerCase() === String(sip.username).toLowerCase() && s.realm === realm;
-    };
-    if (others().some(same)) errs.push({ 'sip.username': { unique: { message: 'SIP credentials already in use', cause: sip.username } } });
+    // `lower` on both sides: the expression of the index (ASCII letters, as Kazoo lowers them)
+    const taken = stmt(
+      core.db,
+      `SELECT 1 FROM docs WHERE account_id = ? AND kind = 'device' AND lower(json_extract(doc, '$.sip.username')) = lower(?)
+         AND json_extract(doc, '$.sip.realm') IS ? AND id IS NOT ? LIMIT 1`,
+    ).get(accountId, sip.username, typeof sip.realm === 'string' ? sip.realm : null, selfId ?? null);
+    if (taken) errs.push({ 'sip.username': { unique: { message: 'SIP credentials already in use', cause: sip.username } } });
   }
   return mergeErrors(...errs);
 }

@@ -34,6 +34,11 @@ export interface DocumentKind {
    * will be stored; `selfId` is the document's own id when it is changed.
    */
   check?(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined;
+  /**
+   * What a change keeps of the stored document that its sender could not read: masked values
+   * (a gateway's password) posted back mean "unchanged". Answers the change with them filled in.
+   */
+  keep?(incoming: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** The service operations of a plain document kind, used by HTTP and CLI alike. */
@@ -68,7 +73,8 @@ export function documentService(kind: DocumentKind): DocumentService {
     update(core, accountId, id, input, mode, ifMatch) {
       return transaction(core.db, () => {
         const current = getDoc(core, kind.kind, accountId, id);
-        const incoming = stripServerFields(input);
+        const sent = stripServerFields(input);
+        const incoming = kind.keep ? kind.keep(sent, current.doc) : sent;
         // a PATCH merges into the stored document and the whole is validated, as Kazoo does
         const doc = checked(core, accountId, mode === 'merge' ? mergePatch(current.doc, incoming) : incoming, id);
         return updateDoc(core, current, doc, current.pvt, ifMatch);

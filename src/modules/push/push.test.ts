@@ -148,7 +148,10 @@ describe('push notification subscriptions and the push outbox', () => {
     const outbox = await srv.request('GET', `${base}/push_notifications`, { token: token() });
     expect(outbox.status).toBe(200);
     expect(outbox.body.data).toHaveLength(2);
-    expect(outbox.body.data.map((p: { id: string }) => p.id)).toEqual(event.pushes.map((p: { id: string }) => p.id).reverse());
+    // newest first by the listing's key: when they were recorded, then (made in the same millisecond) their ids
+    const recorded = (id: string) => (srv.core.db.prepare('SELECT created FROM push_notifications WHERE id = ?').get(id) as { created: number }).created;
+    const newestFirst = event.pushes.map((p: { id: string }) => p.id).sort((a: string, b: string) => recorded(b) - recorded(a) || (a < b ? 1 : -1));
+    expect(outbox.body.data.map((p: { id: string }) => p.id)).toEqual(newestFirst);
     const apns = outbox.body.data.find((p: { device_id: string }) => p.device_id === ios);
     expect(apns).toMatchObject({ event: 'new_voicemail', notification_type: 'apns', notification_registration_id: 'token-ios-1' });
     expect(apns.request.headers['apns-topic']).toBe('vm.app');

@@ -5,9 +5,10 @@ import { authOf, dataObject, flagOf, ifMatchOf } from '../../http/request.js';
 import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { errors } from '../../errors.js';
-import { getAccount, resellerIdOf } from '../accounts/service.js';
+import { getAccount, isDescendant, resellerIdOf } from '../accounts/service.js';
 import { documentService, documentSummary } from '../documents/crud.js';
-import { publicDoc } from '../documents/store.js';
+import { publicDoc, type StoredDoc } from '../documents/store.js';
+import { withKeptPasswords, withMaskedPasswords } from '../resources/service.js';
 import { isAccountAdmin } from '../users/service.js';
 import type { TelModule } from '../types.js';
 import { resourceTemplateSchema } from './schema.js';
@@ -18,6 +19,7 @@ export const resourceTemplates = documentService({
   endpoint: 'resource_templates',
   summary: ['name', 'template_name', 'classifiers'],
   schema: resourceTemplateSchema,
+  keep: withKeptPasswords,
 });
 
 /**
@@ -38,6 +40,17 @@ function writableOwner(ctx: RequestContext, core: Core): string {
     throw errors.forbidden('resource templates are changed by an admin of the reseller that offers them (its own token, ?local=true on its own account)');
   }
   return owner;
+}
+
+/**
+ * A template as the caller may see it: its gateways' passwords are for the admins of the reseller
+ * offering it (or of an account above), as a resource's are for its account's; the customers
+ * reading it, and their users, see them masked.
+ */
+function templateJson(ctx: RequestContext, core: Core, owner: string, d: StoredDoc): Record<string, unknown> {
+  const auth = authOf(ctx);
+  const offersIt = auth.accountId === owner || isDescendant(getAccount(core, owner), auth.accountId);
+  return auth.isSuperduper || (offersIt && isAccountAdmin(core, auth)) ? publicDoc(d) : withMaskedPasswords(publicDoc(d));
 }
 
 const BASE = 'accounts/:account_id/resource_templates';
@@ -73,8 +86,9 @@ const routes: RouteDef[] = [
     query: LOCAL,
     response: answer,
     handler: (ctx, core) => {
-      const d = resourceTemplates.get(core, templateOwner(ctx, core), ctx.params.template_id);
-      return { data: publicDoc(d), extras: { revision: d.rev } };
+      const owner = templateOwner(ctx, core);
+      const d = resourceTemplates.get(core, owner, ctx.params.template_id);
+      return { data: templateJson(ctx, core, owner, d), extras: { revision: d.rev } };
     },
   },
   ...writeRoutes(

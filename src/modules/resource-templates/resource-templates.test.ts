@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { MASKED } from '../webhooks/service.js';
 
 /** master → R (a reseller) → C (its customer) */
 describe('resource templates (/v2/accounts/{id}/resource_templates)', () => {
@@ -42,6 +43,51 @@ describe('resource templates (/v2/accounts/{id}/resource_templates)', () => {
     const del = await srv.request('DELETE', `${base(r.id)}/${id}?local=true`, { token: rToken });
     expect(del.body.data).toMatchObject({ id, _read_only: { deleted: true } });
     expect((await srv.request('GET', `${base(c.id)}/${id}`, { token: cToken })).status).toBe(404);
+  });
+
+  it("gateway passwords are for the reseller's admins: its customers and their users read them masked; a masked template posted back keeps them", async () => {
+    const made = await srv.request('PUT', `${base(r.id)}?local=true`, {
+      token: rToken,
+      data: {
+        template_name: 'Carrier',
+        gateways: [
+          { server: 'sip.carrier.example', username: 'lab', password: 'carrier-pass' },
+          { server: 'sip.backup.example', username: 'lab', password: 'backup-pass' },
+        ],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.id;
+    const created = await srv.request('PUT', `/v2/accounts/${c.id}/users`, {
+      token: cToken,
+      data: { username: 'clerk', password: 'clerk-pass', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const clerk = await srv.userLogin('Template Customer', 'clerk', 'clerk-pass');
+    const asCustomer = `${base(c.id)}/${id}`;
+    for (const token of [cToken, clerk]) {
+      const seen = await srv.request('GET', asCustomer, { token });
+      expect(seen.status, seen.text).toBe(200);
+      expect(seen.body.data.gateways).toEqual([
+        { server: 'sip.carrier.example', username: 'lab', password: MASKED },
+        { server: 'sip.backup.example', username: 'lab', password: MASKED },
+      ]);
+      expect(seen.text).not.toMatch(/carrier-pass|backup-pass/);
+    }
+    const real = (token: string, path: string) => srv.request('GET', path, { token }).then((a) => a.body.data.gateways.map((g: { password: string }) => g.password));
+    expect(await real(rToken, `${base(r.id)}/${id}?local=true`)).toEqual(['carrier-pass', 'backup-pass']);
+    // the master account's admin is above the reseller
+    expect(await real(srv.adminToken, asCustomer)).toEqual(['carrier-pass', 'backup-pass']);
+
+    // the reseller posts back what a customer read (reordered): the masks mean "unchanged"
+    const masked = (await srv.request('GET', asCustomer, { token: cToken })).body.data;
+    const own = `${base(r.id)}/${id}?local=true`;
+    const posted = await srv.request('POST', own, { token: rToken, data: { ...masked, gateways: [masked.gateways[1], masked.gateways[0]] } });
+    expect(posted.status, posted.text).toBe(200);
+    expect(await real(rToken, own)).toEqual(['backup-pass', 'carrier-pass']);
+    const patched = await srv.request('PATCH', own, { token: rToken, data: { gateways: [masked.gateways[0], { ...masked.gateways[1], password: 'new-pass' }] } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(await real(rToken, own)).toEqual(['carrier-pass', 'new-pass']);
   });
 
   it('template_name is required; a customer cannot change its reseller\'s templates', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { MASKED } from '../webhooks/service.js';
 
 describe('resources: account and global carriers', () => {
   let srv: TestServer;
@@ -100,6 +101,19 @@ describe('resources: account and global carriers', () => {
     expect(del.status).toBe(200);
     expect(del.body.data).toMatchObject({ id, name: 'Replaced', _read_only: { deleted: true } });
     expect((await srv.request('GET', `${base}/${id}`, { token: subToken })).status).toBe(404);
+  });
+
+  it("a resource posted back with its gateways' passwords masked keeps them", async () => {
+    const made = await srv.request('PUT', base, {
+      token: subToken,
+      data: { name: 'Masked', gateways: [{ server: 'sip.one.example', password: 'one-pass' }, { server: 'sip.two.example', password: 'two-pass' }] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const one = `${base}/${made.body.data.id}`;
+    const masked = { ...made.body.data, gateways: made.body.data.gateways.map((g: Record<string, unknown>) => ({ ...g, password: MASKED })) };
+    expect((await srv.request('POST', one, { token: subToken, data: { ...masked, gateways: masked.gateways.reverse() } })).status).toBe(200);
+    const stored = (await srv.request('GET', one, { token: subToken })).body.data.gateways;
+    expect(stored.map((g: Record<string, unknown>) => [g.server, g.password])).toEqual([['sip.two.example', 'two-pass'], ['sip.one.example', 'one-pass']]);
   });
 
   it('a stale If-Match revision is a 409', async () => {

@@ -54,6 +54,23 @@ export function withMaskedPasswords(json: Record<string, unknown>): Record<strin
   return { ...json, gateways };
 }
 
+/**
+ * A resource posted back whole after a masked read carries the masks: a gateway's masked password
+ * means "unchanged", and keeps the password of the stored gateway it stands for (the one at the
+ * same place when it names the same server, else the first naming that server).
+ */
+export function withKeptPasswords(doc: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown> {
+  const was: unknown[] = Array.isArray(current.gateways) ? current.gateways : [];
+  if (!Array.isArray(doc.gateways) || was.length === 0) return doc;
+  const gateways = doc.gateways.map((gw: unknown, i: number) => {
+    if (!isObject(gw) || gw.password !== MASKED) return gw;
+    const here = was[i];
+    const same = isObject(here) && here.server === gw.server ? here : was.find((s) => isObject(s) && s.server === gw.server);
+    return isObject(same) && typeof same.password === 'string' ? { ...gw, password: same.password } : gw;
+  });
+  return { ...doc, gateways };
+}
+
 /** A listing row: the seed's `id`, `name`, `enabled`, `weight`, plus Kazoo's `weight_cost`. */
 export function resourceSummary(d: StoredDoc): Record<string, unknown> {
   return { id: d.id, name: d.doc.name, enabled: d.doc.enabled, weight: d.doc.weight_cost, weight_cost: d.doc.weight_cost };
@@ -125,7 +142,7 @@ export function updateResource(
 ): StoredDoc {
   return transaction(core.db, () => {
     const current = getResource(core, scope, id);
-    const patch = incoming(input);
+    const patch = withKeptPasswords(incoming(input), current.doc);
     const doc = mode === 'merge' ? mergePatch(current.doc, patch) : patch;
     throwIfErrors(checkResource(core, scope, doc));
     return updateDoc(core, current, doc, current.pvt, ifMatch);

@@ -22,8 +22,9 @@ export function credentialHashes(username: string, password: string): Record<str
  * id are no other user's in the account.
  */
 function uniqueErrors(core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined {
-  // `lower`: a user stored before usernames were lower-cased still counts; the username's check is
-  // one search of the `docs_user_name` index (on this very expression), whatever the account's size
+  // `lower`: a user stored before usernames were lower-cased still counts. Each check is one search
+  // of an index on its very expression (`docs_user_name`, `docs_user_hotdesk`), whatever the
+  // account's size
   const taken = (field: string, value: string) =>
     stmt(core.db, `SELECT 1 FROM docs WHERE account_id = ? AND kind = 'user' AND ${field} = ? AND id IS NOT ? LIMIT 1`)
       .get(accountId, value, selfId ?? null) !== undefined;

@@ -205,4 +205,25 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     expect(yes.status).toBe(200);
     expect(yes.body.data).toBe('hooks updated');
   });
+  it('a hook stored by an earlier tel with retries 5 or a pace under 0.01/s is read as the bound: answered, used by its deliveries, and a PATCH not sending them is taken', async () => {
+    const made = await srv.request('PUT', base, { token, data: { name: 'Old', uri: 'http://127.0.0.1:9/old', hook: 'object' } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.id;
+    srv.core.db.prepare("UPDATE webhooks SET doc = json_set(doc, '$.retries', 5, '$.rate_limit_per_s', 1e-7), rev = '9-older' WHERE id = ?").run(id);
+    const seen = await srv.request('GET', `${base}/${id}`, { token });
+    expect(seen.body.data).toMatchObject({ retries: 4, rate_limit_per_s: 0.01 });
+    // an event of the account: the hook's delivery is queued with the bounds
+    expect((await srv.request('PUT', `/v2/accounts/${account}/devices`, { token, data: { name: 'Fires the hook' } })).status).toBe(201);
+    const queued = srv.core.db.prepare('SELECT retries, rate_per_s FROM outbox WHERE source_id = ?').all(id);
+    expect(queued).toEqual([{ retries: 4, rate_per_s: 0.01 }]);
+    const patched = await srv.request('PATCH', `${base}/${id}`, { token, data: { name: 'Old, renamed' } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'Old, renamed', retries: 4, rate_limit_per_s: 0.01 });
+    const stored = srv.core.db.prepare("SELECT json_extract(doc, '$.retries') AS retries FROM webhooks WHERE id = ?").get(id);
+    expect(stored).toEqual({ retries: 4 });
+    // a client that sends the value beyond the bound is refused
+    const sent = await srv.request('PATCH', `${base}/${id}`, { token, data: { retries: 5 } });
+    expect(sent.status).toBe(400);
+    expect(sent.body.data.retries.maximum).toBeDefined();
+  });
 });

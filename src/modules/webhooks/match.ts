@@ -7,6 +7,7 @@ import { findAccount } from '../accounts/service.js';
 import { ACTION_ALIASES, CHANNEL_HOOKS } from './hook-types.js';
 import { HOOKS_BY_EVENT_CACHE, type Hook, type HookRow } from './store.js';
 import { clusterId } from './cluster.js';
+import { withinBounds } from './schema.js';
 
 /** The delivery kind webhooks enqueue under. */
 export const WEBHOOK_KIND = 'webhook';
@@ -16,7 +17,7 @@ const docs = new Map<string, { rev: string; doc: Record<string, unknown> }>();
 function docOf(r: Pick<HookRow, 'id' | 'rev' | 'doc'>): Record<string, unknown> {
   const hit = docs.get(r.id);
   if (hit && hit.rev === r.rev) return hit.doc;
-  const doc = JSON.parse(r.doc) as Record<string, unknown>;
+  const doc = withinBounds(JSON.parse(r.doc) as Record<string, unknown>);
   if (docs.size > 50_000) docs.clear();
   docs.set(r.id, { rev: r.rev, doc });
   return doc;

@@ -11,6 +11,23 @@ export const MAX_RETRIES = 4;
 /** The highest `rate_limit_per_s` a hook may set (faster than that is no limit in a lab). */
 export const MAX_RATE_PER_S = 10_000;
 
+/**
+ * A hook as an earlier tel may have stored it, read with today's bounds: `retries` above Kazoo's
+ * 4 is 4, a `rate_limit_per_s` below 0.01 a second (or above the highest) is the bound. What is
+ * answered, what deliveries use, and what a change merges into (a PATCH is not refused for a
+ * value its client did not send): the stored row is rewritten with the bound at its next change.
+ */
+export function withinBounds(doc: Record<string, unknown>): Record<string, unknown> {
+  const { retries, rate_limit_per_s: rate } = doc;
+  const retriesOut = typeof retries === 'number' && (retries > MAX_RETRIES || retries < 0);
+  const rateOut = typeof rate === 'number' && (rate < MIN_RATE_PER_S || rate > MAX_RATE_PER_S);
+  if (!retriesOut && !rateOut) return doc;
+  const out = { ...doc };
+  if (retriesOut) out.retries = Math.min(Math.max(retries, 0), MAX_RETRIES);
+  if (rateOut) out.rate_limit_per_s = Math.min(Math.max(rate, MIN_RATE_PER_S), MAX_RATE_PER_S);
+  return out;
+}
+
 const scalar = { type: ['string', 'number', 'boolean'] };
 
 /**

@@ -5,7 +5,7 @@ import { stripServerFields } from '../documents/store.js';
 import { clearFailures } from './disabler.js';
 import { deliveriesMade, enqueueDelivery, findDelivery, type DeliveryHead, type DeliveryRow } from '../../delivery/outbox.js';
 import { findAttempt, listAttempts, type AttemptRow } from '../../delivery/attempts.js';
-import { deliverySettings, MIN_RATE_PER_S } from '../../delivery/settings.js';
+import { deliverySettings } from '../../delivery/settings.js';
 import { cancelWaiting } from '../../delivery/claim.js';
 import { newSecret } from '../../delivery/sign.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
@@ -54,12 +54,12 @@ function unmasked(incoming: Record<string, unknown>, current: Record<string, unk
 }
 
 /**
- * A hook as GET answers it: the document, `id`, and `disable_reason` when the disabler turned it
- * off. A pace stored before it was bounded is answered as the bound the engine reads it as.
+ * A hook as GET answers it: the document (values stored before they were bounded read as the
+ * bound, as the engine reads them: `withinBounds`), `id`, and `disable_reason` when the disabler
+ * turned it off.
  */
 export function hookJson(h: Hook): Record<string, unknown> {
   const out: Record<string, unknown> = { ...h.doc, id: h.id };
-  if (typeof out.rate_limit_per_s === 'number' && out.rate_limit_per_s < MIN_RATE_PER_S) out.rate_limit_per_s = MIN_RATE_PER_S;
   if (h.disableReason) out.disable_reason = h.disableReason;
   return out;
 }

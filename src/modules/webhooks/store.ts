@@ -5,6 +5,7 @@ import { rowCache } from '../../store/cache.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
 import { newId, nextRevision } from '../../util/ids.js';
+import { withinBounds } from './schema.js';
 
 /** A stored webhook. */
 export interface Hook {
@@ -35,12 +36,12 @@ export interface HookRow {
   modified: number;
 }
 
-/** Turns a row into a Hook. */
+/** Turns a row into a Hook (its document read with today's bounds: `withinBounds`). */
 export function hookFromRow(r: HookRow): Hook {
   return {
     id: r.id,
     accountId: r.account_id,
-    doc: JSON.parse(r.doc),
+    doc: withinBounds(JSON.parse(r.doc)),
     disableReason: r.disable_reason,
     previousSecret: r.previous_secret ? { secret: r.previous_secret, until: r.previous_secret_until ?? 0 } : null,
     rev: r.rev,
