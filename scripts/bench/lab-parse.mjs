@@ -116,7 +116,7 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const line = (...cols) => console.log(cols.map((c, i) => String(c)[i === 0 ? 'padEnd' : 'padStart'](i === 0 ? 10 : 15)).join(''));
+  const line = (...cols) => console.log(cols.map((c, i) => (i === 0 ? String(c).padEnd(8) : String(c).padStart(i === cols.length - 1 ? 22 : 14))).join(''));
   line('scale', 'YAML MB', 'JSON.parse', 'tel JSON', 'tel YAML', 'yaml package', 'YAML/JSON.parse');
   for (const s of results.sizes) {
     const cell = (m) => `${m.cpu_ms}/${m.ms}`;

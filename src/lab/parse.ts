@@ -39,7 +39,7 @@ export async function parseLabText(text: string, file: string): Promise<unknown>
     checkShape(value, file, Infinity);
     return value;
   }
-  // js-yaml, not yaml: 0.66 s instead of 3.1 s of CPU for the 6.6 MB lab of a 10,000-account
+  // js-yaml, not yaml: 0.4–0.7 s instead of 3.0–3.2 s of CPU for the 6.6 MB lab of a 10,000-account
   // database, in a fresh process (scripts/bench/lab-parse.mjs). Loaded when a lab is read: other
   // commands start without it.
   const { loadAll, YAMLException } = await import('js-yaml');
