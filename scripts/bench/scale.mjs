@@ -7,8 +7,8 @@
 // then every row at once (`paginate=false`, a job's detail), the bulk re-enable down the tree, a user,
 // a device and a callflow each refused and created beside 10,000 of its kind, and the CLI over the
 // same file (`tel webhooks attempts --limit 0 --json`, `tel jobs show`, `tel watch --once --tail 100`,
-// `tel export` and `tel apply` of the unchanged lab, `tel apply` of 1,000 new users), with the
-// server's RSS and the write-ahead log left once quiet.
+// `tel export`, `tel apply` of the unchanged lab from YAML and from JSON (the median of three runs
+// each) and of 1,000 new users), with the server's RSS and the write-ahead log left once quiet.
 // Prints a table, then one JSON line.
 //   npx node scripts/bench/scale.mjs [--scale 1] [--keep]
 // --scale 0.1 builds a tenth of every size (a quick look); --keep leaves the database for inspection.
@@ -54,15 +54,22 @@ const macOf = (i) => `02:00:${[i >>> 24, i >>> 16, i >>> 8, i].map((b) => (b & 2
 /** The number of the bench's callflow `i`. */
 const numberOf = (i) => `+1415${String(i).padStart(7, '0')}`;
 
-/** A `tel` command on the database; answers its stdout, wall time and peak RSS (MB). */
+/** A `tel` command on the database; answers its stdout, wall time, CPU time (on a shared machine the steadier) and peak RSS (MB). */
 async function tel(db, ...argv) {
   const t = performance.now();
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', '%M', process.execPath, ...TEL_NODE_FLAGS, bin, ...argv, '--db', db], {
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...TEL_NODE_FLAGS, bin, ...argv, '--db', db], {
     maxBuffer: 1024 * 1024 * 1024,
   });
   const ms = performance.now() - t;
-  const rssKb = Number(stderr.trim().split('\n').at(-1));
-  return { stdout, ms: round(ms), rss_mb: round(rssKb / 1024) };
+  const [rssKb, user, system] = stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { stdout, ms: round(ms), cpu_ms: round((user + system) * 1000), rss_mb: round(rssKb / 1024) };
+}
+
+/** The median (by wall time) of three runs of a `tel` command that changes nothing: one run on a shared machine is noise. */
+async function telMedian(db, ...argv) {
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await tel(db, ...argv));
+  return runs.sort((a, b) => a.ms - b.ms)[1];
 }
 
 /** An API client over one keep-alive connection pool. */
@@ -440,12 +447,12 @@ async function main() {
     const exported = await tel(dbFile, 'export');
     const labFile = join(dir, 'lab.yaml');
     writeFileSync(labFile, exported.stdout);
-    const applied = await tel(dbFile, 'apply', labFile);
+    const applied = await telMedian(dbFile, 'apply', labFile);
     if (!/No changes/.test(applied.stdout)) throw new Error(`apply of the exported lab changed something: ${applied.stdout.slice(0, 500)}`);
     // the same lab as JSON: what planning costs without the YAML parser
     const jsonLab = join(dir, 'lab.json');
     writeFileSync(jsonLab, (await tel(dbFile, 'export', '--json')).stdout);
-    const appliedJson = await tel(dbFile, 'apply', jsonLab);
+    const appliedJson = await telMedian(dbFile, 'apply', jsonLab);
     if (!/No changes/.test(appliedJson.stdout)) throw new Error(`apply of the exported JSON lab changed something: ${appliedJson.stdout.slice(0, 500)}`);
     const usersLab = join(dir, 'users.yaml');
     const users = Array.from({ length: SIZES.newUsers }, (_, i) => `      - username: new${i}\n        password: pw-${i}\n        first_name: New\n        last_name: User ${i}`).join('\n');
@@ -458,8 +465,8 @@ async function main() {
       webhooks_attempts_all_json: { ms: attemptsJson.ms, rss_mb: attemptsJson.rss_mb, mb: round(attemptsJson.stdout.length / 1e6) },
       watch_once_tail_100: { ms: watch.ms, rss_mb: watch.rss_mb },
       export: { ms: exported.ms, rss_mb: exported.rss_mb, mb: round(exported.stdout.length / 1e6) },
-      apply_unchanged: { ms: applied.ms, rss_mb: applied.rss_mb },
-      apply_unchanged_json: { ms: appliedJson.ms, rss_mb: appliedJson.rss_mb },
+      apply_unchanged: { ms: applied.ms, cpu_ms: applied.cpu_ms, rss_mb: applied.rss_mb },
+      apply_unchanged_json: { ms: appliedJson.ms, cpu_ms: appliedJson.cpu_ms, rss_mb: appliedJson.rss_mb },
       apply_new_users: { users: SIZES.newUsers, ms: newUsers.ms, longest_transaction_ms: appliedUsers.longest_transaction_ms, transactions: appliedUsers.transactions },
     };
 

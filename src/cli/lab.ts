@@ -4,7 +4,8 @@ import { closeCore, openCore, type Core } from '../core.js';
 import { applyPlan, ApplyFailed, describe, planSummary } from '../lab/apply.js';
 import { exportLab, labText } from '../lab/export.js';
 import { planLab, PlanRefused, type Plan } from '../lab/plan.js';
-import { LabInvalid, parseLabText, readLab, type Lab, type Problem } from '../lab/read.js';
+import { LabInvalid, parseLabText, type Problem } from '../lab/parse.js';
+import { readLab, type Lab } from '../lab/read.js';
 import { CliError, emit, existingAccount, globalsOf, openCoreAt, readSource, withCore, withGlobals, type CliIo } from './io.js';
 
 /** Reads and checks a lab file whole: every problem on stderr and exit 2 when it does not validate. */

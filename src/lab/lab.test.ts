@@ -246,7 +246,7 @@ account:
 
     const yamlError = await apply(db('a'), file('syntax.yaml', 'account:\n  name: [unclosed\n'));
     expect(yamlError.code).toBe(2);
-    expect(yamlError.stderr).toMatch(/syntax\.yaml: Flow sequence .* at line 3, column 1\n/);
+    expect(yamlError.stderr).toMatch(/syntax\.yaml: .+ at line 3, column 1\n/);
   });
 
   it('refuses (exit 1) a database that does not fit the file, and a failing change rolls everything back', async () => {

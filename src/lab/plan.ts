@@ -21,7 +21,8 @@ import { newId } from '../util/ids.js';
 import { findDoc } from '../modules/documents/store.js';
 import { GLOBAL_RESOURCES, type CollectionKind, type Stored } from './kinds.js';
 import { passwordOf, unmasked } from './secrets.js';
-import type { AccountNode, ItemNode, Lab, Problem } from './read.js';
+import type { Problem } from './parse.js';
+import type { AccountNode, ItemNode, Lab } from './read.js';
 import { canonical, changedFields } from './compare.js';
 
 /** One line of a plan: what changes, and the service call that changes it. */

@@ -7,22 +7,9 @@ import { categoriesByName, checkConfigDoc } from '../modules/config/categories.j
 import { validateLimits } from '../modules/limits/schema.js';
 import { validateSubscription } from '../modules/push/schema.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
-import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { ACCOUNT_COLLECTIONS, GLOBAL_RESOURCES, MASKED, type CollectionKind } from './kinds.js';
+import { LabInvalid, type Problem } from './parse.js';
 import { RefIndex, type RefTarget } from './refs.js';
-
-/** One thing wrong with a lab file: where (`account.children[0].webhooks[1].uri`) and what. */
-export interface Problem {
-  path: string;
-  message: string;
-}
-
-/** A lab file that does not validate: every problem found, none written. */
-export class LabInvalid extends Error {
-  constructor(readonly problems: Problem[]) {
-    super(`the lab file has ${problems.length} problem(s)`);
-  }
-}
 
 /** A named object a lab declares (a user, a webhook, a push subscription, …). */
 export interface ItemNode extends RefTarget {
@@ -89,41 +76,6 @@ const ACCOUNT_DOC_CHECKS = MODULES.flatMap((m) => m.accountDocChecks ?? []);
 const CONFIG_CATEGORIES = categoriesByName(MODULES.flatMap((m) => m.configs ?? []));
 /** The checks modules declare for accounts' settings of their categories (the webhooks category's). */
 const ACCOUNT_CONFIG_CHECKS = accountConfigValidators(MODULES);
-
-/** Parses a lab file's text (YAML, or JSON) into plain data; syntax errors are problems. */
-export async function parseLabText(text: string, file: string): Promise<unknown> {
-  const json = /\.json$/i.test(file) || /^\s*[{[]/.test(text);
-  if (json) {
-    if (jsonTooDeep(text)) throw new LabInvalid([{ path: file, message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` }]);
-    try {
-      return JSON.parse(text);
-    } catch (err) {
-      throw new LabInvalid([{ path: file, message: `not valid JSON: ${(err as Error).message}` }]);
-    }
-  }
-  // loaded when a lab is read: other commands start without it
-  const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new LabInvalid(doc.errors.map((e) => ({ path: file, message: e.message.split('\n')[0].replace(/:$/, '') })));
-  }
-  const value = doc.toJS({ maxAliasCount: 100 });
-  if (depthOf(value) > MAX_JSON_DEPTH) throw new LabInvalid([{ path: file, message: `nests mappings and lists more than ${MAX_JSON_DEPTH} levels deep` }]);
-  return value;
-}
-
-function depthOf(value: unknown): number {
-  let max = 0;
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [v, d] = pending.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    max = Math.max(max, d);
-    if (max > MAX_JSON_DEPTH) return max;
-    for (const child of Object.values(v as object)) pending.push([child, d + 1]);
-  }
-  return max;
-}
 
 /** Checks a parsed lab file whole; answers the model, or throws LabInvalid with every problem. */
 export function readLab(data: unknown): Lab {

@@ -7,7 +7,8 @@ import { tempDir } from '../../test/helpers/server.js';
 import { closeCore, openCore } from '../core.js';
 import { applyPlan, ApplyFailed } from './apply.js';
 import { planLab } from './plan.js';
-import { parseLabText, readLab } from './read.js';
+import { parseLabText } from './parse.js';
+import { readLab } from './read.js';
 
 installQueryLog();
 
