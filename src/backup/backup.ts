@@ -3,6 +3,7 @@ import { backup, DatabaseSync } from 'node:sqlite';
 import type { Core } from '../core-type.js';
 import { DB_FILE_MODE } from '../store/db.js';
 import { forgetServers } from '../store/presence.js';
+import { forgetLoginKey, loginKey, loginKeyFile, readLoginKey, writeLoginKey } from '../modules/users/login-key.js';
 
 /** Pages copied per backup step: all of them in one, so that the copy is one consistent snapshot. */
 const ALL_PAGES = 2 ** 31 - 1;
@@ -11,7 +12,8 @@ const ALL_PAGES = 2 ** 31 - 1;
  * Copies the database to `file` with SQLite's online backup: one read transaction over the
  * whole file, so the copy is the database as one commit left it, while a server goes on writing
  * (WAL: its writes do not wait for the copy). Written beside `file` first, then renamed over it,
- * owner-only as the database itself. Answers the pages copied.
+ * owner-only as the database itself; the login key goes beside it (`FILE.key`): without it, the
+ * copy's users could not log in. Answers the pages copied.
  */
 export async function backupTo(core: Core, file: string): Promise<number> {
   const partial = `${file}.partial-${process.pid}`;
@@ -27,6 +29,10 @@ export async function backupTo(core: Core, file: string): Promise<number> {
       copy.close();
     }
     renameSync(partial, file);
+    const key = loginKey(core);
+    const keyFile = loginKeyFile(file);
+    if (keyFile && key) writeLoginKey(keyFile, key, true);
+    else if (keyFile) rmSync(keyFile, { force: true });
     return pages;
   } catch (err) {
     for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(partial + suffix, { force: true });
@@ -60,6 +66,7 @@ export function notRestorable(file: string): string | undefined {
  * direction: one write transaction, so every process that has the file open sees either the
  * old database or the restored one. A backup whose page size differs is copied after the
  * database leaves WAL mode (SQLite cannot change a WAL database's page size), and it goes back.
+ * The backup's login key (`FILE.key`), when it has one, replaces the database's.
  */
 export async function restoreFrom(core: Core, file: string): Promise<number> {
   const source = new DatabaseSync(file, { readOnly: true });
@@ -68,7 +75,13 @@ export async function restoreFrom(core: Core, file: string): Promise<number> {
     const resize = pageSize(source) !== pageSize(core.db);
     if (resize) core.db.exec('PRAGMA journal_mode = DELETE');
     try {
-      return await backup(source, core.file, { rate: ALL_PAGES });
+      const pages = await backup(source, core.file, { rate: ALL_PAGES });
+      const given = loginKeyFile(file);
+      const key = given ? readLoginKey(given) : undefined;
+      const keyFile = loginKeyFile(core.file);
+      if (key && keyFile) writeLoginKey(keyFile, key, true);
+      forgetLoginKey(core);
+      return pages;
     } finally {
       if (resize) core.db.exec('PRAGMA journal_mode = WAL');
     }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
-import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
+import { CliError, globalsOf, openCoreAt, warnUsersWithoutKey, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
 import { prepareForServing } from './compiler-tuning.js';
 import { untilStopped } from './signals.js';
@@ -48,6 +48,7 @@ removes its database.`,
         const password = generatePassword();
         generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
       }
+      warnUsersWithoutKey(io, core);
       let api;
       try {
         // the HTTP server (node:http and all) loads only when one starts

@@ -434,4 +434,18 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX outbox_finished ON outbox(modified) WHERE status NOT IN ('pending', 'sending');
     `,
   },
+  {
+    id: '2900-user-login-lookup',
+    sql: `
+      -- A login finds its user by the hash of the form it sends (users/credentials.ts), not by
+      -- trying each user of the account.
+      CREATE INDEX docs_user_login_md5 ON docs(json_extract(pvt, '$.pvt_login.md5')) WHERE kind = 'user';
+      CREATE INDEX docs_user_login_sha1 ON docs(json_extract(pvt, '$.pvt_login.sha1')) WHERE kind = 'user';
+      -- Users whose password is stored as earlier versions did, until they log in once.
+      CREATE INDEX docs_user_legacy_login ON docs(account_id) WHERE kind = 'user' AND json_extract(pvt, '$.pvt_login') IS NULL
+        AND (json_extract(pvt, '$.pvt_credentials') IS NOT NULL OR json_extract(pvt, '$.pvt_md5_auth') IS NOT NULL);
+      -- A new username is checked against the account's (letter case aside, as Kazoo: ASCII) in one look.
+      CREATE INDEX docs_user_name ON docs(account_id, lower(json_extract(doc, '$.username'))) WHERE kind = 'user';
+    `,
+  },
 ];

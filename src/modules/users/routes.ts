@@ -3,7 +3,7 @@ import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ordered, paginate } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, listUsers, updateUser, userJson, userSchema } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, hashPasswordOf, listUsers, updateUser, userJson, userSchema } from './service.js';
 
 /** The request's user document, once the caller may write what it asks for. */
 function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
@@ -36,7 +36,11 @@ export const userRoutes: RouteDef[] = [
     method: 'PUT',
     path: 'accounts/:account_id/users',
     body: userSchema,
-    handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, userInput(ctx, core))) }),
+    handler: async (ctx, core) => {
+      const input = userInput(ctx, core);
+      const password = await hashPasswordOf(core, ctx.params.account_id, input);
+      return { data: userJson(createUser(core, ctx.params.account_id, input, undefined, password)) };
+    },
   },
   {
     method: 'GET',
@@ -46,9 +50,12 @@ export const userRoutes: RouteDef[] = [
       return { data: userJson(u), extras: { revision: u.rev } };
     },
   },
-  ...writeRoutes('accounts/:account_id/users/:user_id', (ctx, core, mode) => ({
-    data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), mode, ifMatchOf(ctx))),
-  }), userSchema),
+  ...writeRoutes('accounts/:account_id/users/:user_id', async (ctx, core, mode) => {
+    const { account_id: accountId, user_id: userId } = ctx.params;
+    const input = userInput(ctx, core);
+    const password = await hashPasswordOf(core, accountId, input, userId);
+    return { data: userJson(updateUser(core, accountId, userId, input, mode, ifMatchOf(ctx), password)) };
+  }, userSchema),
   {
     method: 'DELETE',
     path: 'accounts/:account_id/users/:user_id',
