@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { prepareForServing } from './compiler-tuning.js';
+import { compileValidatorsInBackground } from '../schema/validate.js';
 import { closeCore, openCore } from '../core.js';
 import { generatePassword, initDatabase } from '../modules/accounts/bootstrap.js';
 import { masterAccount } from '../modules/accounts/service.js';
@@ -53,7 +53,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
     try {
       const { startApi } = await import('../http/app.js');
       api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost });
-      prepareForServing();
+      compileValidatorsInBackground();
     } catch (err) {
       throw new CliError(`Cannot listen on ${opts.host}:${opts.port}: ${(err as Error).message}.`);
     }

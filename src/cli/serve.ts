@@ -4,7 +4,7 @@ import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, openCoreAt, warnUsersWithoutKey, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
-import { prepareForServing } from './compiler-tuning.js';
+import { compileValidatorsInBackground } from '../schema/validate.js';
 import { untilStopped } from './signals.js';
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
@@ -54,7 +54,7 @@ removes its database.`,
         // the HTTP server (node:http and all) loads only when one starts
         const { startApi } = await import('../http/app.js');
         api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
-        prepareForServing();
+        compileValidatorsInBackground();
       } catch (err) {
         closeCore(core);
         throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);

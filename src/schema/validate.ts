@@ -98,6 +98,18 @@ export function compileValidators(max = Infinity): number {
 }
 
 /**
+ * Compiles the validators not compiled yet in the background, one a turn of the event loop:
+ * requests are answered in between, and a listening server's first writes of each kind find
+ * their schema ready.
+ */
+export function compileValidatorsInBackground(): void {
+  const next = () => {
+    if (compileValidators(1) > 0) setImmediate(next).unref();
+  };
+  setImmediate(next).unref();
+}
+
+/**
  * Removes `null` members of objects, at any depth: Kazoo reads a null as "not set" (and then
  * the default applies), where type coercion would turn it into `false`, `0` or `""`.
  */
