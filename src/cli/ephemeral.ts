@@ -19,6 +19,7 @@ export interface ServeOptions {
   allowedHost: string[];
   ephemeral?: boolean;
   fixture?: string;
+  metrics?: boolean;
 }
 
 /** The master account's credentials, as `--json` prints them. */
@@ -52,7 +53,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
     try {
       const { startApi } = await import('../http/app.js');
-      api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost });
+      api = await startApi(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, openMetrics: opts.metrics });
       compileValidatorsInBackground();
     } catch (err) {
       throw new CliError(`Cannot listen on ${opts.host}:${opts.port}: ${(err as Error).message}.`);

@@ -19,6 +19,7 @@ export function registerServe(program: Command, io: CliIo): void {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option('--metrics', 'answer GET /metrics to any client (by default: clients on this machine, and super-duper admin tokens)')
     .option('--ephemeral', 'serve a temporary database, removed when the server stops')
     .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .addHelpText(
@@ -33,6 +34,9 @@ Examples:
 
 On a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:
 a web page cannot reach tel through DNS rebinding.
+GET /metrics answers the server's health in Prometheus' text format (event-loop delay, requests by
+route and status, deliveries, outbox backlog, breakers, jobs, memory): to clients on this machine,
+to super-duper admin tokens from elsewhere, or to anyone with --metrics.
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
 removes its database.`,
     )
@@ -53,7 +57,7 @@ removes its database.`,
       try {
         // the HTTP server (node:http and all) loads only when one starts
         const { startApi } = await import('../http/app.js');
-        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost });
+        api = await startApi(core, opts.host, port, { allowedHosts: opts.allowedHost, openMetrics: opts.metrics });
         compileValidatorsInBackground();
       } catch (err) {
         closeCore(core);

@@ -8,6 +8,7 @@ import { hostGuard } from './host-guard.js';
 import { startCheckpointer } from '../store/checkpointer.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
+import { monitorEventLoop } from './metrics.js';
 
 /** A listening API server with its background workers. */
 export interface RunningApi {
@@ -21,11 +22,13 @@ export interface RunningApi {
 export interface ApiOptions {
   /** names besides loopback ones a loopback-bound server answers in `Host` */
   allowedHosts?: string[];
+  /** `GET /metrics` for any client (`tel serve --metrics`); else loopback clients and super-duper admin tokens */
+  openMetrics?: boolean;
 }
 
 /** Starts the HTTP API and every module's background workers on `core`. */
 export async function startApi(core: Core, host: string, port: number, opts: ApiOptions = {}): Promise<RunningApi> {
-  const server = createApiServer(core, apiRouter(), hostGuard(host, opts.allowedHosts));
+  const server = createApiServer(core, apiRouter(), hostGuard(host, opts.allowedHosts), { openMetrics: opts.openMetrics });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -34,6 +37,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     });
   });
   core.serving = true;
+  const stopLoopMonitor = monitorEventLoop();
   setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
   announceServer(core.db);
   const checkpointer = startCheckpointer(core.db, core.file);
@@ -58,6 +62,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
       clearInterval(sweep);
       clearTimeout(force);
       await checkpointer.stop();
+      stopLoopMonitor();
       try {
         withdrawServer(core.db);
       } catch {

@@ -16,6 +16,7 @@ import { requiresToken, type Reply, type RouteMatch, type Router } from './route
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
 import type { HostGuard } from './host-guard.js';
+import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './metrics.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -137,6 +138,8 @@ function parseEnvelope(body: Buffer): Record<string, unknown> {
 interface Routed {
   path: ParsedPath;
   match: RouteMatch | undefined;
+  /** its route and method as `/metrics` labels them */
+  labels: string;
 }
 
 /** The longest path whose parse is remembered; the most remembered before starting over. */
@@ -157,7 +160,7 @@ function routeOf(router: Router, method: string, pathOnly: string): Routed {
   if (hit) return hit;
   const path = parsePath(pathOnly, router.endpoints);
   const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
-  const routed = freezeRouted({ path, match });
+  const routed = freezeRouted({ path, match, labels: routeLabels(match?.route?.path ?? '', method) });
   if (key.length <= MAX_ROUTED_PATH_CHARS) {
     if (byKey.size >= MAX_ROUTED) byKey.clear();
     byKey.set(key, routed);
@@ -187,11 +190,13 @@ export async function handleRequest(
   res: ServerResponse,
   guard?: HostGuard,
 ): Promise<void> {
+  const started = performance.now();
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
   let allowed: string[] = [];
   let authToken: string | undefined;
   let authenticated = false;
+  let metricLabels = UNROUTED_LABELS;
   try {
     if (guard && !guard(req.headers.host)) {
       throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
@@ -202,7 +207,8 @@ export async function handleRequest(
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
-    const { path, match } = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
+    const { path, match, labels } = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
+    metricLabels = labels;
     allowed = match?.allowed ?? [];
     if (method === 'OPTIONS') {
       // read (and drop) any body first: closing on unread bytes would reset the connection
@@ -268,6 +274,24 @@ export async function handleRequest(
   } catch (err) {
     if (err instanceof ClientGone) return;
     sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
+  } finally {
+    if (res.headersSent) observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
+  }
+}
+
+/** The labels of a request refused before its path was looked at (a Host the server does not answer). */
+const UNROUTED_LABELS = routeLabels('', '');
+
+/** `GET /metrics`: the server's health in Prometheus' text format (no CORS headers: not for web pages). */
+function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, open: boolean): void {
+  const requestId = nextRequestId();
+  try {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method !== 'GET') throw errors.methodNotAllowed(['GET']);
+    checkMetricsAccess(core, req, open);
+    send(res, 200, Buffer.from(metricsText(core)), { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'X-Request-ID': requestId });
+  } catch (err) {
+    sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId);
   }
 }
 
@@ -370,9 +394,20 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
 
+/** Options of the HTTP server. */
+export interface ServerOptions {
+  /** `GET /metrics` answers any client, not only loopback ones and super-duper admin tokens */
+  openMetrics?: boolean;
+}
+
 /** Creates the HTTP server over a core and a router (not yet listening). */
-export function createApiServer(core: Core, router: Router, guard?: HostGuard): Server {
+export function createApiServer(core: Core, router: Router, guard?: HostGuard, opts: ServerOptions = {}): Server {
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    if ((url === '/metrics' || url.startsWith('/metrics?')) && (!guard || guard(req.headers.host))) {
+      answerMetrics(core, req, res, opts.openMetrics === true);
+      return;
+    }
     handleRequest(core, router, req, res, guard).catch((err) => {
       // handleRequest answers its own errors; this is the net under it
       const requestId = nextRequestId();

@@ -1,6 +1,7 @@
 import { createHash, createHmac, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { md5Hex, sha1Hex } from '../../util/ids.js';
 import type { LoginKey } from './login-key.js';
+import { Counter } from '../../util/metrics.js';
 
 /**
  * How user credentials rest in the database. Kazoo clients log in with the md5 (or sha1) hex of
@@ -41,11 +42,12 @@ export function loginForms(username: string, password: string): { md5: string; s
   return { md5: md5Hex(creds), sha1: sha1Hex(creds) };
 }
 
-let hashesComputed = 0;
+/** scrypt computations since the process started (`GET /metrics`; tests count what a login costs with it). */
+export const passwordHashes = new Counter('tel_password_hashes_total', 'Password hashes (scrypt) computed: two a password set, one a login.');
 
-/** scrypt computations since the process started (the `/metrics` counter; tests count logins' cost with it). */
+/** How many password hashes this process has computed. */
 export function passwordHashCount(): number {
-  return hashesComputed;
+  return passwordHashes.get();
 }
 
 function accountSalt(key: LoginKey, accountId: string): Buffer {
@@ -54,13 +56,13 @@ function accountSalt(key: LoginKey, accountId: string): Buffer {
 
 /** The stored hash of one form (hex), computed here: for the CLI, which may block. */
 export function loginHashSync(key: LoginKey, accountId: string, form: string): string {
-  hashesComputed++;
+  passwordHashes.inc();
   return scryptSync(form.toLowerCase(), accountSalt(key, accountId), KEY_BYTES, SCRYPT_OPTIONS).toString('hex');
 }
 
 /** The stored hash of one form (hex), computed on libuv's threadpool: the event loop goes on meanwhile. */
 export function loginHash(key: LoginKey, accountId: string, form: string): Promise<string> {
-  hashesComputed++;
+  passwordHashes.inc();
   return scryptAsync(form.toLowerCase(), accountSalt(key, accountId)).then((b) => b.toString('hex'));
 }
 
@@ -106,7 +108,7 @@ export function saltedHint(form: string): string {
 export async function verifySalted(stored: SaltedCredentials, form: string, method: 'md5' | 'sha'): Promise<boolean> {
   const expected = Buffer.from(method === 'sha' ? stored.sha1 : stored.md5, 'hex');
   if (expected.length === 0 || (method === 'sha' ? stored.sha1_hint : stored.md5_hint) !== saltedHint(form)) return false;
-  hashesComputed++;
+  passwordHashes.inc();
   const actual = await new Promise<Buffer>((resolve, reject) =>
     scrypt(form.toLowerCase(), Buffer.from(stored.salt, 'hex'), KEY_BYTES, { N: 16384, r: 8, p: 1 }, (err, out) => (err ? reject(err) : resolve(out))),
   );

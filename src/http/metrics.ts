@@ -1,0 +1,129 @@
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
+import type { IncomingMessage } from 'node:http';
+import type { Core } from '../core-type.js';
+import { errors } from '../errors.js';
+import { Counter, Histogram, header, labels, sample } from '../util/metrics.js';
+import { authenticate } from '../modules/auth/service.js';
+import { passwordHashes } from '../modules/users/credentials.js';
+import { deliveryTries } from '../delivery/settle.js';
+import { outboxBacklog } from '../delivery/outbox.js';
+import { openBreakers } from '../delivery/breakers.js';
+import { jobCounts, runningJobs } from '../jobs/store.js';
+import { isLoopbackHost } from './host-guard.js';
+
+/** Requests answered, by route template, method and status. */
+const httpRequests = new Counter('tel_http_requests_total', 'HTTP requests answered, by route (its path template; "" when no route matched), method and status.');
+
+/** Time from a request's arrival to its answer, by route template and method. */
+const httpSeconds = new Histogram('tel_http_request_duration_seconds', 'Time from reading a request to writing its answer, by route and method.', [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+]);
+
+/** The label text of a route and method (a request's routed path computes it once). */
+export function routeLabels(route: string, method: string): string {
+  return labels({ route, method });
+}
+
+const withStatus = new Map<string, Map<number, string>>();
+
+/** Counts one answered request. */
+export function observeRequest(routeLabelText: string, status: number, seconds: number): void {
+  let byStatus = withStatus.get(routeLabelText);
+  if (!byStatus) withStatus.set(routeLabelText, (byStatus = new Map()));
+  let l = byStatus.get(status);
+  if (l === undefined) byStatus.set(status, (l = `${routeLabelText},status="${status}"`));
+  httpRequests.inc(l);
+  httpSeconds.observe(routeLabelText, seconds);
+}
+
+let loopDelay: ELDHistogram | undefined;
+let monitoring = 0;
+
+/** Samples the event loop's delay (libuv's timer, every 10 ms) while a server runs; answers the stop. */
+export function monitorEventLoop(): () => void {
+  if (monitoring++ === 0) {
+    loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+  }
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    if (--monitoring === 0) loopDelay?.disable();
+  };
+}
+
+function loopDelayText(): string {
+  const h = loopDelay;
+  const name = 'tel_event_loop_delay_seconds';
+  let out = header(name, 'summary', "How late the event loop ran a 10 ms timer (the wait a request may meet), since the server started.");
+  const count = h?.count ?? 0;
+  for (const q of [0.5, 0.9, 0.99, 0.999]) out += sample(name, `quantile="${q}"`, count > 0 ? h!.percentile(q * 100) / 1e9 : 0);
+  out += sample(`${name}_sum`, '', count > 0 ? (h!.mean * count) / 1e9 : 0);
+  out += sample(`${name}_count`, '', count);
+  out += header('tel_event_loop_delay_max_seconds', 'gauge', 'The longest the event loop was late, since the server started.');
+  out += sample('tel_event_loop_delay_max_seconds', '', count > 0 ? h!.max / 1e9 : 0);
+  return out;
+}
+
+function gauge(name: string, help: string, values: [string, number][]): string {
+  let out = header(name, 'gauge', help);
+  for (const [l, v] of values) out += sample(name, l, v);
+  return out;
+}
+
+/** What the server's file holds that is work in progress: the outbox's backlog, open breakers, jobs. */
+function workText(core: Core): string {
+  const backlog = outboxBacklog(core);
+  const jobs = jobCounts(core);
+  const running = runningJobs(core);
+  return [
+    gauge('tel_outbox_deliveries', 'Deliveries not yet done, by state: pending (due, or waiting for a retry) and sending.', [
+      ['state="pending"', backlog.pending],
+      ['state="sending"', backlog.sending],
+    ]),
+    gauge('tel_delivery_breakers_open', "Delivery targets whose circuit breaker is open (probed one try at a time).", [['', openBreakers(core)]]),
+    gauge('tel_jobs', 'Number jobs, by status.', Object.entries(jobs).map(([status, n]) => [labels({ status }), n])),
+    gauge('tel_job_numbers_processed', 'Numbers a running job has handled.', running.map((j) => [labels({ job: j.id, account: j.account_id }), j.processed])),
+    gauge('tel_job_numbers_total', 'Numbers a running job has in all.', running.map((j) => [labels({ job: j.id, account: j.account_id }), j.total])),
+  ].join('');
+}
+
+function processText(): string {
+  const mem = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return [
+    gauge('process_resident_memory_bytes', 'Resident memory of the process.', [['', mem.rss]]),
+    gauge('nodejs_heap_size_used_bytes', "V8's heap in use.", [['', mem.heapUsed]]),
+    gauge('nodejs_heap_size_total_bytes', "V8's heap reserved.", [['', mem.heapTotal]]),
+    gauge('nodejs_external_memory_bytes', 'Memory held outside the heap by its objects (buffers).', [['', mem.external]]),
+    header('process_cpu_seconds_total', 'counter', 'CPU time the process used, user and system.'),
+    sample('process_cpu_seconds_total', '', (cpu.user + cpu.system) / 1e6),
+    gauge('process_start_time_seconds', 'When the process started (unix seconds).', [['', Math.round((Date.now() - process.uptime() * 1000) / 1000)]]),
+  ].join('');
+}
+
+/** The whole `GET /metrics` answer. */
+export function metricsText(core: Core): string {
+  return [
+    loopDelayText(),
+    httpRequests.render(),
+    httpSeconds.render(),
+    deliveryTries.render(),
+    passwordHashes.render(),
+    workText(core),
+    processText(),
+  ].join('');
+}
+
+/**
+ * Who may read `/metrics`: anyone with `tel serve --metrics`; otherwise a client on this machine
+ * (a loopback peer), or one with a super-duper admin token. Throws the 401 or 403.
+ */
+export function checkMetricsAccess(core: Core, req: IncomingMessage, open: boolean): void {
+  if (open || isLoopbackHost(req.socket.remoteAddress ?? '')) return;
+  const header = req.headers['x-auth-token'];
+  const bearer = /^bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+  const auth = authenticate(core, typeof header === 'string' && header ? header : bearer);
+  if (!auth.isSuperduper) throw errors.forbidden('/metrics needs a super-duper admin token from another machine (or tel serve --metrics)');
+}
