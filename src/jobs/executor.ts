@@ -3,6 +3,7 @@ import type { Worker } from '../core-type.js';
 import { isBusy } from '../store/db.js';
 import { claimableJobs, claimJob, failJob, releaseJob, runClaimedJob } from './run.js';
 import { jobSettings } from './settings.js';
+import { JobThread } from './thread.js';
 
 const executors = new WeakMap<Core, JobExecutor>();
 
@@ -12,7 +13,9 @@ const JOBS_PER_PASS = 100;
 /**
  * The server's number-job executor: runs pending jobs (its own API's at once, other
  * processes' within a poll interval), one at a time, and resumes stalled jobs — at start and
- * every `job_recover_timeout_s`. Stopping finishes the batch in flight and releases the job.
+ * every `job_recover_timeout_s`. The jobs run on a thread of their own with its own connection
+ * (see thread.ts), so that requests are answered while numbers are added; this process only
+ * decides when. Stopping finishes the batch in flight and releases the job.
  */
 export class JobExecutor implements Worker {
   private timer: NodeJS.Timeout | undefined;
@@ -21,8 +24,12 @@ export class JobExecutor implements Worker {
   private kicked = false;
   /** 0 makes the first pass (server start) a recovery pass */
   private lastRecovery = 0;
+  /** where the jobs run (started at the first one) */
+  private readonly thread: JobThread;
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly core: Core) {
+    this.thread = new JobThread(core);
+  }
 
   /** Starts polling; the first pass also recovers stalled jobs. */
   start(): this {
@@ -42,7 +49,9 @@ export class JobExecutor implements Worker {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
+    this.thread.askToStop();
     await this.pass;
+    await this.thread.close();
     if (executors.get(this.core) === this) executors.delete(this.core);
   }
 
@@ -71,21 +80,41 @@ export class JobExecutor implements Worker {
     const recovering = now - this.lastRecovery >= settings.recoverIntervalMs;
     if (recovering) this.lastRecovery = now;
     const staleBefore = recovering ? now - settings.recoverThresholdMs : undefined;
-    for (const seq of claimableJobs(this.core, staleBefore, JOBS_PER_PASS)) {
-      if (this.stopping) return;
-      const runner = claimJob(this.core, seq, staleBefore);
-      if (!runner) continue;
+    // looked at here (one indexed read): the thread starts only when there is a job to run
+    if (claimableJobs(this.core, staleBefore, 1).length === 0) return;
+    if (this.thread.usable) {
       try {
-        await runClaimedJob(this.core, seq, runner, { shouldStop: () => this.stopping });
-      } catch (err) {
-        // A lock held a while by another process is retried on the next pass; anything else would fail again.
-        if (!isBusy(err)) process.stderr.write(`tel: job ${seq} stopped: ${(err as Error)?.message ?? String(err)}\n`);
-        try {
-          if (isBusy(err)) releaseJob(this.core, seq, runner);
-          else failJob(this.core, seq, runner, String((err as Error)?.message ?? err));
-        } catch {
-          // Still locked: the job stays claimed and is recovered once stalled.
-        }
+        return await this.thread.drain(staleBefore);
+      } catch {
+        // the thread failed (it said why): this process runs the jobs from now on
+      }
+    }
+    await drainJobs(this.core, staleBefore, () => this.stopping);
+  }
+}
+
+/**
+ * Runs the jobs an executor may take now (pending, released, and stalled ones when
+ * `staleBefore` is given), one after the other, until none is left or `shouldStop` says so.
+ * `claimed` hears of each job taken (the thread tells the server, which releases it should the
+ * thread fail).
+ */
+export async function drainJobs(core: Core, staleBefore: number | undefined, shouldStop: () => boolean, claimed?: (seq: number, runner: string) => void): Promise<void> {
+  for (const seq of claimableJobs(core, staleBefore, JOBS_PER_PASS)) {
+    if (shouldStop()) return;
+    const runner = claimJob(core, seq, staleBefore);
+    if (!runner) continue;
+    claimed?.(seq, runner);
+    try {
+      await runClaimedJob(core, seq, runner, { shouldStop });
+    } catch (err) {
+      // A lock held a while by another process is retried on the next pass; anything else would fail again.
+      if (!isBusy(err)) process.stderr.write(`tel: job ${seq} stopped: ${(err as Error)?.message ?? String(err)}\n`);
+      try {
+        if (isBusy(err)) releaseJob(core, seq, runner);
+        else failJob(core, seq, runner, String((err as Error)?.message ?? err));
+      } catch {
+        // Still locked: the job stays claimed and is recovered once stalled.
       }
     }
   }
