@@ -39,10 +39,13 @@ export function observeRequest(routeLabelText: string, status: number, seconds: 
 let loopDelay: ELDHistogram | undefined;
 let monitoring = 0;
 
-/** Samples the event loop's delay (libuv's timer, every 10 ms) while a server runs; answers the stop. */
+/** How often the event loop's delay is sampled: libuv's timer, every 10 ms. */
+const LOOP_RESOLUTION_MS = 10;
+
+/** Samples the event loop's delay while a server runs; answers the stop. */
 export function monitorEventLoop(): () => void {
   if (monitoring++ === 0) {
-    loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     loopDelay.enable();
   }
   let stopped = false;
@@ -55,14 +58,16 @@ export function monitorEventLoop(): () => void {
 
 function loopDelayText(): string {
   const h = loopDelay;
+  const count = h?.count ?? 0;
+  // the histogram records the time between the timer's runs: the delay is what exceeds its interval
+  const late = (ns: number) => (count > 0 ? Math.max(0, ns / 1e9 - LOOP_RESOLUTION_MS / 1000) : 0);
   const name = 'tel_event_loop_delay_seconds';
   let out = header(name, 'summary', "How late the event loop ran a 10 ms timer (the wait a request may meet), since the server started.");
-  const count = h?.count ?? 0;
-  for (const q of [0.5, 0.9, 0.99, 0.999]) out += sample(name, `quantile="${q}"`, count > 0 ? h!.percentile(q * 100) / 1e9 : 0);
-  out += sample(`${name}_sum`, '', count > 0 ? (h!.mean * count) / 1e9 : 0);
+  for (const q of [0.5, 0.9, 0.99, 0.999]) out += sample(name, `quantile="${q}"`, late(h?.percentile(q * 100) ?? 0));
+  out += sample(`${name}_sum`, '', count > 0 ? Math.max(0, (h!.mean / 1e9 - LOOP_RESOLUTION_MS / 1000) * count) : 0);
   out += sample(`${name}_count`, '', count);
   out += header('tel_event_loop_delay_max_seconds', 'gauge', 'The longest the event loop was late, since the server started.');
-  out += sample('tel_event_loop_delay_max_seconds', '', count > 0 ? h!.max / 1e9 : 0);
+  out += sample('tel_event_loop_delay_max_seconds', '', late(h?.max ?? 0));
   return out;
 }
 

@@ -11,7 +11,7 @@ import type { RequestContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { dataJson, errorEnvelope, successEnvelope } from './envelope.js';
 import { ApiError, errors } from '../errors.js';
-import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
+import { parseEnvelope } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
@@ -114,26 +114,6 @@ function drain(req: IncomingMessage): Promise<void> {
   });
 }
 
-function parseEnvelope(body: Buffer): Record<string, unknown> {
-  if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
-  const text = body.toString('utf8').trim();
-  if (text === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw errors.invalidJson((err as Error).message);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw errors.invalidJson('the body must be a JSON object with the payload under "data"');
-  }
-  const env = parsed as Record<string, unknown>;
-  if ('data' in env && (env.data === null || typeof env.data !== 'object')) {
-    throw errors.invalidJson('"data" must be an object or an array');
-  }
-  return env;
-}
-
 /** A path parsed and looked up in the router: what every request of that method and path shares. */
 interface Routed {
   path: ParsedPath;
@@ -220,7 +200,9 @@ export async function handleRequest(
     const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
     const raw = bodiless ? undefined : await readBody(req, bodyLimit(core, req, query, requiresToken(match)));
     const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
-    const envelope = raw === undefined || upload ? {} : parseEnvelope(raw);
+    // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
+    const unparsed = raw && match?.route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
+    const envelope = raw === undefined || upload || unparsed ? {} : parseEnvelope(raw);
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,
@@ -235,6 +217,7 @@ export async function handleRequest(
       remoteAddress: req.socket.remoteAddress,
       authToken,
       upload,
+      unparsedBody: unparsed,
     };
     const route = match?.route;
     const needsToken = requiresToken(match);

@@ -25,7 +25,7 @@ export class JobExecutor implements Worker {
   /** 0 makes the first pass (server start) a recovery pass */
   private lastRecovery = 0;
   /** where the jobs run (started at the first one) */
-  private readonly thread: JobThread;
+  readonly thread: JobThread;
 
   constructor(private readonly core: Core) {
     this.thread = new JobThread(core);
@@ -123,6 +123,12 @@ export async function drainJobs(core: Core, staleBefore: number | undefined, sho
 /** Starts the executor of a serving core (the resources module's background worker). */
 export function startJobExecutor(core: Core): Worker {
   return new JobExecutor(core).start();
+}
+
+/** The job thread of this process's executor (a server's), if any. */
+export function jobThreadOf(core: Core): JobThread | undefined {
+  const thread = executors.get(core)?.thread;
+  return thread?.usable ? thread : undefined;
 }
 
 /** Tells this process's executor, if any, that a job is waiting (the CLI has none: servers poll). */

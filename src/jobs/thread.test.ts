@@ -34,4 +34,24 @@ describe('number jobs run on a thread of their own', () => {
     // on the event loop, the batches would have kept it busy nearly all the while
     expect(busy).toBeLessThan(0.5);
   });
+
+  it('a large job request is checked on the thread: its refusals are the answers a small one gets', async () => {
+    const token = srv.adminToken;
+    const base = `/v2/accounts/${srv.master.account_id}/resources`;
+    const resource = await srv.request('PUT', base, { token, data: { name: 'Checked', gateways: [] } });
+    const padding = Array.from({ length: 8000 }, (_, i) => `+1628${String(3_000_000 + i).padStart(7, '0')}`);
+    const bad = (numbers: unknown[]) => ({ token, data: { numbers, resource_id: resource.body.data.id } });
+    const small = await srv.request('PUT', `${base}/jobs`, bad(['+14155550100', '']));
+    const large = await srv.request('PUT', `${base}/jobs`, bad([...padding, '']));
+    expect(JSON.stringify(padding).length).toBeGreaterThan(64 * 1024);
+    expect(small.status).toBe(400);
+    expect(large.status).toBe(400);
+    expect(Object.keys(large.body.data)).toEqual(Object.keys(small.body.data).map((k) => k.replace('.1', `.${padding.length}`)));
+    const notJson = await srv.request('PUT', `${base}/jobs`, { token, body: `{"data":{"numbers":${JSON.stringify(padding)}` });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.message).toBe('invalid json');
+    // nothing was stored
+    const jobs = await srv.request('GET', `${base}/jobs`, { token });
+    expect(jobs.body.data.filter((j: { resource_id: string }) => j.resource_id === resource.body.data.id)).toEqual([]);
+  });
 });

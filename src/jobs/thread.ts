@@ -2,15 +2,33 @@ import { createRequire } from 'node:module';
 import type { MessagePort, Worker as ThreadWorker } from 'node:worker_threads';
 import type { Core } from '../core-type.js';
 import { releaseJob } from './run.js';
+import { ApiError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
 /** How long a thread with nothing to do is kept before it ends (a job often follows a job). */
 const IDLE_MS = 30_000;
 
+/** The job thread's nice value: about a tenth of the core when the event loop's thread wants it too. */
+const THREAD_NICE = 10;
+
+/** A job to create from a request body as it came (see createJobFromBody). */
+export interface JobRequest {
+  accountId: string;
+  authAccountId?: string;
+  body: Buffer;
+}
+
+/** An error thrown on the thread, as a message carries it (an ApiError keeps its answer). */
+type ThreadError = { message: string; api?: { status: number; kazooMessage: string; data: unknown; headers: Record<string, string> } };
+
 /** Messages to the thread, and from it. */
-type ToThread = { type: 'drain'; staleBefore?: number } | { type: 'stop' } | { type: 'close' };
-type FromThread = { type: 'ready' } | { type: 'claimed'; seq: number; runner: string } | { type: 'drained'; error?: string };
+type ToThread = { type: 'drain'; staleBefore?: number } | { type: 'create'; id: number; job: JobRequest } | { type: 'stop' } | { type: 'close' };
+type FromThread =
+  | { type: 'ready' }
+  | { type: 'claimed'; seq: number; runner: string }
+  | { type: 'drained'; error?: string }
+  | { type: 'created'; id: number; json?: string; error?: ThreadError };
 
 /**
  * The thread's bootstrap (CommonJS, evaluated): it loads the module that holds `runJobThread` —
@@ -51,6 +69,8 @@ export class JobThread {
   private draining: { resolve: () => void; reject: (err: Error) => void } | undefined;
   private held: { seq: number; runner: string } | undefined;
   private idle: NodeJS.Timeout | undefined;
+  private creating = new Map<number, { resolve: (json: string) => void; reject: (err: Error) => void }>();
+  private nextId = 0;
 
   constructor(private readonly core: Core) {}
 
@@ -62,6 +82,28 @@ export class JobThread {
     this.post({ type: 'drain', staleBefore });
     await done;
     this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
+  }
+
+  /**
+   * Creates a job from a request body on the thread (parsed, checked and stored there; its JSON
+   * text answered). The thread's refusal (a 400) is thrown as the ApiError it was; undefined when
+   * the thread cannot start.
+   */
+  async createJob(job: JobRequest): Promise<string | undefined> {
+    if (this.idle) clearTimeout(this.idle);
+    try {
+      await this.spawn();
+    } catch {
+      return undefined; // no thread (it said why): the caller creates the job itself
+    }
+    const id = ++this.nextId;
+    const made = new Promise<string>((resolve, reject) => this.creating.set(id, { resolve, reject }));
+    this.post({ type: 'create', id, job });
+    try {
+      return await made;
+    } finally {
+      if (!this.draining) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
+    }
   }
 
   /** Asks the pass under way to stop at its next batch boundary (the job is released). */
@@ -94,7 +136,7 @@ export class JobThread {
         const code = threadCode();
         worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...code, file: this.core.file }, stdout: false, stderr: false });
       } catch (err) {
-        reject(err as Error);
+        this.fail(err as Error, reject);
         return;
       }
       this.worker = worker;
@@ -107,6 +149,11 @@ export class JobThread {
           this.draining = undefined;
           if (m.error) d?.reject(new Error(m.error));
           else d?.resolve();
+        } else if (m.type === 'created') {
+          const c = this.creating.get(m.id);
+          this.creating.delete(m.id);
+          if (m.json !== undefined) c?.resolve(m.json);
+          else c?.reject(m.error?.api ? new ApiError(m.error.api.status, m.error.api.kazooMessage, m.error.api.data, m.error.api.headers) : new Error(m.error?.message));
         } else if (m.type === 'failed') this.fail(new Error(m.error), reject);
       });
       worker.on('error', (err) => this.fail(err, reject));
@@ -134,7 +181,29 @@ export class JobThread {
     rejectStart(err);
     this.draining?.reject(err);
     this.draining = undefined;
+    for (const c of this.creating.values()) c.reject(err);
+    this.creating.clear();
   }
+}
+
+/**
+ * Lowers this thread's scheduling priority (on Linux a thread has a nice value of its own): on a
+ * core shared with the event loop's thread, the requests it answers go before the next batch.
+ * Alone on the core, the thread runs as fast as before.
+ */
+function yieldToEventLoop(): void {
+  try {
+    const { readlinkSync } = require('node:fs') as typeof import('node:fs');
+    const { setPriority } = require('node:os') as typeof import('node:os');
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), THREAD_NICE);
+  } catch {
+    // not Linux, or not allowed: the thread competes as an equal
+  }
+}
+
+/** A message's bytes (a Buffer arrives as a plain Uint8Array) as a Buffer over the same memory. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
@@ -143,7 +212,12 @@ export class JobThread {
  */
 export async function runJobThread(file: string): Promise<void> {
   const { parentPort } = require('node:worker_threads') as { parentPort: MessagePort };
-  const [{ openCore, closeCore }, { drainJobs }] = await Promise.all([import('../core.js'), import('./executor.js')]);
+  yieldToEventLoop();
+  const [{ openCore, closeCore }, { drainJobs }, { jobFromBody }] = await Promise.all([
+    import('../core.js'),
+    import('./executor.js'),
+    import('../modules/resources/jobs.js'),
+  ]);
   const core = openCore(file);
   let stopping = false;
   const post = (m: FromThread) => parentPort.postMessage(m);
@@ -154,6 +228,14 @@ export async function runJobThread(file: string): Promise<void> {
         () => post({ type: 'drained' }),
         (err) => post({ type: 'drained', error: String((err as Error)?.stack ?? err) }),
       );
+    } else if (m.type === 'create') {
+      try {
+        post({ type: 'created', id: m.id, json: jobFromBody(core, m.job.accountId, m.job.authAccountId, asBuffer(m.job.body)) });
+      } catch (err) {
+        const e = err as Error;
+        const api = err instanceof ApiError ? { status: err.status, kazooMessage: err.kazooMessage, data: err.data, headers: err.headers } : undefined;
+        post({ type: 'created', id: m.id, error: { message: String(e?.stack ?? err), api } });
+      }
     } else if (m.type === 'stop') stopping = true;
     else if (m.type === 'close') {
       closeCore(core);
