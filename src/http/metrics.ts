@@ -68,7 +68,31 @@ function loopDelayText(): string {
   out += sample(`${name}_count`, '', count);
   out += header('tel_event_loop_delay_max_seconds', 'gauge', 'The longest the event loop was late, since the server started.');
   out += sample('tel_event_loop_delay_max_seconds', '', late(h?.max ?? 0));
+  // the same samples in buckets, so that a scraper (or a benchmark) can take the difference of two
+  const hist = 'tel_event_loop_delay_histogram_seconds';
+  out += header(hist, 'histogram', 'How late the event loop ran its 10 ms timer, in buckets, since the server started.');
+  for (const le of LOOP_DELAY_BUCKETS) out += sample(`${hist}_bucket`, `le="${le}"`, h && count > 0 ? Math.round(count * shareUpTo(h, (le + LOOP_RESOLUTION_MS / 1000) * 1e9)) : 0);
+  out += sample(`${hist}_bucket`, 'le="+Inf"', count);
+  out += sample(`${hist}_sum`, '', count > 0 ? Math.max(0, (h!.mean / 1e9 - LOOP_RESOLUTION_MS / 1000) * count) : 0);
+  out += sample(`${hist}_count`, '', count);
   return out;
+}
+
+/** Bucket bounds of the loop's delay, in seconds. */
+const LOOP_DELAY_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2];
+
+/** The share of a histogram's samples at or under `ns`, found by bisecting its percentiles. */
+function shareUpTo(h: ELDHistogram, ns: number): number {
+  if (h.max <= ns) return 1;
+  if (h.min > ns) return 0;
+  let lo = 0;
+  let hi = 100;
+  for (let i = 0; i < 24; i++) {
+    const mid = (lo + hi) / 2;
+    if (h.percentile(mid) <= ns) lo = mid;
+    else hi = mid;
+  }
+  return lo / 100;
 }
 
 function gauge(name: string, help: string, values: [string, number][]): string {
