@@ -162,6 +162,9 @@ function freezeRouted(r: Routed): Routed {
   return Object.freeze(r);
 }
 
+/** The query of a request without one: shared (handlers read queries, never change them). */
+const NO_QUERY = new URLSearchParams();
+
 /** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
 export async function handleRequest(
   core: Core,
@@ -186,7 +189,7 @@ export async function handleRequest(
     const method = requested === 'HEAD' ? 'GET' : requested;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const query = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
+    const query = q >= 0 ? new URLSearchParams(url.slice(q + 1)) : NO_QUERY;
     const { path, match, labels } = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
     metricLabels = labels;
     allowed = match?.allowed ?? [];
@@ -246,11 +249,16 @@ export async function handleRequest(
     if (!route) {
       throw allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound();
     }
-    const reply: Reply = await route.handler(ctx, core);
+    // most handlers answer at once: awaited only when they answer a promise (a turn of microtasks saved)
+    const answered = route.handler(ctx, core);
+    const reply: Reply = answered instanceof Promise ? await answered : answered;
     const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
     const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-    const headers: Record<string, string> = Object.assign({}, corsHeaders(allowed));
+    // As Kazoo: a success carries the CORS headers when the request is a CORS one (a browser's,
+    // with `Origin`); an error always does (see sendError). A non-browser client is spared five
+    // headers a response, which node:http checks one by one (~2 µs of a request's 15-20).
+    const headers: Record<string, string> = isCorsRequest(req) ? Object.assign({}, corsHeaders(allowed)) : {};
     headers['X-Request-ID'] = requestId;
     if (reply.headers) Object.assign(headers, reply.headers);
     send(res, status, body, headers);
@@ -307,6 +315,12 @@ function sendError(
     'X-Request-ID': requestId,
     ...err.headers,
   });
+}
+
+/** A CORS request, as Kazoo tells one: it carries `Origin` or asks about a method or headers. */
+function isCorsRequest(req: IncomingMessage): boolean {
+  const h = req.headers;
+  return h.origin !== undefined || h['access-control-request-method'] !== undefined || h['access-control-request-headers'] !== undefined;
 }
 
 const PREFLIGHT_METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
