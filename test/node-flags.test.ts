@@ -28,8 +28,8 @@ function shebangFlags(): string[] {
 describe('the V8 flags tel runs with', () => {
   const flags = shebangFlags();
 
-  test('the shebang carries the young-generation cap and main-thread optimisation', () => {
-    expect(flags).toEqual(['--max-semi-space-size=8', '--no-concurrent-recompilation']);
+  test('the shebang carries the young-generation cap, main-thread optimisation and gc() for the memory tidy', () => {
+    expect(flags).toEqual(['--max-semi-space-size=8', '--no-concurrent-recompilation', '--expose-gc']);
   });
 
   test('the npm scripts that run tel pass the same', () => {

@@ -9,6 +9,7 @@ import { startCheckpointer } from '../store/checkpointer.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
 import { monitorEventLoop } from './metrics.js';
+import { tidyMemory } from './memory.js';
 
 /** A listening API server with its background workers. */
 export interface RunningApi {
@@ -38,6 +39,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   });
   core.serving = true;
   const stopLoopMonitor = monitorEventLoop();
+  const stopTidying = tidyMemory();
   setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
   announceServer(core.db);
   const checkpointer = startCheckpointer(core.db, core.file);
@@ -63,6 +65,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
       clearTimeout(force);
       await checkpointer.stop();
       stopLoopMonitor();
+      stopTidying();
       try {
         withdrawServer(core.db);
       } catch {

@@ -17,6 +17,7 @@ import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
 import type { HostGuard } from './host-guard.js';
 import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './metrics.js';
+import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -81,6 +82,9 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
       tooLarge();
       return;
     }
+    // A declared length is the whole body's (node:http frames by it): the chunks are copied into
+    // one buffer as they come, rather than kept and joined (which holds the body twice).
+    const whole = declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];
     let refused = false;
     req.on('data', (c: Buffer) => {
@@ -95,10 +99,11 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
         tooLarge();
         return;
       }
-      chunks.push(c);
+      if (whole) c.copy(whole, size - c.length);
+      else chunks.push(c);
     });
     req.on('end', () => {
-      if (!refused) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      if (!refused) resolve(whole ? whole.subarray(0, Math.min(size, whole.length)) : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     });
     req.on('error', () => reject(new ClientGone('client closed the request')));
   });
@@ -180,6 +185,7 @@ export async function handleRequest(
   let authToken: string | undefined;
   let authenticated = false;
   let metricLabels = UNROUTED_LABELS;
+  let releaseSlot: (() => void) | undefined;
   try {
     if (guard && !guard(req.headers.host)) {
       throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
@@ -201,7 +207,14 @@ export async function handleRequest(
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112): nothing to wait for.
     const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    const raw = bodiless ? undefined : await readBody(req, bodyLimit(core, req, query, requiresToken(match)));
+    let raw: Buffer | undefined;
+    if (!bodiless) {
+      const limit = bodyLimit(core, req, query, requiresToken(match));
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      // a body that may be large waits for a slot first (see body-gate.ts); released when answered
+      if (limit > LARGE_BODY_BYTES && !(declared <= LARGE_BODY_BYTES)) releaseSlot = await largeBodySlot();
+      raw = await readBody(req, limit);
+    }
     const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
     // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
     const unparsed = raw && match?.route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
@@ -266,6 +279,7 @@ export async function handleRequest(
     if (err instanceof ClientGone) return;
     sendError(res, err instanceof ApiError ? err : internal(err, requestId), requestId, { authToken, authenticated, allowed });
   } finally {
+    releaseSlot?.();
     if (res.headersSent) observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
   }
 }

@@ -76,7 +76,12 @@ export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema
   const check = (doc: unknown): ValidationErrors | undefined => {
     const fn = compile();
     dropNulls(doc);
-    return fn(doc) ? undefined : toKazooErrors(fn.errors ?? []);
+    if (fn(doc)) return undefined;
+    const found = toKazooErrors(fn.errors ?? []);
+    // ajv keeps the last errors on the function, and with `verbose` they hold the document: a
+    // hostile 5 MB body would stay in memory until the schema's next check
+    fn.errors = null;
+    return found;
   };
   const validate = ((doc: unknown) => {
     const errs = check(doc);

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
-export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-concurrent-recompilation'];
+export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-concurrent-recompilation', '--expose-gc'];
 
 /**
  * A load benchmark's `--seconds` and `--connections` (defaults given as strings), checked, on the
