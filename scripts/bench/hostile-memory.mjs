@@ -74,7 +74,7 @@ async function main() {
     // bodies leave
     for (let i = 0; i < 100; i++) {
       for (const [method, path] of targets) {
-        for (const data of [{ name: `w${i}`, username: `w${i}`, password: 'pw', uri: 'http://127.0.0.1:9/x', hook: 'object', gateways: [] }, { name: 'x'.repeat(300) }]) {
+        for (const data of [{ name: `w${i}`, username: `w${i}`, password: 'pw', uri: 'http://127.0.0.1:9/x', hook: 'channel_destroy', gateways: [] }, { name: 'x'.repeat(300) }]) {
           await (await pool.request({ method, path, headers: { 'x-auth-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ data }) })).body.dump();
         }
       }

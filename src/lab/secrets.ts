@@ -54,7 +54,7 @@ export function unmasked(
 }
 
 /**
- * A user's password write, hashed here (on the threadpool), outside the transaction: a new user's
+ * A user's password write, hashed here (off the event loop), outside the transaction: a new user's
  * (generated when the file gives none), or a changed one (checked against the stored hashes).
  * None when it is unchanged.
  */

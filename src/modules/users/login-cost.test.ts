@@ -39,9 +39,25 @@ describe('what a password costs the server', () => {
 
   it('a login in an account of 3,000 users costs one hash, right or wrong (trying each user would cost some 190)', async () => {
     expect(await login(md5('teller:pw-teller-1'))).toEqual({ status: 201, hashes: 1 });
+    expect(await login(md5('teller:pw-teller-1'), 'Big Co')).toEqual({ status: 201, hashes: 0 });
     expect(await login(md5('teller:wrong'))).toEqual({ status: 401, hashes: 1 });
     expect(await login(md5('user7:guess'))).toEqual({ status: 401, hashes: 1 });
     expect(await login(md5('teller:pw-teller-1'), 'No Such Co')).toEqual({ status: 401, hashes: 0 });
+  });
+
+  it('the same credentials again cost no hash, until the password changes (the old one then fails, at one hash)', async () => {
+    const r = await srv.request('PUT', `/v2/accounts/${big.id}/users`, { token: srv.adminToken, data: { username: 'again', password: 'pw-again-1' } });
+    expect(r.status).toBe(201);
+    expect(await login(md5('again:pw-again-1'))).toEqual({ status: 201, hashes: 1 });
+    expect(await login(md5('again:pw-again-1'))).toEqual({ status: 201, hashes: 0 });
+    const changed = await srv.request('PATCH', `/v2/accounts/${big.id}/users/${r.body.data.id}`, { token: srv.adminToken, data: { password: 'pw-again-2' } });
+    expect(changed.status).toBe(200);
+    expect(await login(md5('again:pw-again-1'))).toEqual({ status: 401, hashes: 1 });
+    expect(await login(md5('again:pw-again-2'))).toEqual({ status: 201, hashes: 1 });
+    // a disabled user's remembered login stands no more
+    const disabled = await srv.request('PATCH', `/v2/accounts/${big.id}/users/${r.body.data.id}`, { token: srv.adminToken, data: { enabled: false } });
+    expect(disabled.status).toBe(200);
+    expect((await login(md5('again:pw-again-2'))).status).toBe(401);
   });
 
   it('a GET is answered while ten user creates hash their passwords, before they are', async () => {

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '../../core-type.js';
 import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { deleteDoc, findDoc, getDoc, insertDoc, listDocs, publicDoc, stripServerFields, updateDoc, type StoredDoc } from '../documents/store.js';
@@ -68,7 +69,7 @@ export function findUser(core: Core, accountId: string, id: string): StoredDoc |
 
 /**
  * A password hashed ahead of its write, for this account and username: by the server's routes on
- * libuv's threadpool (`hashPasswordOf`), by `tel apply` while it plans, outside its transaction.
+ * a hash thread (`hashPasswordOf`), by `tel apply` while it plans, outside its transaction.
  */
 export interface HashedPassword {
   accountId: string;
@@ -93,7 +94,7 @@ function withPassword(core: Core, pvt: Record<string, unknown>, accountId: strin
 }
 
 /**
- * Hashes the password a user write carries, on libuv's threadpool (the event loop answers other
+ * Hashes the password a user write carries, on a hash thread (the event loop answers other
  * requests meanwhile): what the server's routes hand to `createUser` and `updateUser`. The
  * username is the one sent, else the stored user's; nothing to hash without a password.
  */
@@ -241,6 +242,8 @@ const LEGACY_SQL = `SELECT id FROM docs INDEXED BY docs_user_legacy_login WHERE 
  * them; a plain one, none) and carry the login hashes to store for them.
  */
 export async function usersByCredentials(core: Core, accountId: string, form: string, method: 'md5' | 'sha'): Promise<LoginMatch[]> {
+  const again = recentLogin(core, accountId, form, method);
+  if (again) return [{ user: again }];
   const found: LoginMatch[] = [];
   const key = loginKey(core);
   const hash = key ? await loginHash(key, accountId, form) : undefined;
@@ -249,6 +252,7 @@ export async function usersByCredentials(core: Core, accountId: string, form: st
       const u = findUser(core, accountId, id);
       if (u && u.doc.enabled !== false && (u.pvt[LOGIN_FIELD] as LoginHashes).key === key!.id) found.push({ user: u });
     }
+    if (found.length === 1) rememberLogin(core, accountId, form, method, found[0].user.id, hash);
   }
   const hintPath = method === 'sha' ? '$.pvt_credentials.sha1_hint' : '$.pvt_credentials.md5_hint';
   for (const { id } of stmt(core.db, LEGACY_SQL).all(accountId, hintPath, saltedHint(form)) as { id: string }[]) {
@@ -260,6 +264,39 @@ export async function usersByCredentials(core: Core, accountId: string, form: st
     if (matches) found.push({ user: u, upgrade: await upgradeOf(core, accountId, u, form, method, hash) });
   }
   return found;
+}
+
+/**
+ * Logins that succeeded lately, so that the same credentials coming back (a client that logs in
+ * for each run, a UI reloaded) cost no hash: kept in this process's memory only, by an HMAC of
+ * the account, method and form under a key that never leaves it, with the user and the login hash
+ * found. A remembered login stands only while the user is enabled and still has that very hash
+ * (a new password, a rename or another login key end it); failed logins are never remembered.
+ */
+const RECENT_LOGINS_MAX = 10_000;
+const recentLogins = new WeakMap<Core, { secret: Buffer; byCredentials: Map<string, { userId: string; hash: string }> }>();
+
+function recentKey(core: Core, accountId: string, form: string, method: 'md5' | 'sha'): { map: Map<string, { userId: string; hash: string }>; key: string } {
+  let r = recentLogins.get(core);
+  if (!r) recentLogins.set(core, (r = { secret: randomBytes(32), byCredentials: new Map() }));
+  return { map: r.byCredentials, key: createHmac('sha256', r.secret).update(`${accountId} ${method} ${form.toLowerCase()}`).digest('base64') };
+}
+
+function recentLogin(core: Core, accountId: string, form: string, method: 'md5' | 'sha'): StoredDoc | undefined {
+  const { map, key } = recentKey(core, accountId, form, method);
+  const seen = map.get(key);
+  if (!seen) return undefined;
+  const u = findUser(core, accountId, seen.userId);
+  const stored = u?.pvt[LOGIN_FIELD] as LoginHashes | undefined;
+  if (u && stored && u.doc.enabled !== false && stored.key === loginKey(core)?.id && (method === 'sha' ? stored.sha1 : stored.md5) === seen.hash) return u;
+  map.delete(key);
+  return undefined;
+}
+
+function rememberLogin(core: Core, accountId: string, form: string, method: 'md5' | 'sha', userId: string, hash: string): void {
+  const { map, key } = recentKey(core, accountId, form, method);
+  if (map.size >= RECENT_LOGINS_MAX) map.clear();
+  map.set(key, { userId, hash });
 }
 
 /**
