@@ -17,10 +17,10 @@ function quotedArray(path: string, prefix: string): string[] {
   return [...list.matchAll(/'([^']+)'/g)].map((x) => x[1]);
 }
 
-/** The flags of `#!/usr/bin/env -S node --a --b`. */
+/** The flags of `#!/usr/bin/env -S NAME=value node --a --b`. */
 function shebangFlags(): string[] {
   const first = read('bin/tel.js').split('\n')[0];
-  const m = /^#!\/usr\/bin\/env -S node((?: --[\w=-]+)*)$/.exec(first);
+  const m = /^#!\/usr\/bin\/env -S MALLOC_MMAP_THRESHOLD_=131072 node((?: --[\w=-]+)*)$/.exec(first);
   expect(m, first).not.toBeNull();
   return m![1].trim().split(' ');
 }
@@ -28,14 +28,14 @@ function shebangFlags(): string[] {
 describe('the V8 flags tel runs with', () => {
   const flags = shebangFlags();
 
-  test('the shebang carries the young-generation cap and main-thread optimisation', () => {
-    expect(flags).toEqual(['--max-semi-space-size=8', '--no-concurrent-recompilation']);
+  test('the shebang carries the young-generation cap, main-thread optimisation and gc() for the memory tidy', () => {
+    expect(flags).toEqual(['--max-semi-space-size=8', '--no-concurrent-recompilation', '--expose-gc']);
   });
 
   test('the npm scripts that run tel pass the same', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
-    expect(scripts.start).toContain(`node ${flags.join(' ')} bin/tel.js serve`);
-    expect(scripts.tel).toContain(`node ${flags.join(' ')} bin/tel.js`);
+    expect(scripts.start).toContain(`MALLOC_MMAP_THRESHOLD_=131072 node ${flags.join(' ')} bin/tel.js serve`);
+    expect(scripts.tel).toContain(`MALLOC_MMAP_THRESHOLD_=131072 node ${flags.join(' ')} bin/tel.js`);
   });
 
   test('the single executable is built with the same', () => {

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,5 +151,46 @@ describe('tel backup, restore and reset', () => {
       await api.close();
       closeCore(core);
     }
+  });
+
+  it('a backup carries the login key beside it (FILE.key, owner-only); a copy without it logs nobody in by password, and restore says so', async () => {
+    const dir = temp();
+    const db = join(dir, 'lab.db');
+    const init = JSON.parse((await runTel(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 's3cret'])).stdout);
+    expect(statSync(`${db}.key`).mode & 0o777).toBe(0o600);
+    const backup = join(dir, 'monday.db');
+    expect((await runTel(['backup', backup, '--db', db])).code).toBe(0);
+    expect(statSync(`${backup}.key`).mode & 0o777).toBe(0o600);
+    expect(readFileSync(`${backup}.key`, 'utf8')).toBe(readFileSync(`${db}.key`, 'utf8'));
+
+    // the database file alone, as a thief or a careless copy would have it
+    const alone = join(dir, 'alone.db');
+    copyFileSync(backup, alone);
+    const target = join(dir, 'elsewhere.db');
+    const restoredAlone = await runTel(['restore', alone, '--db', target]);
+    expect(restoredAlone.code, restoredAlone.stderr).toBe(0);
+    expect(restoredAlone.stderr).toMatch(/^Note: 1 user's password was set with a login key .*elsewhere\.db\.key does not hold/);
+    const logins = async () => {
+      const { startApi } = await import('../http/app.js');
+      const { openCore, closeCore } = await import('../core.js');
+      const core = openCore(target);
+      const api = await startApi(core, '127.0.0.1', 0);
+      try {
+        const put = (path: string, data: unknown) => fetch(`${api.url}${path}`, { method: 'PUT', body: JSON.stringify({ data }) }).then((r) => r.status);
+        const credentials = createHash('md5').update('admin:s3cret').digest('hex');
+        return { password: await put('/v2/user_auth', { credentials, account_name: 'Lab' }), apiKey: await put('/v2/api_auth', { api_key: init.api_key }) };
+      } finally {
+        await api.close();
+        closeCore(core);
+      }
+    };
+    expect(await logins()).toEqual({ password: 401, apiKey: 201 });
+
+    // with its key, the same file logs the admin in again
+    const restored = await runTel(['restore', backup, '--db', target]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toBe('');
+    expect(readFileSync(`${target}.key`, 'utf8')).toBe(readFileSync(`${db}.key`, 'utf8'));
+    expect(await logins()).toEqual({ password: 201, apiKey: 201 });
   });
 });

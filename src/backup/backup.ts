@@ -5,6 +5,7 @@ import { backup, DatabaseSync } from 'node:sqlite';
 import type { Core } from '../core-type.js';
 import { DB_FILE_MODE, refusalOf, schemaAfter, schemaObjects, schemaOf, type SchemaObject } from '../store/db.js';
 import { forgetServers } from '../store/presence.js';
+import { forgetLoginKey, loginKey, loginKeyFile, readLoginKey, writeLoginKey } from '../modules/users/login-key.js';
 
 /** Pages copied per backup step: all of them in one, so that the copy is one consistent snapshot. */
 const ALL_PAGES = 2 ** 31 - 1;
@@ -13,7 +14,8 @@ const ALL_PAGES = 2 ** 31 - 1;
  * Copies the database to `file` with SQLite's online backup: one read transaction over the
  * whole file, so the copy is the database as one commit left it, while a server goes on writing
  * (WAL: its writes do not wait for the copy). Written beside `file` first, then renamed over it,
- * owner-only as the database itself. Answers the pages copied.
+ * owner-only as the database itself; the login key goes beside it (`FILE.key`): without it, the
+ * copy's users could not log in. Answers the pages copied.
  */
 export async function backupTo(core: Core, file: string): Promise<number> {
   const partial = `${file}.partial-${process.pid}`;
@@ -29,6 +31,10 @@ export async function backupTo(core: Core, file: string): Promise<number> {
       copy.close();
     }
     renameSync(partial, file);
+    const key = loginKey(core);
+    const keyFile = loginKeyFile(file);
+    if (keyFile && key) writeLoginKey(keyFile, key, true);
+    else if (keyFile) rmSync(keyFile, { force: true });
     return pages;
   } catch (err) {
     for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(partial + suffix, { force: true });
@@ -43,8 +49,9 @@ export interface StagedBackup {
 }
 
 /**
- * Copies a backup (and the write-ahead log beside it, which SQLite reads with it) into a private
- * directory: what is checked is exactly what is restored, whoever may write where the backup lies.
+ * Copies a backup (with the write-ahead log beside it, which SQLite reads with it, and its login
+ * key) into a private directory: what is checked is exactly what is restored, whoever may write
+ * where the backup lies.
  */
 export function stageBackup(file: string): StagedBackup {
   const dir = mkdtempSync(join(tmpdir(), 'tel-restore-'));
@@ -52,6 +59,8 @@ export function stageBackup(file: string): StagedBackup {
   try {
     copyFileSync(file, staged);
     if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${staged}-wal`);
+    const key = loginKeyFile(file);
+    if (key && existsSync(key)) copyFileSync(key, loginKeyFile(staged)!);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -111,6 +120,7 @@ function schemaDifference(db: DatabaseSync): string | undefined {
  * direction: one write transaction, so every process that has the file open sees either the
  * old database or the restored one. A backup whose page size differs is copied after the
  * database leaves WAL mode (SQLite cannot change a WAL database's page size), and it goes back.
+ * The backup's login key (`FILE.key`), when it has one, replaces the database's.
  */
 export async function restoreFrom(core: Core, file: string): Promise<number> {
   const source = new DatabaseSync(file, { readOnly: true });
@@ -119,7 +129,13 @@ export async function restoreFrom(core: Core, file: string): Promise<number> {
     const resize = pageSize(source) !== pageSize(core.db);
     if (resize) core.db.exec('PRAGMA journal_mode = DELETE');
     try {
-      return await backup(source, core.file, { rate: ALL_PAGES });
+      const pages = await backup(source, core.file, { rate: ALL_PAGES });
+      const given = loginKeyFile(file);
+      const key = given ? readLoginKey(given) : undefined;
+      const keyFile = loginKeyFile(core.file);
+      if (key && keyFile) writeLoginKey(keyFile, key, true);
+      forgetLoginKey(core);
+      return pages;
     } finally {
       if (resize) core.db.exec('PRAGMA journal_mode = WAL');
     }

@@ -4,7 +4,7 @@ import { backupTo, notRestorable, restoreFrom, stageBackup } from '../backup/bac
 import { liveServers } from '../store/presence.js';
 import { resetDatabase } from '../backup/reset.js';
 import type { Core } from '../core-type.js';
-import { CliError, emit, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, warnUsersWithoutKey, withCore, withGlobals, type CliIo } from './io.js';
 
 /** `tel backup`, `tel restore`, `tel reset`: the database file as a whole. */
 export function registerBackup(program: Command, io: CliIo): void {
@@ -19,7 +19,8 @@ Examples:
   $ tel --db lab.db backup /backups/lab.db --force
 
 The copy is one snapshot of the database (one read transaction: a server's writes go on meanwhile)
-and is readable by its owner only, as the database. \`tel restore FILE\` puts it back.`,
+and is readable by its owner only, as the database. The login key the users' passwords are hashed
+with goes beside it, as FILE.key: keep the two together. \`tel restore FILE\` puts both back.`,
     )
     .action(async (file: string, opts: { force?: boolean }, cmd: Command) =>
       withCore(cmd, async (core, g) => {
@@ -44,7 +45,8 @@ Stop tel serve first: a server keeps deliveries, breakers and jobs in memory tha
 would not match, so restore refuses (exit 1) while one runs on the database. The backup is checked
 before anything changes: a tel database, PRAGMA integrity_check, and a schema (tables, indexes,
 triggers, views) exactly as tel's migrations make it, so that a file from elsewhere brings no
-trigger or view of its own.`,
+trigger or view of its own. Its login key (FILE.key, beside it) replaces the database's; without
+it, users whose passwords it hashed cannot log in.`,
     )
     .action(async (file: string, _o: unknown, cmd: Command) => {
       if (!existsSync(file)) throw new CliError(`No backup at ${file}.`);
@@ -58,6 +60,7 @@ trigger or view of its own.`,
             refuseWhileServing(core, 'restore');
             const pages = await restoreFrom(core, staged.file);
             emit(io, g, { file, pages }, () => `Restored ${core.file} from ${file} (${pages} pages).`);
+            warnUsersWithoutKey(io, core);
           },
           { create: true },
         );

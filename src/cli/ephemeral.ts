@@ -20,6 +20,7 @@ export interface ServeOptions {
   allowedOrigin: string[];
   ephemeral?: boolean;
   fixture?: string;
+  metrics?: boolean;
 }
 
 /** The master account's credentials, as `--json` prints them. */
@@ -51,7 +52,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
   let api;
   try {
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
-    api = await startServing(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
+    api = await startServing(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin, openMetrics: opts.metrics });
     io.out(api.url);
     if (g.json) io.out(JSON.stringify({ url: api.url, db: file, ...master }));
     else {

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
 import { findAccount } from '../modules/accounts/service.js';
+import { usersWithoutTheirKey } from '../modules/users/service.js';
+import { loginKeyFile } from '../modules/users/login-key.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { escapeControls } from '../util/text.js';
 import { RefusedFile } from '../store/db.js';
@@ -279,4 +281,17 @@ export async function emitTableChunks(io: CliIo, chunks: Iterable<Record<string,
   }
   if (!t) io.out('(none)');
   else if (!io.write) io.out(collected);
+}
+
+/**
+ * Warns when some users' passwords were hashed with a login key the database's key file does not
+ * hold (the file left behind by a copy, or another one): their logins fail until it is back.
+ */
+export function warnUsersWithoutKey(io: CliIo, core: Core): void {
+  const n = usersWithoutTheirKey(core);
+  if (n === 0) return;
+  io.err(
+    `Note: ${n} user${n === 1 ? "'s password was" : "s' passwords were"} set with a login key ${loginKeyFile(core.file) ?? 'this database'} does not hold ` +
+      '(a database copied without its .key file?): they cannot log in until that key file is put back, or their passwords are set again.',
+  );
 }

@@ -6,6 +6,7 @@ import { exportLab, labText } from '../lab/export.js';
 import { planLab, PlanRefused, type Plan } from '../lab/plan.js';
 import { LabInvalid, parseLabText, type Problem } from '../lab/parse.js';
 import { readLab, type Lab } from '../lab/read.js';
+import { shareLoginKey } from '../modules/users/login-key.js';
 import { CliError, emit, existingAccount, globalsOf, openCoreAt, readSource, withCore, withGlobals, type CliIo } from './io.js';
 
 /** Reads and checks a lab file whole: every problem on stderr and exit 2 when it does not validate. */
@@ -45,11 +46,13 @@ export function applyOrFail(core: Core, plan: Plan) {
   }
 }
 
-/** Applies a plan to an open core, or to the database file, created for it. */
-function applyTo(core: Core | undefined, file: string, plan: Plan) {
+/** Applies a plan to an open core, or to the database file, created for it (`planned` made the plan). */
+function applyTo(core: Core | undefined, file: string, plan: Plan, planned: Core) {
   if (core) return applyOrFail(core, plan);
   const created = openCoreAt(file);
   try {
+    // the plan's password hashes were made with the planning copy's login key
+    shareLoginKey(planned, created);
     return applyOrFail(created, plan);
   } finally {
     closeCore(created);
@@ -92,7 +95,7 @@ one, shown once. Works beside a running server: its webhooks see the changes' ob
       try {
         const plan = await planOrRefuse(io, core, lab, opts.prune === true);
         const lines = plan.changes.map(describe);
-        const outcome = plan.changes.length === 0 || opts.dryRun ? undefined : applyTo(fresh ? undefined : core, g.db, plan);
+        const outcome = plan.changes.length === 0 || opts.dryRun ? undefined : applyTo(fresh ? undefined : core, g.db, plan, core);
         if (g.json) {
           emit(io, g, {
             changes: plan.changes.map((c) => ({ action: c.action, kind: c.kind, name: c.name, ...(c.fields ? { fields: c.fields } : {}) })),

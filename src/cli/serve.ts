@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
-import { CliError, globalsOf, openCoreAt, withGlobals, type CliIo } from './io.js';
+import { CliError, globalsOf, openCoreAt, warnUsersWithoutKey, withGlobals, type CliIo } from './io.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
 import { startServing } from './start-serving.js';
 import { untilStopped } from './signals.js';
@@ -25,6 +25,7 @@ export function registerServe(program: Command, io: CliIo): void {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
+    .option('--metrics', 'answer GET /metrics to any client (by default: clients on this machine, and super-duper admin tokens)')
     .option('--ephemeral', 'serve a temporary database, removed when the server stops')
     .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .addHelpText(
@@ -45,6 +46,9 @@ elsewhere cannot send them through its visitors' browsers.
 A full disk under the database stops nothing but writes: they answer 507 (an I/O error or a
 read-only file: 503), reads go on, deliveries and jobs wait, and all of it resumes by itself once
 there is space again; the log says when it began and when it ended.
+GET /metrics answers the server's health in Prometheus' text format (event-loop delay, requests by
+route and status, deliveries, outbox backlog, breakers, jobs, memory): to clients on this machine,
+to super-duper admin tokens from elsewhere, or to anyone with --metrics.
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM, finishing in-flight work; an --ephemeral server then
 removes its database.`,
     )
@@ -65,9 +69,10 @@ removes its database.`,
         closeCore(core);
         throw err;
       }
+      warnUsersWithoutKey(io, core);
       let api;
       try {
-        api = await startServing(core, opts.host, port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin });
+        api = await startServing(core, opts.host, port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin, openMetrics: opts.metrics });
       } catch (err) {
         closeCore(core);
         throw err;

@@ -1,6 +1,6 @@
 import type { Core } from '../core.js';
 import type { ApiOptions, RunningApi } from '../http/app.js';
-import { prepareForServing } from './compiler-tuning.js';
+import { compileValidatorsInBackground } from '../schema/validate.js';
 import { CliError } from './io.js';
 
 /**
@@ -12,7 +12,7 @@ export async function startServing(core: Core, host: string, port: number, opts:
   const { ListenError, startApi } = await import('../http/app.js');
   try {
     const api = await startApi(core, host, port, opts);
-    prepareForServing();
+    compileValidatorsInBackground();
     return api;
   } catch (err) {
     throw err instanceof ListenError ? new CliError(`${err.message}.`) : err;

@@ -27,3 +27,8 @@ export function breakerOf(core: Core, sourceId: string): BreakerState | undefine
   ).get(sourceId) as BreakerState | undefined;
   return r ? { state: r.state, failures: r.failures, changed: r.changed } : undefined;
 }
+
+/** How many targets' breakers are open, as their senders last recorded them. */
+export function openBreakers(core: Core): number {
+  return (stmt(core.db, "SELECT count(*) AS n FROM delivery_breakers WHERE state = 'open'").get() as { n: number }).n;
+}

@@ -280,3 +280,9 @@ export function sendingSource(core: Core, eventId: string): string | undefined {
     | undefined;
   return r?.source_id ?? undefined;
 }
+
+/** Deliveries not yet done, by state: `pending` (due or waiting for a retry) and `sending`; read through their partial indexes. */
+export function outboxBacklog(core: Core): { pending: number; sending: number } {
+  const count = (status: string) => (stmt(core.db, `SELECT count(*) AS n FROM outbox WHERE status = '${status}'`).get() as { n: number }).n;
+  return { pending: count('pending'), sending: count('sending') };
+}

@@ -5,6 +5,21 @@ import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';
 import { retryAfterMs, retryDelayMs, type DeliverySettings } from './settings.js';
 import type { BreakerChange } from './targets.js';
+import { Counter, labels } from '../util/metrics.js';
+
+/** Tries recorded by this process, by kind and what became of the delivery (`GET /metrics`). */
+export const deliveryTries = new Counter(
+  'tel_delivery_tries_total',
+  'Delivery tries recorded, by kind (webhook, queue) and outcome: delivered, retrying (failed, retries left), failed (for good).',
+);
+
+const outcomeLabels = new Map<string, string>();
+function countTry(kind: string, outcome: 'delivered' | 'retrying' | 'failed'): void {
+  const key = `${kind} ${outcome}`;
+  let l = outcomeLabels.get(key);
+  if (l === undefined) outcomeLabels.set(key, (l = labels({ kind, outcome })));
+  deliveryTries.inc(l);
+}
 
 /** A try that ended, waiting to be recorded. */
 export interface FinishedTry {
@@ -44,6 +59,7 @@ function settleTry(core: Core, { row, outcome, at, settings }: FinishedTry): boo
   const tryNo = row.tries + 1;
   const retriesLeft = Math.max(0, row.retries - row.tries);
   recordAttempt(core, row, outcome, tryNo, retriesLeft, at);
+  countTry(row.kind, outcome.ok ? 'delivered' : retriesLeft > 0 ? 'retrying' : 'failed');
   if (outcome.ok) return true;
   if (retriesLeft > 0) {
     const delay = retryAfterMs(outcome.retryAfter, settings, at) ?? retryDelayMs(settings, tryNo);

@@ -10,6 +10,8 @@ import { startCheckpointer, type Checkpointer } from '../store/checkpointer.js';
 import { noteStorageFault, onStorageBack } from '../store/health.js';
 import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
+import { monitorEventLoop } from './metrics.js';
+import { tidyMemory } from './memory.js';
 
 /** A listening API server with its background workers. */
 export interface RunningApi {
@@ -25,6 +27,8 @@ export interface ApiOptions {
   allowedHosts?: string[];
   /** origins of web pages, besides this machine's and the allowed hosts', that may log in through a browser (`*`: any) */
   allowedOrigins?: string[];
+  /** `GET /metrics` for any client (`tel serve --metrics`); else loopback clients and super-duper admin tokens */
+  openMetrics?: boolean;
 }
 
 /** The server could not listen where it was asked to (nothing else was started). */
@@ -40,6 +44,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   const server = createApiServer(core, apiRouter(), {
     guard: hostGuard(host, opts.allowedHosts),
     origins: originPolicy(opts.allowedOrigins, opts.allowedHosts),
+    openMetrics: opts.openMetrics,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(new ListenError(`Cannot listen on ${host}:${port}: ${err.message}`)));
@@ -51,9 +56,13 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   const workers: Worker[] = [];
   let checkpointer: Checkpointer | undefined;
   let stopAnnouncing: (() => void) | undefined;
+  const stopLoopMonitor = monitorEventLoop();
+  const stopTidying = tidyMemory();
   /** what stopping does once the workers have stopped and no request is left */
   const release = async () => {
     await checkpointer?.stop();
+    stopLoopMonitor();
+    stopTidying();
     stopAnnouncing?.();
     try {
       withdrawServer(core.db);

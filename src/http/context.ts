@@ -23,6 +23,8 @@ export interface RequestContext {
   authToken?: string;
   /** a file sent as the body of a route that takes one (`RouteDef.upload`): its type and bytes */
   upload?: Upload;
+  /** a body over 64 KiB of a route that parses its own (`RouteDef.unparsedLargeBody`); `envelope` is then empty */
+  unparsedBody?: Buffer;
 }
 
 /** A request body that is a file rather than a JSON envelope. */

@@ -112,6 +112,17 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(r.headers.get('access-control-allow-headers')).toContain('Content-Type');
   });
 
+  it("a success carries the CORS headers when the request is a browser's (Origin), as Kazoo", async () => {
+    const plain = await srv.request('GET', accountPath, { token: srv.adminToken });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+    const browser = await srv.request('GET', accountPath, { token: srv.adminToken, headers: { Origin: 'http://ui.example' } });
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get('access-control-allow-origin')).toBe('*');
+    expect(browser.headers.get('access-control-expose-headers')).toContain('X-Auth-Token');
+    expect(browser.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
   it('error responses carry the CORS headers too', async () => {
     const r = await srv.request('GET', accountPath, { token: 'bad' });
     expect(r.status).toBe(401);

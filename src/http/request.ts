@@ -1,14 +1,10 @@
+import { envelopeData } from '../util/json.js';
 import type { RequestContext, Upload } from './context.js';
 import { errors } from '../errors.js';
 
 /** `data` of the request as an object (`{}` when absent); an array is a 400. */
 export function dataObject(ctx: RequestContext): Record<string, unknown> {
-  const d = ctx.data;
-  if (d === undefined) return {};
-  if (Array.isArray(d) || d === null || typeof d !== 'object') {
-    throw errors.invalidField('data', 'type', 'Value did not match type(s): object', { target: 'object' });
-  }
-  return d as Record<string, unknown>;
+  return envelopeData(ctx.data);
 }
 
 /** The revision a client expects to replace (`If-Match`), if it sent one. */

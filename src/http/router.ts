@@ -54,6 +54,11 @@ export interface RouteDef {
   superduper?: boolean;
   /** takes a file: a body whose Content-Type is not JSON reaches the handler as `ctx.upload` */
   upload?: boolean;
+  /**
+   * a body over 64 KiB reaches the handler unparsed (`ctx.unparsedBody`), for it to parse off the
+   * event loop (bulk number jobs: 100,000 numbers are tens of milliseconds of parsing and checking)
+   */
+  unparsedLargeBody?: boolean;
   /** the JSON Schema of the request's `data`, as its handler validates it (the OpenAPI document shows it) */
   body?: JsonSchema;
   /** the JSON Schema of the answer's `data` on success (answers.ts); the OpenAPI document shows it */

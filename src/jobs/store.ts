@@ -272,3 +272,15 @@ export function listJobs(core: Core, q: JobFilter & PageQuery<number> = {}): Pag
   const rows = core.db.prepare(sql).all(...args, pageLimit(q.pageSize)) as unknown as JobRow[];
   return keysetPage(rows, q, (r) => r.seq);
 }
+
+/** How many jobs are in each status (through the status index). */
+export function jobCounts(core: Core): Record<JobStatus, number> {
+  const out: Record<JobStatus, number> = { pending: 0, running: 0, complete: 0, failed: 0 };
+  for (const r of stmt(core.db, 'SELECT status, count(*) AS n FROM resource_jobs GROUP BY status').all() as { status: JobStatus; n: number }[]) out[r.status] = r.n;
+  return out;
+}
+
+/** The jobs running now, with their progress. */
+export function runningJobs(core: Core): JobRow[] {
+  return stmt(core.db, `SELECT ${JOB_COLUMNS} FROM resource_jobs WHERE status = 'running' ORDER BY seq`).all() as unknown as JobRow[];
+}

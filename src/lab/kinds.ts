@@ -28,7 +28,7 @@ export interface Stored {
 /** Options of a write, decided while planning. */
 export interface WriteExtras {
   /** users: the password's hashes, computed outside the transaction */
-  credentials?: import('../modules/users/credentials.js').StoredCredentials;
+  hashed?: import('../modules/users/service.js').HashedPassword;
   password?: string;
 }
 
@@ -109,10 +109,10 @@ const users: CollectionKind = {
   },
   list: (core, owner) => listUsers(core, accountOf(owner)).map(stored),
   listUnder: docsUnder('user'),
-  create: (core, owner, doc, id, x) => void createUser(core, accountOf(owner), { ...doc, password: x.password }, id, { credentials: x.credentials }),
+  create: (core, owner, doc, id, x) => void createUser(core, accountOf(owner), { ...doc, password: x.password }, id, { hashed: x.hashed }),
   update: (core, owner, cur, doc, x) =>
     void updateUser(core, accountOf(owner), cur.id, x.password ? { ...doc, password: x.password } : doc, 'replace', cur.rev, {
-      credentials: x.credentials,
+      hashed: x.hashed,
     }),
   remove: (core, owner, cur) => void deleteUser(core, accountOf(owner), cur.id, cur.rev),
 };

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { generatePassword } from '../modules/accounts/bootstrap.js';
-import { CREDENTIALS_FIELD, hashCredentials, loginForms, verifyCredentials, type StoredCredentials } from '../modules/users/credentials.js';
+import type { Core } from '../core-type.js';
+import { hashPassword } from '../modules/users/credentials.js';
+import { loginKey } from '../modules/users/login-key.js';
+import { isUserPassword } from '../modules/users/service.js';
 import { maskedUri } from '../modules/webhooks/service.js';
 import { MASKED, type CollectionKind, type Stored, type WriteExtras } from './kinds.js';
 import type { ItemNode } from './read.js';
@@ -51,21 +54,29 @@ export function unmasked(
 }
 
 /**
- * A user's password write, hashed here, outside the transaction: a new user's (generated when the
- * file gives none), or a changed one (checked against the stored hashes). None when it is unchanged.
+ * A user's password write, hashed here (off the event loop), outside the transaction: a new user's
+ * (generated when the file gives none), or a changed one (checked against the stored hashes).
+ * None when it is unchanged.
  */
-export async function passwordOf(kind: CollectionKind, item: ItemNode, match: Stored | undefined, name: string, report: SecretsReport): Promise<WriteExtras> {
-  if (kind.key !== 'users') return {};
+export async function passwordOf(
+  core: Core,
+  accountId: string | undefined,
+  kind: CollectionKind,
+  item: ItemNode,
+  match: Stored | undefined,
+  name: string,
+  report: SecretsReport,
+): Promise<WriteExtras> {
+  if (kind.key !== 'users' || !accountId) return {};
   let password = item.password;
   if (!password && match) return {};
   if (!password) {
     password = generatePassword();
     report.generated.push({ name: `${name} password`, value: password });
-  } else if (match) {
-    const stored = match.pvt?.[CREDENTIALS_FIELD] as StoredCredentials | undefined;
-    if (stored && (await verifyCredentials(stored, loginForms(item.key, password).md5, 'md5'))) return {};
+  } else if (match && (await isUserPassword(core, accountId, match, password))) {
+    return {};
   }
-  return { password, credentials: hashCredentials(item.key, password) };
+  return { password, hashed: { accountId, username: item.key, hashes: await hashPassword(loginKey(core, true), accountId, item.key, password) } };
 }
 
 /** A Standard Webhooks signing secret for a new hook whose file gives it masked. */

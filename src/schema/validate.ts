@@ -85,6 +85,9 @@ function runChecked(fn: ValidateFunction, doc: unknown): ErrorObject[] | undefin
   for (;;) {
     if (fn(doc)) return undefined;
     const errs = reportable(fn.errors ?? []);
+    // ajv keeps the last errors on the function, and with `verbose` they hold the document: a
+    // hostile 5 MB body would stay in memory until the schema's next check
+    fn.errors = null;
     if (!fixStringForms(doc, errs)) return errs;
   }
 }
@@ -177,6 +180,18 @@ function fixStringForms(doc: unknown, errs: readonly ErrorObject[]): boolean {
     fixed = true;
   }
   return fixed;
+}
+
+/**
+ * Compiles the validators not compiled yet in the background, one a turn of the event loop:
+ * requests are answered in between, and a listening server's first writes of each kind find
+ * their schema ready.
+ */
+export function compileValidatorsInBackground(): void {
+  const next = () => {
+    if (compileValidators(1) > 0) setImmediate(next).unref();
+  };
+  setImmediate(next).unref();
 }
 
 /**

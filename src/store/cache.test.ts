@@ -47,3 +47,28 @@ describe('a row cache under guessed keys', () => {
     expect(loads).toBe(2);
   });
 });
+
+describe('a row cache beside another connection', () => {
+  it("empties itself once another connection has committed (seen within a millisecond)", async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'tel-cache-'));
+    const file = join(dir, 'c.db');
+    const mine = new DatabaseSync(file);
+    const other = new DatabaseSync(file);
+    try {
+      mine.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (\'a\', \'one\')');
+      const cache = new RowCache<string>(mine);
+      const read = () => cache.get('a', () => (mine.prepare('SELECT v FROM t WHERE k = ?').get('a') as { v: string }).v);
+      expect(read()).toBe('one');
+      other.prepare("UPDATE t SET v = 'two' WHERE k = 'a'").run();
+      await new Promise((r) => setTimeout(r, 5));
+      expect(read()).toBe('two');
+    } finally {
+      mine.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -613,4 +613,16 @@ export const MIGRATIONS: Migration[] = [
       INSERT OR IGNORE INTO alert_audiences SELECT * FROM alert_audiences_of WHERE audience IS NOT NULL;
     `,
   },
+  {
+    id: '2900-user-login-lookup',
+    sql: `
+      -- A login finds its user by the hash of the form it sends (users/credentials.ts), not by
+      -- trying each user of the account.
+      CREATE INDEX docs_user_login_md5 ON docs(json_extract(pvt, '$.pvt_login.md5')) WHERE kind = 'user';
+      CREATE INDEX docs_user_login_sha1 ON docs(json_extract(pvt, '$.pvt_login.sha1')) WHERE kind = 'user';
+      -- Users whose password is stored as earlier versions did, until they log in once.
+      CREATE INDEX docs_user_legacy_login ON docs(account_id) WHERE kind = 'user' AND json_extract(pvt, '$.pvt_login') IS NULL
+        AND (json_extract(pvt, '$.pvt_credentials') IS NOT NULL OR json_extract(pvt, '$.pvt_md5_auth') IS NOT NULL);
+    `,
+  },
 ];

@@ -1,3 +1,5 @@
+import { errors } from '../errors.js';
+
 /**
  * The deepest nesting of objects and arrays tel accepts in JSON it is sent (a request body,
  * its envelope included, or a CLI option). Real documents stay under ten levels; the limit keeps
@@ -95,4 +97,38 @@ export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => un
   }
   counted(count);
   yield `${text}]`;
+}
+
+/**
+ * A request body read as tel's envelope (`{data, …}`): an object, its `data` (if any) an object or
+ * an array; empty is `{}`. Refuses nesting past MAX_JSON_DEPTH before parsing, and what is not
+ * JSON, as the 400s of the error catalogue.
+ */
+export function parseEnvelope(body: Buffer): Record<string, unknown> {
+  if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
+  const text = body.toString('utf8').trim();
+  if (text === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw errors.invalidJson((err as Error).message);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw errors.invalidJson('the body must be a JSON object with the payload under "data"');
+  }
+  const env = parsed as Record<string, unknown>;
+  if ('data' in env && (env.data === null || typeof env.data !== 'object')) {
+    throw errors.invalidJson('"data" must be an object or an array');
+  }
+  return env;
+}
+
+/** An envelope's `data` as a document (absent: `{}`); an array or a scalar is the 400 of a field of the wrong type. */
+export function envelopeData(data: unknown): Record<string, unknown> {
+  if (data === undefined) return {};
+  if (Array.isArray(data) || data === null || typeof data !== 'object') {
+    throw errors.invalidField('data', 'type', 'Value did not match type(s): object', { target: 'object' });
+  }
+  return data as Record<string, unknown>;
 }

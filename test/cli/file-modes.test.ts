@@ -41,11 +41,11 @@ describe('the database file and the files beside it are owner-only', () => {
     return { dir: tmp.dir, db: join(tmp.dir, 'tel.db') };
   };
 
-  it('tel init creates tel.db 0600 under umask 000', async () => {
+  it('tel init creates tel.db and its login key 0600 under umask 000', async () => {
     const { dir, db } = fresh();
     const r = await finished(telUnderUmask(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 'pw']));
     expect(r.code).toBe(0);
-    expect(modes(dir)).toEqual({ 'tel.db': '600' });
+    expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db.key': '600' });
   });
 
   it('tel serve on a new file keeps tel.db, -wal and -shm 0600 while it serves', async () => {
@@ -63,7 +63,7 @@ describe('the database file and the files beside it are owner-only', () => {
     const key = out.match(/api_key\s+(\S+)/)![1];
     const login = await fetch(`${url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: key } }) });
     expect(login.status).toBe(201);
-    expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db-shm': '600', 'tel.db-wal': '600' });
+    expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db-shm': '600', 'tel.db-wal': '600', 'tel.db.key': '600' });
     server.kill('SIGTERM');
     await new Promise((resolve) => server!.on('close', resolve));
     server = undefined;
@@ -84,7 +84,7 @@ describe('the database file and the files beside it are owner-only', () => {
       expect(modes(dir)['tel.db-shm']).toBe('644');
       const r = await finished(telUnderUmask(['accounts', 'create', 'Customer', '--parent', master, '--db', db, '--json']));
       expect(r.code).toBe(0);
-      expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db-shm': '600', 'tel.db-wal': '600' });
+      expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db-shm': '600', 'tel.db-wal': '600', 'tel.db.key': '600' });
     } finally {
       reader.close();
     }

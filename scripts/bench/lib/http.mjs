@@ -7,7 +7,10 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
-export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-concurrent-recompilation'];
+export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-concurrent-recompilation', '--expose-gc'];
+
+/** The environment tel runs with (the same shebang and npm scripts): glibc's malloc hands large blocks back. */
+export const TEL_NODE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /**
  * A load benchmark's `--seconds` and `--connections` (defaults given as strings), checked, on the
@@ -64,7 +67,7 @@ const children = new Set();
 
 /** Starts `node …args` and resolves with it and the first http://127.0.0.1:port its stdout prints. */
 export function startProcess(args, { cwd, env = {} } = {}) {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...TEL_NODE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let out = '';

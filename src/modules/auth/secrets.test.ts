@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
@@ -44,14 +44,15 @@ describe('secrets at rest and guessing logins', () => {
     expect((await srv.request('GET', '/v2/token_auth', { token })).status).toBe(200);
   });
 
-  it("a user's stored credential does not log in: it is a salted scrypt, not Kazoo's md5/sha1", async () => {
+  it("a user's stored credential does not log in: it is a scrypt keyed by the login key, not Kazoo's md5/sha1", async () => {
     const [user] = readFile<{ pvt: string }>(srv.dbFile, "SELECT pvt FROM docs WHERE kind = 'user' AND account_id = ?", acct.id);
     const pvt = JSON.parse(user.pvt);
     const text = JSON.stringify(pvt);
     expect(text).not.toContain(md5('teller:pw-teller-1'));
     expect(text).not.toContain(sha1('teller:pw-teller-1'));
-    expect(pvt.pvt_credentials.salt).toMatch(/^[0-9a-f]{32}$/);
-    for (const stolen of [pvt.pvt_credentials.md5, pvt.pvt_credentials.sha1]) {
+    expect(pvt.pvt_login.key).toMatch(/^[0-9a-f]{12}$/);
+    for (const stolen of [pvt.pvt_login.md5, pvt.pvt_login.sha1]) {
+      expect(stolen).toMatch(/^[0-9a-f]{64}$/);
       const r = await srv.request('PUT', '/v2/user_auth', { data: { credentials: stolen, account_name: 'Vault Co' } });
       expect(r.status).toBe(401);
     }
@@ -62,21 +63,47 @@ describe('secrets at rest and guessing logins', () => {
     }
   });
 
-  it('a user stored with a plain md5 (before salting) logs in once and is then stored salted', async () => {
+  /** Stores a user as an earlier tel did; answers its id. */
+  function storeOldUser(username: string, pvt: Record<string, unknown>): string {
     const id = newId();
     const now = Date.now();
     srv.core.db
       .prepare("INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, 'user', ?, ?, ?, '1-x', ?, ?)")
-      .run(id, acct.id, JSON.stringify({ username: 'old', priv_level: 'user', enabled: true }), JSON.stringify({ pvt_md5_auth: md5('old:pw-old-1'), pvt_sha1_auth: sha1('old:pw-old-1') }), now, now);
-    const r = await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('old:pw-old-1'), account_name: 'Vault Co' } });
-    expect(r.status).toBe(201);
-    const [row] = readFile<{ pvt: string }>(srv.dbFile, 'SELECT pvt FROM docs WHERE id = ?', id);
-    const pvt = JSON.parse(row.pvt);
+      .run(id, acct.id, JSON.stringify({ username, priv_level: 'user', enabled: true }), JSON.stringify(pvt), now, now);
+    return id;
+  }
+
+  const storedPvt = (id: string) => JSON.parse(readFile<{ pvt: string }>(srv.dbFile, 'SELECT pvt FROM docs WHERE id = ?', id)[0].pvt);
+  const login = (credentials: string, method = 'md5') => srv.request('PUT', '/v2/user_auth', { data: { credentials, method, account_name: 'Vault Co' } });
+
+  it('a user stored with a plain md5 (Kazoo, before salting) logs in once and is then stored with login hashes of both forms', async () => {
+    const id = storeOldUser('old', { pvt_md5_auth: md5('old:pw-old-1'), pvt_sha1_auth: sha1('old:pw-old-1') });
+    expect((await login(md5('old:pw-old-1'))).status).toBe(201);
+    const pvt = storedPvt(id);
     expect(pvt.pvt_md5_auth).toBeUndefined();
     expect(pvt.pvt_sha1_auth).toBeUndefined();
-    expect(pvt.pvt_credentials.md5).toMatch(/^[0-9a-f]{64}$/);
-    expect((await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('old:pw-old-1'), account_name: 'Vault Co' } })).status).toBe(201);
-    expect((await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('old:wrong'), account_name: 'Vault Co' } })).status).toBe(401);
+    expect(pvt.pvt_login.md5).toMatch(/^[0-9a-f]{64}$/);
+    expect(pvt.pvt_login.sha1).toMatch(/^[0-9a-f]{64}$/);
+    expect((await login(md5('old:pw-old-1'))).status).toBe(201);
+    expect((await login(sha1('old:pw-old-1'), 'sha')).status).toBe(201);
+    expect((await login(md5('old:wrong'))).status).toBe(401);
+  });
+
+  it('a user stored salted (before login keys) logs in with md5 and is then stored with login hashes; with sha it keeps its salted record', async () => {
+    const salt = randomBytes(16);
+    const scrypted = (form: string) => scryptSync(form, salt, 32, { N: 16384, r: 8, p: 1 }).toString('hex');
+    const hint = (form: string) => createHash('sha256').update(form).digest('hex')[0];
+    const forms = { md5: md5('salty:pw-salty-1'), sha1: sha1('salty:pw-salty-1') };
+    const salted = { salt: salt.toString('hex'), md5: scrypted(forms.md5), sha1: scrypted(forms.sha1), md5_hint: hint(forms.md5), sha1_hint: hint(forms.sha1) };
+    const id = storeOldUser('salty', { pvt_credentials: salted });
+    expect((await login(md5('salty:wrong'))).status).toBe(401);
+    expect((await login(forms.sha1, 'sha')).status).toBe(201);
+    expect(storedPvt(id).pvt_credentials).toEqual(salted);
+    expect((await login(forms.md5)).status).toBe(201);
+    const pvt = storedPvt(id);
+    expect(pvt.pvt_credentials).toBeUndefined();
+    expect(pvt.pvt_login).toMatchObject({ md5: expect.stringMatching(/^[0-9a-f]{64}$/), sha1: '' });
+    expect((await login(forms.md5)).status).toBe(201);
   });
 
   it('past login_max_failures failed logins, tries wait their turn (a good one too) and a flood is answered 429 with Retry-After', async () => {

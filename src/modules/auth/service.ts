@@ -16,7 +16,7 @@ import {
   resellerIdOf,
   type Account,
 } from '../accounts/service.js';
-import { findUser, upgradeLegacyCredentials, usersByCredentials } from '../users/service.js';
+import { findUser, storeLoginUpgrade, usersByCredentials } from '../users/service.js';
 import { loginThrottle } from './throttle.js';
 import { userApps } from '../apps-store/service.js';
 
@@ -333,14 +333,15 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
   const form = String(data.credentials);
   for (const account of candidates) {
     if (account.doc.enabled === false) continue;
-    const users = await usersByCredentials(core, account.id, form, method);
-    if (users.length === 1) {
+    const matches = await usersByCredentials(core, account.id, form, method);
+    if (matches.length === 1) {
+      const [match] = matches;
       const login = loginRestrictionsOf(core, data);
       turn?.succeeded();
       return transaction(core.db, () => {
-        upgradeLegacyCredentials(core, users[0], form, method);
-        const token = issueToken(core, { account, ownerId: users[0].id, method: METHOD_USER_AUTH, loginRestrictions: login });
-        return { token, data: tokenRecord(core, { token, account, ownerId: users[0].id, method: METHOD_USER_AUTH }, from?.apiUrl) };
+        storeLoginUpgrade(core, match);
+        const token = issueToken(core, { account, ownerId: match.user.id, method: METHOD_USER_AUTH, loginRestrictions: login });
+        return { token, data: tokenRecord(core, { token, account, ownerId: match.user.id, method: METHOD_USER_AUTH }, from?.apiUrl) };
       });
     }
   }

@@ -3,8 +3,9 @@ import { errors } from '../../errors.js';
 import type { Page, PageQuery } from '../../store/pages.js';
 import { compileValidator } from '../../schema/validate.js';
 import { unixMsToGregorian } from '../../util/time.js';
-import { kickJobs } from '../../jobs/executor.js';
+import { jobThreadOf, kickJobs } from '../../jobs/executor.js';
 import { createJob, getAccountJob, jobDetailPieces, listJobs, type JobFilter, type JobRow, type JobStatus } from '../../jobs/store.js';
+import { envelopeData, parseEnvelope } from '../../util/json.js';
 import { jobSchema } from './schema.js';
 
 const validateJob = compileValidator<{ numbers: string[]; resource_id: string; name?: string }>(jobSchema);
@@ -29,6 +30,23 @@ export function createAccountJob(core: Core, accountId: string, authAccountId: s
   const job = createJob(core, { accountId, authAccountId, resourceId: body.resource_id, name: body.name, numbers: body.numbers });
   kickJobs(core);
   return createdJobJson(job, body.numbers);
+}
+
+/**
+ * Creates a job from a request body as it came (a 100,000-number body is 2 MB of JSON: tens of
+ * milliseconds to parse, check and store): on the job thread when this process has one (the
+ * server), so that the event loop answers other requests meanwhile. Answers the job's JSON text.
+ */
+export async function createJobFromBody(core: Core, accountId: string, authAccountId: string | undefined, body: Buffer): Promise<string> {
+  const thread = jobThreadOf(core);
+  const json = (await thread?.createJob({ accountId, authAccountId, body })) ?? jobFromBody(core, accountId, authAccountId, body);
+  kickJobs(core);
+  return json;
+}
+
+/** What `createJobFromBody` runs where it runs: the body parsed, the job checked and stored, its JSON text. */
+export function jobFromBody(core: Core, accountId: string, authAccountId: string | undefined, body: Buffer): string {
+  return JSON.stringify(createAccountJob(core, accountId, authAccountId, envelopeData(parseEnvelope(body).data)));
 }
 
 /** A job of the account with its per-number results (as JSON text in pieces, see jobDetailPieces), or 404. */

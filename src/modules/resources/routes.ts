@@ -26,7 +26,7 @@ import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
 import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
-import { createAccountJob, jobDetailOf, listAccountJobs } from './jobs.js';
+import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
 
@@ -130,7 +130,12 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       method: 'PUT',
       path: `${base}/jobs`,
       body: jobSchema,
-      handler: (ctx, core) => ({ data: createAccountJob(core, jobAccount(core, scopeOf(ctx)), ctx.auth?.accountId, dataObject(ctx)) }),
+      unparsedLargeBody: true,
+      handler: async (ctx, core) => {
+        const accountId = jobAccount(core, scopeOf(ctx));
+        if (ctx.unparsedBody) return { json: await createJobFromBody(core, accountId, ctx.auth?.accountId, ctx.unparsedBody) };
+        return { data: createAccountJob(core, accountId, ctx.auth?.accountId, dataObject(ctx)) };
+      },
     },
     {
       method: 'GET',

@@ -4,7 +4,7 @@ import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../ht
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { checkUserWrite, createUser, deleteUser, getUser, updateUser, userJson, usersPage } from './service.js';
+import { checkUserWrite, createUser, deleteUser, getUser, hashPasswordOf, updateUser, userJson, usersPage } from './service.js';
 import type { StoredDoc } from '../documents/store.js';
 import { userSchema } from './schema.js';
 import { deleteAttachments, fileFromUpload, findAttachment, IMAGE_TYPES, putAttachment } from '../documents/files.js';
@@ -71,7 +71,11 @@ export const userRoutes: RouteDef[] = [
     path: 'accounts/:account_id/users',
     body: userSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: userJson(createUser(core, ctx.params.account_id, userInput(ctx, core))) }),
+    handler: async (ctx, core) => {
+      const input = userInput(ctx, core);
+      const password = await hashPasswordOf(core, ctx.params.account_id, input);
+      return { data: userJson(createUser(core, ctx.params.account_id, input, undefined, password)) };
+    },
   },
   {
     method: 'GET',
@@ -82,9 +86,12 @@ export const userRoutes: RouteDef[] = [
       return { data: userJson(u), extras: { revision: u.rev } };
     },
   },
-  ...writeRoutes('accounts/:account_id/users/:user_id', (ctx, core, mode) => ({
-    data: userJson(updateUser(core, ctx.params.account_id, ctx.params.user_id, userInput(ctx, core), mode, ifMatchOf(ctx))),
-  }), userSchema, answer),
+  ...writeRoutes('accounts/:account_id/users/:user_id', async (ctx, core, mode) => {
+    const { account_id: accountId, user_id: userId } = ctx.params;
+    const input = userInput(ctx, core);
+    const password = await hashPasswordOf(core, accountId, input, { userId, mode });
+    return { data: userJson(updateUser(core, accountId, userId, input, mode, ifMatchOf(ctx), password)) };
+  }, userSchema, answer),
   {
     method: 'DELETE',
     path: 'accounts/:account_id/users/:user_id',

@@ -19,7 +19,8 @@ describe('whitelabel', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const download = async (path: string, token?: string) => {
-    const res = await fetch(srv.url + path, { headers: token ? { 'X-Auth-Token': token } : {} });
+    // as a browser fetches it (a CORS request: the answer carries the CORS headers)
+    const res = await fetch(srv.url + path, { headers: { Origin: 'http://ui.example.com', ...(token ? { 'X-Auth-Token': token } : {}) } });
     return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
   };
 

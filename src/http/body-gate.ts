@@ -1,0 +1,33 @@
+/**
+ * How many large request bodies are read and handled at once. A 5 MB body costs some 40 MB while
+ * it is read, parsed, checked and answered (its bytes, its text, its objects, an answer that may
+ * quote it); sixteen at once took the server from 100 MB to 400. Past LARGE_BODY_BYTES a request
+ * waits for one of LARGE_BODY_SLOTS before its body is read (TCP holds the rest meanwhile); only
+ * requests with a valid token may send more than 64 KiB anyway.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+const LARGE_BODY_SLOTS = 2;
+
+let inUse = 0;
+let handled = 0;
+const waiting: (() => void)[] = [];
+
+/** How many large bodies this process has taken in (the memory tidy collects after them). */
+export function largeBodiesSince(): number {
+  return handled;
+}
+
+/** Waits for a slot; answers its release (call it once). */
+export async function largeBodySlot(): Promise<() => void> {
+  if (inUse < LARGE_BODY_SLOTS) inUse++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  handled++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = waiting.shift();
+    if (next) next();
+    else inUse--;
+  };
+}

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+
+describe('number jobs run on a thread of their own', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv?.close());
+
+  it("a 50,000-number job leaves the server's event loop mostly idle, its progress seen while it runs", async () => {
+    const token = srv.adminToken;
+    const base = `/v2/accounts/${srv.master.account_id}/resources`;
+    const resource = await srv.request('PUT', base, { token, data: { name: 'Carrier', gateways: [{ server: 'gw.example.net' }] } });
+    const numbers = Array.from({ length: 50_000 }, (_, i) => `+1415${String(2_000_000 + i).padStart(7, '0')}`);
+    const put = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers, resource_id: resource.body.data.id } });
+    expect(put.status).toBe(201);
+    // from here the server only answers the polls: the batches are committed on the job thread
+    const elu = performance.eventLoopUtilization();
+    const seen: number[] = [];
+    let job: { status: string; processed: number; successes: number };
+    for (;;) {
+      const list = await srv.request('GET', `${base}/jobs`, { token });
+      job = list.body.data.find((j: { id: string }) => j.id === put.body.data.id);
+      const row = srv.core.db.prepare('SELECT processed FROM resource_jobs WHERE id = ?').get(put.body.data.id) as { processed: number };
+      seen.push(row.processed);
+      if (job.status === 'complete' || job.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const busy = performance.eventLoopUtilization(elu).utilization;
+    expect(job).toMatchObject({ status: 'complete', successes: 50_000 });
+    // progress showed while the job ran, a committed batch at a time
+    expect(seen.some((p) => p > 0 && p < 50_000)).toBe(true);
+    // on the event loop, the batches would have kept it busy nearly all the while
+    expect(busy).toBeLessThan(0.5);
+  });
+
+  it('a large job request is checked on the thread: its refusals are the answers a small one gets', async () => {
+    const token = srv.adminToken;
+    const base = `/v2/accounts/${srv.master.account_id}/resources`;
+    const resource = await srv.request('PUT', base, { token, data: { name: 'Checked', gateways: [] } });
+    const padding = Array.from({ length: 8000 }, (_, i) => `+1628${String(3_000_000 + i).padStart(7, '0')}`);
+    const bad = (numbers: unknown[]) => ({ token, data: { numbers, resource_id: resource.body.data.id } });
+    const small = await srv.request('PUT', `${base}/jobs`, bad(['+14155550100', '']));
+    const large = await srv.request('PUT', `${base}/jobs`, bad([...padding, '']));
+    expect(JSON.stringify(padding).length).toBeGreaterThan(64 * 1024);
+    expect(small.status).toBe(400);
+    expect(large.status).toBe(400);
+    expect(Object.keys(large.body.data)).toEqual(Object.keys(small.body.data).map((k) => k.replace('.1', `.${padding.length}`)));
+    const notJson = await srv.request('PUT', `${base}/jobs`, { token, body: `{"data":{"numbers":${JSON.stringify(padding)}` });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.message).toBe('invalid json');
+    // nothing was stored
+    const jobs = await srv.request('GET', `${base}/jobs`, { token });
+    expect(jobs.body.data.filter((j: { resource_id: string }) => j.resource_id === resource.body.data.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+import { scryptSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { scryptOffLoop } from './hash-threads.js';
+
+describe('password hashes off the event loop', () => {
+  it("are scrypt's, computed while the event loop keeps turning", async () => {
+    const options = { N: 2 ** 14, r: 8, p: 1 };
+    let turns = 0;
+    let turning = true;
+    const spin = () => {
+      turns++;
+      if (turning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const hashes = await Promise.all(['a', 'b', 'c'].map((form) => scryptOffLoop(form, Buffer.from('salt'), 32, options)));
+    turning = false;
+    expect(hashes.map((h) => h.toString('hex'))).toEqual(['a', 'b', 'c'].map((form) => scryptSync(form, Buffer.from('salt'), 32, options).toString('hex')));
+    // three 16 MiB hashes take tens of milliseconds: computed here, the loop would not have turned
+    expect(turns).toBeGreaterThan(3);
+  });
+});

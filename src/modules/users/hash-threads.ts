@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module';
+import { scrypt, type ScryptOptions } from 'node:crypto';
+import type { Worker as ThreadWorker } from 'node:worker_threads';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Threads that hash passwords for a server, one per core it may use, each at a lower scheduling
+ * priority than the event loop's thread (a Linux thread's own nice value). Hashed on libuv's
+ * threadpool instead, four threads at the event loop's priority took the cores from it: under the
+ * mixed bench a third of the loop's samples were spent waiting for a core right after handing a
+ * hash over. Here a request is answered first and hashes take the time left.
+ */
+const THREAD_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { scryptSync } = require('node:crypto');
+try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), 10); } catch {}
+parentPort.on('message', ({ id, form, salt, keylen, options }) => {
+  try { parentPort.postMessage({ id, hash: scryptSync(form, salt, keylen, options) }); }
+  catch (err) { parentPort.postMessage({ id, error: String((err && err.message) || err) }); }
+});
+`;
+
+interface Hashing {
+  form: string;
+  salt: Buffer;
+  keylen: number;
+  options: ScryptOptions;
+  resolve: (hash: Buffer) => void;
+  reject: (err: Error) => void;
+}
+
+interface HashThread {
+  worker: ThreadWorker;
+  busy?: { id: number; job: Hashing };
+}
+
+const threads: HashThread[] = [];
+const queue: Hashing[] = [];
+let nextId = 0;
+/** false once threads cannot be started: libuv's threadpool hashes instead */
+let usable = true;
+
+/** Computes scrypt off the event loop, on a hash thread (or, without them, libuv's threadpool). */
+export function scryptOffLoop(form: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  if (!usable) return scryptOnPool(form, salt, keylen, options);
+  return new Promise((resolve, reject) => {
+    queue.push({ form, salt, keylen, options, resolve, reject });
+    dispatch();
+  });
+}
+
+function scryptOnPool(form: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(form, salt, keylen, options, (err, out) => (err ? reject(err) : resolve(out))));
+}
+
+function dispatch(): void {
+  while (queue.length > 0) {
+    let thread = threads.find((t) => !t.busy);
+    if (!thread && threads.length < size()) thread = start();
+    if (!thread) return;
+    const job = queue.shift()!;
+    const id = ++nextId;
+    thread.busy = { id, job };
+    thread.worker.ref();
+    thread.worker.postMessage({ id, form: job.form, salt: job.salt, keylen: job.keylen, options: job.options });
+  }
+}
+
+/** As many threads as cores this process may run on (one when pinned to one). */
+function size(): number {
+  const { availableParallelism } = require('node:os') as typeof import('node:os');
+  return Math.max(1, availableParallelism());
+}
+
+function start(): HashThread | undefined {
+  let worker: ThreadWorker;
+  try {
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+    worker = new Worker(THREAD_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+  } catch {
+    giveUp();
+    return undefined;
+  }
+  const thread: HashThread = { worker };
+  worker.unref();
+  worker.on('message', (m: { id: number; hash?: Uint8Array; error?: string }) => {
+    const busy = thread.busy;
+    if (!busy || busy.id !== m.id) return;
+    thread.busy = undefined;
+    worker.unref();
+    if (m.hash) busy.job.resolve(Buffer.from(m.hash.buffer, m.hash.byteOffset, m.hash.byteLength));
+    else busy.job.reject(new Error(m.error));
+    dispatch();
+  });
+  const lost = () => {
+    const i = threads.indexOf(thread);
+    if (i >= 0) threads.splice(i, 1);
+    const job = thread.busy?.job;
+    thread.busy = undefined;
+    giveUp();
+    // the hash under way is computed again, on the threadpool
+    if (job) scryptOnPool(job.form, job.salt, job.keylen, job.options).then(job.resolve, job.reject);
+  };
+  worker.on('error', lost);
+  worker.on('exit', lost);
+  threads.push(thread);
+  return thread;
+}
+
+/** No hash threads (they cannot start, or one failed): libuv's threadpool hashes what waits. */
+function giveUp(): void {
+  if (!usable) return;
+  usable = false;
+  for (const job of queue.splice(0)) scryptOnPool(job.form, job.salt, job.keylen, job.options).then(job.resolve, job.reject);
+  for (const t of threads.splice(0)) void t.worker.terminate();
+}
