@@ -51,10 +51,14 @@ describe('the example runner', () => {
       '```json runnable',
       '{}',
       '```',
+      '```sh runnable setup', // 22
+      'echo first',
+      '```',
     ].join('\n');
     expect(runnableExamples(page, 'page.md')).toEqual([
       { file: 'page.md', line: 5, code: 'echo one\n````md' },
       { file: 'page.md', line: 16, code: 'echo two' },
+      { file: 'page.md', line: 22, code: 'echo first', setup: true },
     ]);
   });
 
