@@ -10,7 +10,7 @@
 // missing or extra, its type, enum values, bounds, pattern (Kazoo's POSIX classes read as such),
 // format, required fields, the default Kazoo fills (a default beside a type it matches, as its
 // validator applies them), and Kazoo's own checks (kazoo-validation, kazoo-regexp). Nothing is
-// printed for a schema that matches. README's "Where tel is stricter than Kazoo" lists the
+// printed for a schema that matches. docs/kazoo-differences.md ("Documents") lists the
 // differences tel keeps on purpose. A developer's tool: CI has no Kazoo checkout.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

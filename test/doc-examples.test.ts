@@ -3,14 +3,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeFailure, missingTools, ROOT, runExamples, runnableExamples, type DocExample } from './helpers/doc-examples.js';
 
-/** The pages whose runnable examples must run as written. */
+/** The pages whose runnable examples must run as written: README and every page of docs/. */
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+/** README's first steps, which the pages of docs/ build on (`$TOKEN`, `$ACCOUNT`, `$CUSTOMER`). */
+const SETUP = runnableExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'README.md').filter((e) => e.setup);
 
 describe('doc examples run as written', () => {
   for (const page of PAGES) {
-    const examples = runnableExamples(readFileSync(join(ROOT, page), 'utf8'), page);
-    if (examples.length === 0) continue;
-    it(`${page}: its ${examples.length} runnable examples, in order, against a throw-away server`, async (ctx) => {
+    const own = runnableExamples(readFileSync(join(ROOT, page), 'utf8'), page);
+    if (own.length === 0) continue;
+    const examples = page === 'README.md' ? own : [...SETUP, ...own];
+    it(`${page}: its ${own.length} runnable examples, in order, against a throw-away server`, async (ctx) => {
       const missing = missingTools(examples);
       if (missing.length > 0) {
         ctx.skip(`${page}'s examples call ${missing.join(' and ')}, not installed here (apt-get install ${missing.join(' ')}): they were not run`);
@@ -21,8 +25,10 @@ describe('doc examples run as written', () => {
     }, 120_000);
   }
 
-  it('README marks examples runnable, and the generated configuration page does too', () => {
+  it('README marks examples runnable, its first steps as the setup of the other pages, and the generated configuration page marks its one', () => {
     expect(runnableExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'README.md').length).toBeGreaterThanOrEqual(3);
+    expect(SETUP.length).toBeGreaterThanOrEqual(1);
+    expect(SETUP.map((e) => e.code).join('\n')).toMatch(/\bTOKEN=[\s\S]*\bACCOUNT=[\s\S]*\bCUSTOMER=/);
     expect(runnableExamples(readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8'), 'docs/configuration.md')).toHaveLength(1);
   });
 });
@@ -51,10 +57,14 @@ describe('the example runner', () => {
       '```json runnable',
       '{}',
       '```',
+      '```sh runnable setup', // 22
+      'echo first',
+      '```',
     ].join('\n');
     expect(runnableExamples(page, 'page.md')).toEqual([
       { file: 'page.md', line: 5, code: 'echo one\n````md' },
       { file: 'page.md', line: 16, code: 'echo two' },
+      { file: 'page.md', line: 22, code: 'echo first', setup: true },
     ]);
   });
 

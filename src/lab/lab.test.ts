@@ -44,9 +44,9 @@ async function exported(dbFile: string, ...flags: string[]): Promise<string> {
 }
 
 describe('tel apply and tel export: labs as code', () => {
-  it('README shows examples/lab.yaml as it is', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const shown = /`examples\/lab\.yaml`[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(readme);
+  it('docs/labs.md shows examples/lab.yaml as it is', () => {
+    const page = readFileSync(fileURLToPath(new URL('../../docs/labs.md', import.meta.url)), 'utf8');
+    const shown = /`examples\/lab\.yaml`[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(page);
     expect(shown?.[1]).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
 

@@ -98,7 +98,7 @@ export function openDb(file: string): Db {
   return db;
 }
 
-/** What a commit survives: `normal` a crash of the process, `full` a loss of power too (see README). */
+/** What a commit survives: `normal` a crash of the process, `full` a loss of power too (see docs/labs.md). */
 export type Synchronous = 'normal' | 'full';
 
 /** Sets what this connection's commits survive (SQLite's `synchronous`; WAL keeps either consistent). */

@@ -14,6 +14,8 @@ import { installed, telOnPath } from './tel-on-path.js';
  *   examples work on the file the server serves;
  * - `http://127.0.0.1:8000` in a block stands for the server's URL;
  * - the master account is the README's: account `Lab`, user `admin`, password `s3cret`;
+ * - a page of docs/ runs after README's blocks marked `setup` (` ```sh runnable setup `: its first
+ *   steps' login), so its examples use the `$TOKEN`, `$ACCOUNT` and `$CUSTOMER` those set;
  * - curl fails on an HTTP error answer (`--fail-with-body --show-error`): an example whose request is refused lies;
  * - the working directory is a temporary one, with the repository's `examples/` in it.
  */
@@ -27,6 +29,8 @@ export interface DocExample {
   /** line of the opening fence, 1-based */
   line: number;
   code: string;
+  /** marked `setup`: the pages of docs/ run after it (see the top of this file) */
+  setup?: true;
 }
 
 /** Tools the examples may use that a machine may lack; a page that uses a missing one is skipped, saying which. */
@@ -61,7 +65,9 @@ export function runnableExamples(markdown: string, file: string): DocExample[] {
     const close = end === -1 ? lines.length : end;
     const words = info.trim().split(/\s+/);
     if (['sh', 'bash', 'shell'].includes(words[0]) && words.includes('runnable')) {
-      out.push({ file, line: i + 1, code: lines.slice(i + 1, close).join('\n') });
+      const example: DocExample = { file, line: i + 1, code: lines.slice(i + 1, close).join('\n') };
+      if (words.includes('setup')) example.setup = true;
+      out.push(example);
     }
     i = close;
   }

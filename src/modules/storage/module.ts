@@ -33,7 +33,7 @@ const STORAGE_CONFIG: ConfigCategory = {
 };
 
 /**
- * What a commit survives (`storage.synchronous`, see README): every process that opens the file
+ * What a commit survives (`storage.synchronous`, see docs/labs.md): every process that opens the file
  * applies it to its connection; a server picks up a change within a few seconds.
  */
 export const storageModule: TelModule = {
