@@ -54,7 +54,7 @@ describe('writes checked for uniqueness read an index, whatever the size of the 
     for (let i = made; i < made + n; i++) {
       const put = (kind: string, body: Record<string, unknown>) => doc.run(id(), kind, objects, JSON.stringify(body), '{}', '1-x', now, now);
       put('device', { name: `Phone ${i}`, mac_address: macOf(i), sip: { username: `phone${i}` } });
-      put('callflow', { name: `Flow ${i}`, numbers: [`+1415${String(i).padStart(7, '0')}`, String(1000 + i)], patterns: [`^\\*${i}$`] });
+      put('callflow', { name: `Flow ${i}`, numbers: [`+1415555${String(i).padStart(4, '0')}`, String(1000 + i)], patterns: [`^\\*${i}$`] });
       put('user', { ...NAMES, username: `user${i}`, hotdesk: { id: `hd${i}` } });
       put('vmbox', { name: `Box ${i}`, mailbox: String(5000 + i) });
       put('faxbox', { name: `Fax ${i}`, custom_smtp_email_address: `fax${i}@example.com` });
@@ -84,6 +84,7 @@ describe('writes checked for uniqueness read an index, whatever the size of the 
       ['a device whose SIP username is taken (in another case)', 'PUT', `${o}/devices`, { name: 'Copy', sip: { username: 'PHONE7' } }, 400, 'sip.username'],
       ['a new device', 'PUT', `${o}/devices`, { name: `New phone ${n}`, mac_address: macOf(10_000_000 + n), sip: { username: `new${n}` } }, 201],
       ['a callflow whose number is taken', 'PUT', `${o}/callflows`, { name: 'Copy', numbers: ['+12125550100', '1007'] }, 400, 'numbers'],
+      ['a callflow whose number is taken (written without +1)', 'PUT', `${o}/callflows`, { name: 'Copy', numbers: ['4155550007'] }, 400, 'numbers'],
       ['a callflow whose pattern is taken', 'PUT', `${o}/callflows`, { name: 'Copy', patterns: ['^\\*7$'] }, 400, 'patterns'],
       ['a new callflow', 'PUT', `${o}/callflows`, { name: `New flow ${n}`, numbers: [`+1646${String(n).padStart(7, '0')}`] }, 201],
       ['a user whose hotdesk id is taken', 'PUT', `${o}/users`, { ...NAMES, username: `hotdesker${n}`, hotdesk: { id: 'hd7' } }, 400, 'hotdesk.id'],

@@ -364,6 +364,7 @@ class Planner {
       this.pending.push(async (): Promise<Change | undefined> => {
         const desired = unmasked(kind, this.lab.refs.resolve(item.doc), match, { where: item.where, name }, this);
         if (!desired) return undefined;
+        kind.prepare?.(this.core, owner, desired);
         const extras = await passwordOf(this.core, owner.accountId, kind, item, match, name, this);
         if (!match) return { action: 'create', kind: kind.label, name, order, run: (core) => kind.create(core, owner, desired, item.id!, extras) };
         const fields = changedFields(desired, match.doc);
