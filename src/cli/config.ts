@@ -65,7 +65,7 @@ export function registerConfig(program: Command, io: CliIo): void {
     .option('--account <id>', "change this account's settings of the category")
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n  $ tel config set storage synchronous full    each commit on disk before it is answered (survives a power cut)\n  $ tel config set conferences pin_timeout 3000 --account <id>\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category\n(with --account: the account's settings of it). An account keeps only what differs from the system's.`,
+      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n  $ tel config set storage synchronous full    each commit on disk before it is answered (survives a power cut)\n  $ tel config set conferences pin_timeout 3000 --account <id>\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category\n(with --account: the account's settings of it). An account keeps only what differs from its reseller's\nand the system's.`,
     )
     .action(async (category: string, keyOrDoc: string, value: string | undefined, opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
