@@ -5,6 +5,7 @@ import { accountConfigValidators, ConfigService } from './modules/config/service
 import { categoriesByName } from './modules/config/categories.js';
 import { MODULES } from './modules/index.js';
 import type { TelModule } from './modules/types.js';
+import { findAccount, resellerIdOf } from './modules/accounts/service.js';
 
 export type { Core } from './core-type.js';
 
@@ -20,7 +21,12 @@ export function endpointNames(modules: readonly TelModule[] = MODULES): Readonly
  */
 export function openCore(file: string, modules: readonly TelModule[] = MODULES): Core {
   const db = openDb(file);
-  const config = new ConfigService({ db }, categoriesByName(modules.flatMap((m) => m.configs ?? [])), accountConfigValidators(modules));
+  // an account's reseller supplies the middle layer of its settings (read once `core` exists)
+  const resellerOf = (accountId: string) => {
+    const account = findAccount(core, accountId);
+    return account && resellerIdOf(core, account);
+  };
+  const config = new ConfigService({ db }, categoriesByName(modules.flatMap((m) => m.configs ?? [])), accountConfigValidators(modules), resellerOf);
   const core: Core = {
     db,
     file,

@@ -19,13 +19,13 @@ export function registerConfig(program: Command, io: CliIo): void {
     .description("read and change system configuration (system_configs categories), or an account's (--account)")
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config get crossbar.auth\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set webhooks attempt_failure_count 2 --account <id>     one account's setting\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. System keys live under the "default" node; an\naccount's settings of a category (as /v2/accounts/{id}/configs/{category}) override them.`,
+      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config get crossbar.auth\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set webhooks attempt_failure_count 2 --account <id>     one account's setting\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. System keys live under the "default" node; an\naccount's settings of a category (as /v2/accounts/{id}/configs/{category}) override its reseller's,\nwhich override them.`,
     );
 
   withGlobals(config.command('get [category] [key]'))
     .description('a category as it applies (stored settings over the built-in ones), one key of it, or the categories')
     .option('--stored', 'only what is stored, without the built-in settings')
-    .option('--account <id>', "the category as it applies to this account (its settings over the system's)")
+    .option('--account <id>', "the category as it applies to this account (its settings over its reseller's over the system's)")
     .addHelpText(
       'after',
       '\nExamples:\n  $ tel config get                                    the categories set, and those with built-in settings\n  $ tel config get webhooks                           delivery settings as they apply\n  $ tel config get crossbar.auth token_expiry_s --json\n  $ tel config get crossbar.auth --stored             only what was set\n  $ tel config get webhooks --account <id>            as they apply to one account',
@@ -65,7 +65,7 @@ export function registerConfig(program: Command, io: CliIo): void {
     .option('--account <id>', "change this account's settings of the category")
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n  $ tel config set storage synchronous full    each commit on disk before it is answered (survives a power cut)\n  $ tel config set conferences pin_timeout 3000 --account <id>\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category\n(with --account: the account's settings of it). An account keeps only what differs from the system's.`,
+      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n  $ tel config set storage synchronous full    each commit on disk before it is answered (survives a power cut)\n  $ tel config set conferences pin_timeout 3000 --account <id>\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category\n(with --account: the account's settings of it). An account keeps only what differs from its reseller's\nand the system's.`,
     )
     .action(async (category: string, keyOrDoc: string, value: string | undefined, opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {

@@ -111,15 +111,17 @@ function pick(value: unknown, min: number, max = Infinity): number | undefined {
 }
 
 /**
- * The settings that apply to an account: its overrides (`/v2/accounts/{id}/configs/webhooks`),
- * else the system `webhooks` category's `default` node, else the built-in defaults.
+ * The settings that apply to an account, as `GET /v2/accounts/{id}/configs/webhooks` shows them:
+ * its overrides, else its reseller's, else the system `webhooks` category's `default` node, else
+ * the built-in defaults.
  */
 export function deliverySettings(core: Core, accountId?: string): DeliverySettings {
   const system = core.config.get(WEBHOOKS_CATEGORY)?.default ?? {};
   const account = accountId ? (core.config.forAccount(accountId, WEBHOOKS_CATEGORY) ?? {}) : {};
+  const reseller = accountId ? (core.config.resellerSettings(accountId, WEBHOOKS_CATEGORY) ?? {}) : {};
   const out = {} as DeliverySettings;
   for (const [name, s] of Object.entries(SETTINGS) as [keyof DeliverySettings, (typeof SETTINGS)[keyof DeliverySettings]][]) {
-    out[name] = pick(account[s.key], s.min, s.max) ?? pick(system[s.key], s.min, s.max) ?? s.default;
+    out[name] = pick(account[s.key], s.min, s.max) ?? pick(reseller[s.key], s.min, s.max) ?? pick(system[s.key], s.min, s.max) ?? s.default;
   }
   return out;
 }
@@ -127,6 +129,7 @@ export function deliverySettings(core: Core, accountId?: string): DeliverySettin
 interface Remembered {
   system: unknown;
   account: unknown;
+  reseller: unknown;
   settings: DeliverySettings;
 }
 
@@ -142,11 +145,12 @@ export function currentDeliverySettings(core: Core, accountId = ''): DeliverySet
   if (!byAccount) remembered.set(core, (byAccount = new Map()));
   const system = core.config.get(WEBHOOKS_CATEGORY);
   const account = accountId ? core.config.forAccount(accountId, WEBHOOKS_CATEGORY) : null;
+  const reseller = accountId ? core.config.resellerSettings(accountId, WEBHOOKS_CATEGORY) : null;
   const hit = byAccount.get(accountId);
-  if (hit && hit.system === system && hit.account === account) return hit.settings;
+  if (hit && hit.system === system && hit.account === account && hit.reseller === reseller) return hit.settings;
   const settings = deliverySettings(core, accountId || undefined);
   if (byAccount.size >= 10_000) byAccount.clear();
-  byAccount.set(accountId, { system, account, settings });
+  byAccount.set(accountId, { system, account, reseller, settings });
   return settings;
 }
 

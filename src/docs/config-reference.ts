@@ -42,6 +42,7 @@ export function configReference(categories: ConfigCategory[] = declaredCategorie
       ].join('\n'),
     ),
     "A value that does not fit its key (its type, its bounds) is refused: 400 with Kazoo's `{\"default.KEY\": {RULE: {message}}}`, or exit 1 from `tel config set`. String forms are read as Kazoo reads them (`\"600\"` is 600); keys not listed here are kept as given.",
+    "An account's settings of a category (`/v2/accounts/{id}/configs/{category}`, `tel config … --account ID`) apply over its reseller's, which apply over the `default` node, as Kazoo layers them. One key tel reads is not listed below: `number_manager` `e164_converters`, the rules that write a callflow's numbers as E.164, looked up as Kazoo does (the account's settings of the category, else its reseller's, else the `default` node, else Kazoo's three rules).",
     table(
       ['Category', 'What it governs'],
       categories.map((c) => [`[${c.name}](#${anchor(c.name)})`, c.description]),

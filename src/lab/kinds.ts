@@ -48,6 +48,8 @@ export interface CollectionKind {
   keyOf(name: string): string;
   /** validates a document in place (defaults filled, strings coerced) */
   check(doc: Record<string, unknown>): ValidationErrors | undefined;
+  /** rewrites a document in place as the service will before storing it (a callflow's numbers as E.164) */
+  prepare?(core: Core, owner: Scope, doc: Record<string, unknown>): void;
   list(core: Core, owner: Scope): Stored[];
   /** every stored object of the kind in an account and in the accounts below it, by account: one read */
   listUnder(core: Core, accountId: string): Map<string, Stored[]>;
@@ -125,6 +127,7 @@ function documents(svc: DocumentService): CollectionKind {
     keyField: 'name',
     keyOf: exact,
     check: (doc) => validate.check(doc),
+    prepare: svc.kind.prepare && ((core, owner, doc) => svc.kind.prepare!(core, accountOf(owner), doc)),
     list: (core, owner) => svc.list(core, accountOf(owner)).map(stored),
     listUnder: docsUnder(svc.kind.kind),
     create: (core, owner, doc, id) => void svc.create(core, accountOf(owner), doc, id),

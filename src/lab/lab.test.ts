@@ -179,6 +179,32 @@ describe('tel apply and tel export: labs as code', () => {
     expect(bad.stderr).toContain('account.children[0].configs.webhooks.attempt_failure_count');
   });
 
+  it("an account's settings are planned over its reseller's, as stored: the second apply changes nothing", async () => {
+    const lab = file(
+      'reseller-configs.yaml',
+      'version: 1\naccount:\n  name: Lab\n  users:\n    - { username: admin, password: pw-admin-1, first_name: Lab, last_name: Admin, priv_level: admin }\n' +
+        '  configs:\n    conferences: { pin_timeout: 3000, profiles: { a: { rate: 8000 } } }\n' +
+        '  children:\n    - name: Co\n      configs:\n        conferences: { pin_timeout: 3000, number_timeout: 6000, profiles: { a: { rate: 8000 } } }\n',
+    );
+    const made = await apply(db('r'), lab);
+    expect(made.code, made.stderr).toBe(0);
+    // the master is Co's reseller: what Co shares with it is not Co's own
+    expect(parse(await exported(db('r'))).account.children[0].configs).toEqual({ conferences: { number_timeout: 6000 } });
+    expect((await apply(db('r'), lab)).stdout).toMatch(/^No changes/);
+  });
+
+  it('a callflow\'s numbers are planned as the service stores them (E.164): the second apply changes nothing', async () => {
+    const lab = file(
+      'callflow-numbers.yaml',
+      'version: 1\naccount:\n  name: Lab\n  users:\n    - { username: admin, password: pw-admin-1, first_name: Lab, last_name: Admin, priv_level: admin }\n' +
+        '  callflows:\n    - { name: Main, numbers: ["4155550100", "1000"] }\n',
+    );
+    const made = await apply(db('n'), lab);
+    expect(made.code, made.stderr).toBe(0);
+    expect(parse(await exported(db('n'))).account.callflows[0].numbers).toEqual(['+14155550100', '1000']);
+    expect((await apply(db('n'), lab)).stdout).toMatch(/^No changes/);
+  });
+
   it("export --account writes one account's subtree under its parent, as JSON with --json, and it applies where that parent is", async () => {
     expect((await apply(db('a'), EXAMPLE)).code).toBe(0);
     const customer = JSON.parse((await runTel(['accounts', 'list', '--db', db('a'), '--json'])).stdout).find((a: { name: string }) => a.name === 'Customer A');

@@ -10,6 +10,8 @@ import {
   rotateApiKey,
   updateAccount,
   defaultTimezone,
+  findAccount,
+  resellerIdOf,
   type Account,
 } from '../modules/accounts/service.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
@@ -18,6 +20,7 @@ import { accountConfigCategories, getAccountConfig } from '../modules/config/acc
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
 import type { Scope } from '../modules/resources/service.js';
 import { newId } from '../util/ids.js';
+import { differenceFrom, mergeLayers } from '../util/json.js';
 import { findDoc } from '../modules/documents/store.js';
 import { GLOBAL_RESOURCES, type CollectionKind, type Stored } from './kinds.js';
 import { passwordOf, unmasked } from './secrets.js';
@@ -84,6 +87,8 @@ class Planner {
   readonly generated: Plan['generated'] = [];
   private unmanaged: string[] = [];
   private accounts: Matched[] = [];
+  /** the accounts matched, by id (read once every account is matched) */
+  private matchedById: Map<string, Matched> | undefined;
   /** collection writes to plan once every id is known (a user's password is checked off the main thread) */
   private pending: (() => Promise<Change | undefined>)[] = [];
 
@@ -289,7 +294,7 @@ class Planner {
     }
     const id = node.id!;
     if (node.limits) this.planLimits(node, id, existing !== undefined);
-    if (node.configs) this.planAccountConfigs(node, id, existing !== undefined);
+    if (node.configs) this.planAccountConfigs(node, id, existing !== undefined, this.plannedReseller(m));
     for (const [kind, items] of node.collections) this.planItems(kind, { accountId: id }, existing !== undefined, items, node.path);
     if (node.pushSubscriptions) this.planPushes(node, id, existing !== undefined);
   }
@@ -308,12 +313,27 @@ class Planner {
   }
 
   /** The account's configuration categories the file gives, and (to prune) those the account has. */
-  private planAccountConfigs(node: AccountNode, id: string, exists: boolean): void {
+  private planAccountConfigs(node: AccountNode, id: string, exists: boolean, reseller: string | undefined): void {
     const stored = exists ? accountConfigCategories(this.core.db, id) : [];
-    for (const category of new Set([...Object.keys(node.configs!), ...stored])) this.planAccountConfig(node, id, exists, category);
+    for (const category of new Set([...Object.keys(node.configs!), ...stored])) this.planAccountConfig(node, id, exists, category, reseller);
   }
 
-  private planAccountConfig(node: AccountNode, id: string, exists: boolean, category: string): void {
+  /**
+   * The reseller of a planned account (Kazoo's `reseller_id`): an existing account's own; a new
+   * master account's, itself; another new one's, its parent when that is a reseller, else its
+   * parent's reseller (only a master account is created a reseller).
+   */
+  private plannedReseller(m: Matched): string | undefined {
+    if (m.existing) return resellerIdOf(this.core, m.existing);
+    if (!m.parentId) return m.node.id;
+    const parent = findAccount(this.core, m.parentId);
+    if (parent) return parent.reseller ? parent.id : resellerIdOf(this.core, parent);
+    this.matchedById ??= new Map(this.accounts.map((a) => [a.node.id!, a]));
+    const planned = this.matchedById.get(m.parentId);
+    return planned && this.plannedReseller(planned);
+  }
+
+  private planAccountConfig(node: AccountNode, id: string, exists: boolean, category: string, reseller: string | undefined): void {
     const current = exists ? (getAccountConfig(this.core.db, id, category)?.doc ?? {}) : {};
     const given = node.configs![category];
     const name = `${node.path} ${category}`;
@@ -323,10 +343,11 @@ class Planner {
       else this.add({ action: 'remove', kind: 'account config', name, run: (core) => void core.config.resetForAccount(id, category) }, ORDER.accountSettings);
       return;
     }
-    // as the service does, only what differs from what the account inherits is stored
+    // as the service does, only what differs from what the account inherits (the system's, its reseller's) is stored
     const system = this.lab.system?.configs?.get(category)?.default ?? this.core.config.get(category)?.default ?? {};
-    const parent: Record<string, unknown> = { ...(this.core.config.builtIn(category) ?? {}), ...(system as Record<string, unknown>) };
-    const wanted = Object.fromEntries(Object.entries(given).filter(([k, v]) => canonical(parent[k]) !== canonical(v)));
+    const fromReseller = reseller !== undefined && reseller !== id ? this.core.config.forAccount(reseller, category) : null;
+    const parent = mergeLayers(this.core.config.builtIn(category) ?? {}, system as Record<string, unknown>, fromReseller ?? {});
+    const wanted = differenceFrom(given, parent);
     const fields = changedFields(wanted, current);
     if (fields.length === 0) return;
     const action = Object.keys(current).length === 0 ? 'create' : 'change';
@@ -343,6 +364,7 @@ class Planner {
       this.pending.push(async (): Promise<Change | undefined> => {
         const desired = unmasked(kind, this.lab.refs.resolve(item.doc), match, { where: item.where, name }, this);
         if (!desired) return undefined;
+        kind.prepare?.(this.core, owner, desired);
         const extras = await passwordOf(this.core, owner.accountId, kind, item, match, name, this);
         if (!match) return { action: 'create', kind: kind.label, name, order, run: (core) => kind.create(core, owner, desired, item.id!, extras) };
         const fields = changedFields(desired, match.doc);

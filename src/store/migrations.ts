@@ -625,4 +625,49 @@ export const MIGRATIONS: Migration[] = [
         AND (json_extract(pvt, '$.pvt_credentials') IS NOT NULL OR json_extract(pvt, '$.pvt_md5_auth') IS NOT NULL);
     `,
   },
+  {
+    id: '3200-ip-auth-lookup',
+    sql: `
+      -- The addresses that authenticate calls by IP, as Kazoo's sip_auth view lookup_by_ip has
+      -- them: each gateway of a peering account resource (its inbound_ip, else its server) and a
+      -- device authenticated by IP (sip.inbound_ip, else sip.ip), unless disabled; one row each,
+      -- kept by triggers in the transaction of every write of \`docs\`. A peering resource's
+      -- gateway is checked against them by one search of the key (resources/service.ts).
+      -- Global resources are kept under the account id 'offnet' and never peer.
+      CREATE TABLE ip_auth (
+        ip TEXT NOT NULL,
+        doc_id TEXT NOT NULL,
+        PRIMARY KEY (ip, doc_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX ip_auth_doc ON ip_auth(doc_id);
+      -- the rows of ip_auth a document stands for
+      CREATE VIEW ip_auth_of (doc_id, ip) AS
+        SELECT doc_id, ip FROM (
+          SELECT d.id AS doc_id, coalesce(nullif(json_extract(g.value, '$.inbound_ip'), ''), json_extract(g.value, '$.server')) AS ip
+            FROM docs d, json_each(d.doc, '$.gateways') g
+           WHERE d.kind = 'resource' AND d.account_id <> 'offnet' AND json_type(d.doc, '$.peer') = 'true'
+             AND json_type(d.doc, '$.enabled') IS NOT 'false' AND g.type = 'object'
+          UNION ALL
+          SELECT d.id, coalesce(nullif(json_extract(d.doc, '$.sip.inbound_ip'), ''), json_extract(d.doc, '$.sip.ip'))
+            FROM docs d
+           WHERE d.kind = 'device' AND json_extract(d.doc, '$.sip.method') = 'ip' AND json_type(d.doc, '$.enabled') IS NOT 'false'
+             AND nullif(json_extract(d.doc, '$.sip.ip'), '') IS NOT NULL)
+         WHERE typeof(ip) = 'text' AND ip <> '';
+      CREATE TRIGGER ip_auth_insert AFTER INSERT ON docs WHEN new.kind IN ('resource', 'device')
+      BEGIN
+        INSERT OR IGNORE INTO ip_auth (doc_id, ip) SELECT doc_id, ip FROM ip_auth_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER ip_auth_update AFTER UPDATE OF doc, kind, account_id ON docs
+        WHEN old.kind IN ('resource', 'device') OR new.kind IN ('resource', 'device')
+      BEGIN
+        DELETE FROM ip_auth WHERE doc_id = old.id;
+        INSERT OR IGNORE INTO ip_auth (doc_id, ip) SELECT doc_id, ip FROM ip_auth_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER ip_auth_delete AFTER DELETE ON docs WHEN old.kind IN ('resource', 'device')
+      BEGIN
+        DELETE FROM ip_auth WHERE doc_id = old.id;
+      END;
+      INSERT OR IGNORE INTO ip_auth (doc_id, ip) SELECT doc_id, ip FROM ip_auth_of;
+    `,
+  },
 ];

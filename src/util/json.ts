@@ -78,6 +78,46 @@ export function mergePatch(target: Record<string, unknown>, patch: Record<string
   return root;
 }
 
+/**
+ * Layers of settings merged as Kazoo's `kz_json:merge` merges them, the later layers winning:
+ * objects merge recursively, `null` removes a key, an empty object replaces what is below it,
+ * anything else (arrays included) replaces. No layer is changed.
+ */
+export function mergeLayers(...layers: Record<string, unknown>[]): Record<string, unknown> {
+  let out: Record<string, unknown> = {};
+  for (const layer of layers) out = mergeTwo(out, layer);
+  return out;
+}
+
+// Recursive: the layers are stored settings, nested no deeper than MAX_JSON_DEPTH (bodies are refused past it).
+function mergeTwo(lower: Record<string, unknown>, upper: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(lower)) if (v !== null) out[k] = isObject(v) ? mergeTwo({}, v) : v;
+  for (const [k, v] of Object.entries(upper)) {
+    if (v === null) delete out[k];
+    else if (isObject(v) && isObject(out[k]) && Object.keys(v).length > 0) out[k] = mergeTwo(out[k] as Record<string, unknown>, v);
+    else out[k] = isObject(v) ? mergeTwo({}, v) : v;
+  }
+  return out;
+}
+
+/**
+ * What `values` sets that `base` does not, as Kazoo's `kz_json:diff` finds it: objects compared
+ * key by key down to their values (an array, an empty object and any other value are compared
+ * whole), and only the differing values kept, at their paths.
+ */
+export function differenceFrom(values: Record<string, unknown>, base: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const under = base[k];
+    if (isObject(v) && Object.keys(v).length > 0) {
+      const inner = isObject(under) ? differenceFrom(v, under) : v;
+      if (Object.keys(inner).length > 0) out[k] = inner;
+    } else if (JSON.stringify(v) !== JSON.stringify(under)) out[k] = v;
+  }
+  return out;
+}
+
 /** True for a JSON object (not an array, not null). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

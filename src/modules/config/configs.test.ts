@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { runTel } from '../../../test/helpers/cli.js';
+import { startSink, type Sink } from '../../../test/helpers/sink.js';
 
 describe('account configuration (/v2/accounts/{id}/configs/{category})', () => {
   let srv: TestServer;
@@ -105,6 +106,100 @@ describe('account configuration (/v2/accounts/{id}/configs/{category})', () => {
     expect((await runTel(['config', 'delete', 'conferences', '--account', account.id, '--db', srv.dbFile])).code).toBe(0);
     expect((await srv.request('GET', path('conferences'), { token })).body.data.pin_timeout).toBe(5000);
     expect((await runTel(['config', 'get', 'conferences', '--account', 'f'.repeat(32), '--db', srv.dbFile])).code).toBe(1);
+  });
+});
+
+describe("an account's configuration over its reseller's (Kazoo's get_config: account, reseller, system, built-in)", () => {
+  let srv: TestServer;
+  let sink: Sink;
+  let token: string;
+  /** master (a reseller) → R → C, master → Direct */
+  let r: { id: string; apiKey: string };
+  let c: { id: string; apiKey: string };
+  let direct: { id: string; apiKey: string };
+  const path = (account: string, category = 'conferences') => `/v2/accounts/${account}/configs/${category}`;
+  const view = async (account: string, category = 'conferences') => (await srv.request('GET', path(account, category), { token })).body.data;
+  const stored = (account: string, category = 'conferences') => {
+    const row = srv.core.db.prepare('SELECT doc FROM account_configs WHERE account_id = ? AND category = ?').get(account, category) as { doc: string } | undefined;
+    return row && JSON.parse(row.doc);
+  };
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+    token = srv.adminToken;
+    r = await createSubAccount(srv, srv.master.account_id, 'Reseller Co');
+    c = await createSubAccount(srv, r.id, 'Customer Co');
+    direct = await createSubAccount(srv, srv.master.account_id, 'Direct Co');
+    expect((await srv.request('PUT', `/v2/accounts/${r.id}/reseller`, { token })).status).toBe(201);
+    await srv.request('POST', '/v2/system_configs/conferences', { token, data: { default: { pin_timeout: 5000, number_timeout: 5000, profiles: { a: { rate: 8000 } } } } });
+    await srv.request('POST', path(srv.master.account_id), { token, data: { pin_timeout: 4000 } });
+    await srv.request('POST', path(r.id), { token, data: { number_timeout: 7000, profiles: { b: { rate: 16000 } } } });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await sink?.close();
+  });
+
+  it("the reseller's settings come between the system's and the account's; the nearest reseller only", async () => {
+    // C's reseller is R: R's settings over the system's, deeply merged; the master's (R's reseller) are not C's
+    expect(await view(c.id)).toEqual({ pin_timeout: 5000, number_timeout: 7000, profiles: { a: { rate: 8000 }, b: { rate: 16000 } }, id: 'configs_conferences' });
+    // R's reseller is the master: the master's settings under R's own
+    expect(await view(r.id)).toMatchObject({ pin_timeout: 4000, number_timeout: 7000 });
+    expect(await view(direct.id)).toMatchObject({ pin_timeout: 4000, number_timeout: 5000 });
+    // the master is its own reseller: its settings over the system's, nothing more
+    expect(await view(srv.master.account_id)).toEqual({ pin_timeout: 4000, number_timeout: 5000, profiles: { a: { rate: 8000 } }, id: 'configs_conferences' });
+  });
+
+  it("the account's own win; only what differs from the reseller's and the system's is stored, and follows them", async () => {
+    const post = await srv.request('POST', path(c.id), { token, data: { pin_timeout: 3000, number_timeout: 7000, profiles: { b: { rate: 16000 } } } });
+    expect(post.status).toBe(200);
+    expect(post.body.data).toMatchObject({ pin_timeout: 3000, number_timeout: 7000 });
+    // number_timeout and profiles are R's: not stored for C
+    expect(stored(c.id)).toEqual({ pin_timeout: 3000 });
+    await srv.request('PATCH', path(r.id), { token, data: { number_timeout: 9000 } });
+    expect(await view(c.id)).toMatchObject({ pin_timeout: 3000, number_timeout: 9000 });
+    // a PATCH compares with the same inherited settings
+    await srv.request('PATCH', path(c.id), { token, data: { number_timeout: 9000, entry_tone: 'beep' } });
+    expect(stored(c.id)).toEqual({ pin_timeout: 3000, entry_tone: 'beep' });
+    // DELETE: back to what C inherits
+    expect((await srv.request('DELETE', path(c.id), { token })).body.data).toMatchObject({ pin_timeout: 5000, number_timeout: 9000 });
+    expect(stored(c.id)).toBeUndefined();
+  });
+
+  it('demoting the reseller makes the next reseller above the middle layer; the CLI shows the same view', async () => {
+    expect((await srv.request('DELETE', `/v2/accounts/${r.id}/reseller`, { token })).status).toBe(200);
+    try {
+      // C's reseller is now the master: its pin_timeout, not R's number_timeout
+      expect(await view(c.id)).toMatchObject({ pin_timeout: 4000, number_timeout: 5000 });
+      const got = await runTel(['config', 'get', 'conferences', '--account', c.id, '--db', srv.dbFile]);
+      expect(JSON.parse(got.stdout)).toMatchObject({ pin_timeout: 4000, number_timeout: 5000 });
+    } finally {
+      await srv.request('PUT', `/v2/accounts/${r.id}/reseller`, { token });
+    }
+    const got = await runTel(['config', 'get', 'conferences', '--account', c.id, '--db', srv.dbFile]);
+    expect(JSON.parse(got.stdout)).toMatchObject({ pin_timeout: 5000, number_timeout: 9000 });
+  });
+
+  it("deliveries follow the reseller's webhooks settings: one failure disables a hook of its customer, not of another account", async () => {
+    await srv.request('POST', '/v2/system_configs/webhooks', { token, data: { default: { attempt_failure_count: 100 } } });
+    expect((await srv.request('POST', path(r.id, 'webhooks'), { token, data: { attempt_failure_count: 1 } })).status).toBe(200);
+    expect((await view(c.id, 'webhooks')).attempt_failure_count).toBe(1);
+    expect((await view(direct.id, 'webhooks')).attempt_failure_count).toBe(100);
+    sink.respond(() => ({ status: 500 }));
+    const hooks: Record<string, string> = {};
+    for (const account of [c.id, direct.id]) {
+      const made = await srv.request('PUT', `/v2/accounts/${account}/webhooks`, { token, data: { name: 'Broken', hook: 'channel_create', uri: `${sink.url}/${account}`, retries: 0 } });
+      expect(made.status, made.text).toBe(201);
+      hooks[account] = made.body.data.id;
+      expect((await srv.request('PUT', `/v2/accounts/${account}/simulations`, { token, data: { kind: 'call', answer: false } })).status).toBe(201);
+    }
+    await sink.waitFor(2, { filter: (q) => q.path === `/${c.id}` || q.path === `/${direct.id}` });
+    const hookOf = async (account: string) => (await srv.request('GET', `/v2/accounts/${account}/webhooks/${hooks[account]}`, { token })).body.data;
+    let disabled: Record<string, unknown> = {};
+    for (let i = 0; i < 200 && (disabled = await hookOf(c.id)).enabled !== false; i++) await new Promise((res) => setTimeout(res, 25));
+    expect(disabled).toMatchObject({ enabled: false });
+    expect(await hookOf(direct.id)).toMatchObject({ enabled: true });
   });
 });
 

@@ -23,7 +23,7 @@ const NODE_SETTINGS = { type: 'object', description: 'the settings of the node (
 /** An account's settings of a category (the webhooks category's keys are checked as its schema says). */
 const ACCOUNT_SETTINGS = {
   type: 'object',
-  description: "the account's settings of the category; only what differs from the system's default node is stored",
+  description: "the account's settings of the category; only what differs from what it inherits (its reseller's settings, the system's default node) is stored",
 };
 
 /** `?with_defaults=true`: the built-in settings filled in. */

@@ -2,7 +2,7 @@ import { stmt, transaction } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
-import { isObject, mergePatch } from '../../util/json.js';
+import { differenceFrom, isObject, mergeLayers, mergePatch } from '../../util/json.js';
 import { errors, type ValidationErrors } from '../../errors.js';
 import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
 import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc } from './categories.js';
@@ -66,6 +66,11 @@ export class ConfigService {
     private readonly categories: ReadonlyMap<string, ConfigCategory> = new Map(),
     /** checks of accounts' settings by canonical category (`accountConfigValidators`) */
     private readonly accountValidators: Readonly<Record<string, Validator>> = {},
+    /**
+     * An account's reseller, as Kazoo's `kz_services_reseller:get_id` answers it: the nearest
+     * reseller above it, else the master account (the master's is itself).
+     */
+    private readonly resellerOf: (accountId: string) => string | undefined = () => undefined,
   ) {
     this.cache = rowCache<ConfigDoc>(core.db, 'system_configs');
     for (const [name, category] of categories) {
@@ -112,36 +117,68 @@ export class ConfigService {
   }
 
   /**
+   * The reseller's own settings of a category, the middle layer of what an account inherits
+   * (Kazoo's `load_config_from_reseller`); null when the account is its own reseller (the master
+   * account) or the reseller has none.
+   */
+  resellerSettings(accountId: string, category: string): Record<string, unknown> | null {
+    const reseller = this.resellerOf(accountId);
+    return reseller === undefined || reseller === accountId ? null : this.forAccount(reseller, category);
+  }
+
+  /**
+   * What an account inherits of a category, in Kazoo's order (`kapps_config_util:get_reseller_config`),
+   * each layer merged over the one before: the built-in settings, the system `default` node, the
+   * reseller's own settings.
+   */
+  inheritedBy(accountId: string, category: string): Record<string, unknown> {
+    const name = canonicalCategory(category);
+    return mergeLayers(this.builtIn(name) ?? {}, this.get(name)?.default ?? {}, this.resellerSettings(accountId, name) ?? {});
+  }
+
+  /**
    * A category's settings as they apply to an account (`GET /v2/accounts/{id}/configs/{category}`),
-   * merged as Kazoo does: the account's own over the system `default` node over the built-in
-   * settings, with Kazoo's id `configs_<category>`.
+   * merged as Kazoo's `kapps_config_util:get_config` does: the account's own over what it inherits
+   * (its reseller's over the system `default` node over the built-in settings), with Kazoo's id
+   * `configs_<category>`.
    */
   accountView(accountId: string, category: string): Record<string, unknown> {
     const name = canonicalCategory(category);
-    return { ...this.inherited(name), ...(this.forAccount(accountId, name) ?? {}), id: accountConfigId(name) };
+    return { ...mergeLayers(this.inheritedBy(accountId, name), this.forAccount(accountId, name) ?? {}), id: accountConfigId(name) };
+  }
+
+  /**
+   * One setting of a category for an account, as Kazoo's `kapps_account_config:get_global` finds
+   * it: when the account has settings of the category, its value there, else the system's; when
+   * it has none, its reseller's value, else the system's; else the built-in one, else `fallback`.
+   */
+  globalValue<T>(accountId: string, category: string, key: string, fallback: T): T {
+    const name = canonicalCategory(category);
+    const own = this.forAccount(accountId, name) ?? this.resellerSettings(accountId, name);
+    const found = own?.[key] ?? this.get(name)?.default?.[key] ?? this.builtIn(name)?.[key];
+    return found === undefined || found === null ? fallback : (found as T);
   }
 
   /**
    * Changes an account's settings of a category: `replace` (PUT/POST) keeps what the body sets,
    * `merge` (PATCH) adds it to the current ones. The category's schema, when a module declares
-   * one, checks them; as in Kazoo only the difference from what the account inherits is stored,
-   * so a value equal to the system's follows later system changes. Answers the new view.
+   * one, checks them; as in Kazoo only the difference from what the account inherits (its
+   * reseller's, the system's) is stored, so a value equal to the inherited one follows later
+   * changes of it. Answers the new view.
    */
   changeForAccount(accountId: string, category: string, input: Record<string, unknown>, mode: 'replace' | 'merge'): Record<string, unknown> {
     const name = canonicalCategory(category);
     const { id: _id, _read_only: _ro, ...body } = input;
     return transaction(this.core.db, () => {
-      const parent = this.inherited(name);
+      const parent = this.inheritedBy(accountId, name);
       const systemOnly = this.systemOnlyKeys(name);
       throwIfErrors(systemSettingErrors(name, systemOnly, body, parent));
       // a PATCH merges deeply (null removes), as Kazoo's and the documents' (util/json.ts)
       const merged = mode === 'merge' ? mergePatch(this.forAccount(accountId, name) ?? {}, body) : body;
       const wanted = this.accountValidators[name]?.(merged) ?? merged;
-      const diff: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(wanted)) {
-        // one stored before such keys were refused is dropped: it never applied
-        if (!systemOnly.includes(k) && JSON.stringify(parent[k]) !== JSON.stringify(v)) diff[k] = v;
-      }
+      const diff = differenceFrom(wanted, parent);
+      // one stored before such keys were refused is dropped: it never applied
+      for (const k of systemOnly) delete diff[k];
       this.setForAccount(accountId, name, diff);
       return this.accountView(accountId, name);
     });

@@ -8,7 +8,7 @@ const WEBHOOKS_CONFIG: ConfigCategory = {
   name: WEBHOOKS_CATEGORY,
   description:
     'How deliveries are sent, retried, counted and kept: webhooks, and queue notifications (their backoff and timeout). ' +
-    'An account overrides any of these keys at `/v2/accounts/{id}/configs/webhooks`.',
+    "An account overrides any of these keys at `/v2/accounts/{id}/configs/webhooks`, and a reseller's settings there apply to the accounts below it.",
   keys: {
     ...Object.fromEntries(
       Object.values(SETTINGS).map((s) => [

@@ -32,6 +32,64 @@ describe("Kazoo's checks beyond the schemas: what must be unique, and where", ()
     expect((await put(b, 'callflows', { numbers: ['1000'] })).status).toBe(201);
   });
 
+  it("a callflow's numbers are stored and compared as Kazoo normalises them: E.164 by the converters, extensions as written", async () => {
+    const token = srv.adminToken;
+    const made = await put(a, 'callflows', {
+      name: 'Normalised',
+      numbers: ['4155550101', '14155550102', '+14155550103', '011441234567890', '0033123456789', '33123456', '1001', '*97', '001'],
+    });
+    expect(made.status, made.text).toBe(201);
+    const stored = ['+14155550101', '+14155550102', '+14155550103', '+441234567890', '+33123456789', '+33123456', '1001', '*97', '001'];
+    expect(made.body.data.numbers).toEqual(stored);
+    expect((await srv.request('GET', `/v2/accounts/${a}/callflows/${made.body.data.id}`, { token })).body.data.numbers).toEqual(stored);
+    // the same number written otherwise is the same number: Kazoo's 400, naming it as stored
+    for (const written of ['+14155550101', '14155550101', '4155550101']) {
+      const clash = await put(a, 'callflows', { name: 'Copy', numbers: [written] });
+      expect(clash.status, written).toBe(400);
+      expect(clash.body.data).toEqual({
+        numbers: { unique: { message: `Number +14155550101 exists in callflow ${made.body.data.id} Normalised`, cause: '+14155550101' } },
+      });
+    }
+    // two forms of one number in one callflow are one number twice: the schema's uniqueItems
+    const twice = await put(a, 'callflows', { name: 'Twice', numbers: ['4155550104', '+14155550104'] });
+    expect(twice.status).toBe(400);
+    expect(twice.body.data.numbers.uniqueItems).toBeDefined();
+    // a PATCH normalises the numbers stored before, as Kazoo's merges then validates the whole
+    const old = srv.core.db.prepare("SELECT id FROM docs WHERE kind = 'callflow' AND account_id = ? AND json_extract(doc, '$.name') = 'Main 2'").get(a) as { id: string };
+    srv.core.db.prepare("UPDATE docs SET doc = json_set(doc, '$.numbers', json('[\"1000\", \"4155550105\"]')) WHERE id = ?").run(old.id);
+    const patched = await srv.request('PATCH', `/v2/accounts/${a}/callflows/${old.id}`, { token, data: { name: 'Main 3' } });
+    expect(patched.body.data.numbers).toEqual(['1000', '+14155550105']);
+  });
+
+  it("the account's dial plan, then the number_manager e164_converters its settings, its reseller's or the system's give", async () => {
+    const token = srv.adminToken;
+    const numbersOf = async (account: string, numbers: string[]) => {
+      const r = await put(account, 'callflows', { numbers });
+      expect(r.status, r.text).toBe(201);
+      await srv.request('DELETE', `/v2/accounts/${account}/callflows/${r.body.data.id}`, { token });
+      return r.body.data.numbers;
+    };
+    const dialPlan = await srv.request('POST', `/v2/accounts/${b}`, { token, data: { name: 'Checks B', dial_plan: { '^(\\d{7})$': { prefix: '+1415' } } } });
+    expect(dialPlan.status, dialPlan.text).toBe(200);
+    expect(await numbersOf(b, ['5550106', '4155550107', '1002'])).toEqual(['+14155550106', '+14155550107', '1002']);
+    // the master is the reseller of A and B: its converters replace the built-in ones below it
+    const master = `/v2/accounts/${srv.master.account_id}/configs/number_manager`;
+    await srv.request('POST', master, { token, data: { e164_converters: { '^0(\\d{9})$': { prefix: '+33' } } } });
+    try {
+      expect(await numbersOf(a, ['0612345678', '4155550108'])).toEqual(['+33612345678', '4155550108']);
+      // A's own settings of the category, even without the key, hide the reseller's (Kazoo's get_global): the system's apply
+      await srv.request('POST', `/v2/accounts/${a}/configs/number_manager`, { token, data: { unauthorized_numbers_lookup: true } });
+      expect(await numbersOf(a, ['0612345678', '4155550108'])).toEqual(['0612345678', '+14155550108']);
+      await srv.request('POST', '/v2/system_configs/number_manager', { token, data: { default: { e164_converters: { '^9(\\d+)$': { prefix: '+49', suffix: '0' } } } } });
+      expect(await numbersOf(a, ['912345', '4155550108'])).toEqual(['+49123450', '4155550108']);
+    } finally {
+      await srv.request('DELETE', `/v2/accounts/${a}/configs/number_manager`, { token });
+      await srv.request('DELETE', master, { token });
+      await srv.request('DELETE', '/v2/system_configs/number_manager', { token });
+    }
+    expect(await numbersOf(a, ['0612345678', '4155550108'])).toEqual(['0612345678', '+14155550108']);
+  });
+
   it('a mailbox is a number no other box of the account has (compared as numbers)', async () => {
     expect((await put(a, 'vmboxes', { name: 'One', mailbox: '0100' })).status).toBe(201);
     for (const mailbox of ['100', 'abc']) {

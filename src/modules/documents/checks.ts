@@ -2,6 +2,7 @@ import type { Core } from '../../core-type.js';
 import type { ValidationErrors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 import { mergeErrors } from '../../schema/validate.js';
+import { normalizeNumber } from '../numbers/converters.js';
 
 // Kazoo's checks of documents beyond their schemas: what must be unique, and where. Each answers
 // Kazoo's `unique` (or `required`) error, worded as Kazoo words it, or nothing.
@@ -21,6 +22,17 @@ function holderOf(core: Core, accountId: string, field: string, values: string[]
       WHERE k.account_id = ? AND k.field = ? AND k.value IN (SELECT value FROM json_each(?)) AND k.doc_id IS NOT ?
       LIMIT 1`,
   ).get(accountId, field, JSON.stringify(values), selfId ?? null) as { id: string; name: string | null; value: string } | undefined;
+}
+
+/**
+ * A callflow's numbers as Kazoo stores and compares them (`cb_callflows` normalises them before
+ * validating): each through the account's dial plan and the E.164 converters (numbers/converters.ts),
+ * so `4155550100`, `14155550100` and `+14155550100` are one number. What is not a non-empty
+ * string is left for the schema to refuse.
+ */
+export function prepareCallflow(core: Core, accountId: string, doc: Record<string, unknown>): void {
+  if (!Array.isArray(doc.numbers)) return;
+  doc.numbers = doc.numbers.map((n: unknown) => (typeof n === 'string' && n !== '' ? normalizeNumber(core, accountId, n) : n));
 }
 
 /**

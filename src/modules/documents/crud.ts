@@ -30,6 +30,11 @@ export interface DocumentKind {
   /** fields shown in listings besides `id` */
   summary: string[];
   /**
+   * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
+   * E.164), in place.
+   */
+  prepare?(core: Core, accountId: string, doc: Record<string, unknown>): void;
+  /**
    * Kazoo's checks beyond the schema (a number unique in the account, …), on the document as it
    * will be stored; `selfId` is the document's own id when it is changed.
    */
@@ -57,8 +62,9 @@ export interface DocumentService {
 /** Builds the create/read/update/delete operations of a kind from its schema. */
 export function documentService(kind: DocumentKind): DocumentService {
   const validate = compileValidator(kind.schema);
-  /** The schema, then the kind's own checks; the document is changed in place (defaults, string forms). */
+  /** The kind's rewriting, the schema, then the kind's own checks; the document is changed in place (defaults, string forms). */
   const checked = (core: Core, accountId: string, doc: Record<string, unknown>, selfId?: string) => {
+    kind.prepare?.(core, accountId, doc);
     throwIfErrors(mergeErrors(validate.check(doc), kind.check?.(core, accountId, doc, selfId)));
     return doc;
   };

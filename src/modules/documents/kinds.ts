@@ -1,5 +1,5 @@
 import { documentService, type DocumentKind } from './crud.js';
-import { checkCallflow, checkDevice, checkFaxbox, checkVmbox } from './checks.js';
+import { checkCallflow, checkDevice, checkFaxbox, checkVmbox, prepareCallflow } from './checks.js';
 import { callflowSchema } from './schemas/callflows.js';
 import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
@@ -21,6 +21,7 @@ export const callflows = documentService({
   endpoint: 'callflows',
   summary: ['name', 'numbers', 'patterns', 'featurecode'],
   schema: callflowSchema,
+  prepare: prepareCallflow,
   check: checkCallflow,
 });
 

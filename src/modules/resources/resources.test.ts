@@ -160,6 +160,55 @@ describe('resources: account and global carriers', () => {
     expect(ok.status).toBe(201);
   });
 
+  it("a peer's gateways authenticate by an IP no other peer gateway nor IP device uses (Kazoo's 400s)", async () => {
+    srv.core.config.setValue('crossbar.resources', 'allow_peers', true);
+    const token = srv.adminToken;
+    const peer = (name: string, gateways: Record<string, unknown>[], account = sub.id) =>
+      srv.request('PUT', `/v2/accounts/${account}/resources`, { token, data: { name, peer: true, gateways } });
+    const first = await peer('Peer A', [{ server: '203.0.113.10' }]);
+    expect(first.status, first.text).toBe(201);
+    const serverTaken = { 'gateways.1.server': { unique: { message: 'Gateway server ip is already in use', cause: 1 } } };
+    const taken = await peer('Peer B', [{ server: '203.0.113.20' }, { server: '203.0.113.10' }]);
+    expect(taken.status).toBe(400);
+    expect(taken.body.data).toEqual(serverTaken);
+    // in another account too: Kazoo's sip_auth is the whole system's
+    const other = await createSubAccount(srv, srv.master.account_id, 'Other Carrier Co');
+    expect((await peer('Peer B', [{ server: '203.0.113.20' }, { server: '203.0.113.10' }], other.id)).body.data).toEqual(serverTaken);
+    // a host name cannot peer; an inbound_ip is checked in place of the server
+    expect((await peer('Peer C', [{ server: 'sip.example.net' }])).body.data).toEqual({
+      'gateways.0.server': { required: { message: 'Gateway server must be an IP when peering with the resource', cause: 0 } },
+    });
+    expect((await peer('Peer C', [{ server: 'sip.example.net', inbound_ip: '203.0.113.10' }])).body.data).toEqual({
+      'gateways.0.inbound_ip': { unique: { message: 'Gateway inbound ip is already in use', cause: 0 } },
+    });
+    const inbound = await peer('Peer C', [{ server: '203.0.113.10', inbound_ip: '203.0.113.30' }]);
+    expect(inbound.status, inbound.text).toBe(201);
+    expect((await peer('Peer D', [{ server: '203.0.113.30' }])).status).toBe(400);
+    // a device authenticated by IP holds its address
+    const device = await srv.request('PUT', `/v2/accounts/${other.id}/devices`, { token, data: { name: 'Trunk PBX', sip: { method: 'ip', ip: '198.51.100.5' } } });
+    expect(device.status, device.text).toBe(201);
+    expect((await peer('Peer E', [{ server: '198.51.100.5' }])).body.data['gateways.0.server'].unique).toBeDefined();
+    // neither a resource that does not peer nor a global one is checked
+    expect((await srv.request('PUT', base, { token, data: { name: 'Not a peer', gateways: [{ server: '203.0.113.10' }] } })).status).toBe(201);
+    expect((await srv.request('PUT', '/v2/resources', { token, data: { name: 'Global peer', peer: true, gateways: [{ server: '203.0.113.10' }] } })).status).toBe(201);
+    // a peer keeps its own address; disabled, no longer a peer, or deleted, it frees it
+    const a = `${base}/${first.body.data.id}`;
+    expect((await srv.request('POST', a, { token, data: { name: 'Peer A', peer: true, gateways: [{ server: '203.0.113.10' }] } })).status).toBe(200);
+    await srv.request('PATCH', a, { token, data: { enabled: false } });
+    expect((await peer('Peer F', [{ server: '203.0.113.10' }])).status).toBe(201);
+    // Peer F holds it now: Peer A may not take it back
+    expect((await srv.request('PATCH', a, { token, data: { enabled: true } })).body.data).toEqual({
+      'gateways.0.server': { unique: { message: 'Gateway server ip is already in use', cause: 0 } },
+    });
+    const f = (await srv.request('GET', base, { token })).body.data.find((r: { name: string }) => r.name === 'Peer F');
+    await srv.request('DELETE', `${base}/${f.id}`, { token });
+    expect((await srv.request('PATCH', a, { token, data: { enabled: true } })).status).toBe(200);
+    await srv.request('PATCH', a, { token, data: { peer: false } });
+    expect((await peer('Peer G', [{ server: '203.0.113.10' }])).status).toBe(201);
+    // the schema first: a document it refuses gets its errors only, as Kazoo checks peers once it fits
+    expect((await peer('Peer H', [{ server: '' }])).body.data).toEqual({ 'gateways.0.server': expect.objectContaining({ minLength: expect.any(Object) }) });
+  });
+
   it('deprecated global_resources and local_resources still work, with a Deprecation header and a log line', async () => {
     const lines: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {

@@ -1,6 +1,7 @@
+import { isIPv4 } from 'node:net';
 import type { Core } from '../../core-type.js';
 import { errors, type ValidationErrors } from '../../errors.js';
-import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/validate.js';
+import { compileValidator, throwIfErrors } from '../../schema/validate.js';
 import { transaction, stmt } from '../../store/db.js';
 import {
   deleteDoc,
@@ -102,17 +103,54 @@ export function findJobResource(core: Core, accountId: string, id: string): Stor
 }
 
 /**
- * Checks a resource document, filling defaults in place: the schema (every nested object,
- * regexes that must compile), then the peering rule: account resources may set `peer` only
- * when `api.resources` `allow_peers` is true. Answers the errors instead of throwing.
+ * Whether another document authenticates calls by this IP address: a gateway of a peering account
+ * resource or a device authenticated by IP (Kazoo's sip_auth `lookup_by_ip`), one search of
+ * `ip_auth` (migration 3200).
  */
-export function checkResource(core: Core, scope: Scope, doc: Record<string, unknown>): ValidationErrors | undefined {
+function ipInUse(core: Core, ip: string, selfId: string | undefined): boolean {
+  return stmt(core.db, 'SELECT 1 FROM ip_auth WHERE ip = ? AND doc_id IS NOT ? LIMIT 1').get(ip, selfId ?? null) !== undefined;
+}
+
+const ipv4 = (v: unknown): string | undefined => (typeof v === 'string' && isIPv4(v) ? v : undefined);
+
+/**
+ * A peering resource's gateways, checked as Kazoo's `cb_resources` checks them: each authenticates
+ * calls by an IPv4 address, its `inbound_ip`, else its `server`, that no other peering gateway and
+ * no device authenticated by IP uses (400 `unique`); a gateway with neither is refused (400
+ * `required`). Kazoo also refuses an address inside one of the switch's ACLs (`ecallmgr` `acls`),
+ * which tel does not keep.
+ */
+function peerGatewayErrors(core: Core, doc: Record<string, unknown>, selfId: string | undefined): ValidationErrors | undefined {
+  const errs: ValidationErrors = {};
+  const gateways: unknown[] = Array.isArray(doc.gateways) ? doc.gateways : [];
+  gateways.forEach((gw, i) => {
+    const inbound = isObject(gw) ? ipv4(gw.inbound_ip) : undefined;
+    const server = isObject(gw) ? ipv4(gw.server) : undefined;
+    if (inbound !== undefined) {
+      if (ipInUse(core, inbound, selfId)) errs[`gateways.${i}.inbound_ip`] = { unique: { message: 'Gateway inbound ip is already in use', cause: i } };
+    } else if (server !== undefined) {
+      if (ipInUse(core, server, selfId)) errs[`gateways.${i}.server`] = { unique: { message: 'Gateway server ip is already in use', cause: i } };
+    } else {
+      errs[`gateways.${i}.server`] = { required: { message: 'Gateway server must be an IP when peering with the resource', cause: i } };
+    }
+  });
+  return Object.keys(errs).length > 0 ? errs : undefined;
+}
+
+/**
+ * Checks a resource document, filling defaults in place: the schema (every nested object,
+ * regexes that must compile), then, once it fits, Kazoo's peering rules for an account's
+ * resource with `peer: true`: refused unless `api.resources` `allow_peers` is true, and its
+ * gateways' addresses checked (`peerGatewayErrors`). `selfId` is the resource's own id when it
+ * is changed. Answers the errors instead of throwing.
+ */
+export function checkResource(core: Core, scope: Scope, doc: Record<string, unknown>, selfId?: string): ValidationErrors | undefined {
   const base = validator.check(doc);
-  let peer: ValidationErrors | undefined;
-  if (scope.accountId && doc.peer === true && core.config.value<unknown>(RESOURCES_CONFIG, 'allow_peers', false) !== true) {
-    peer = { peer: { forbidden: { message: 'Peers are currently disabled, please contact the system admin' } } };
+  if (base || !scope.accountId || doc.peer !== true) return base;
+  if (core.config.value<unknown>(RESOURCES_CONFIG, 'allow_peers', false) !== true) {
+    return { peer: { forbidden: { message: 'Peers are currently disabled, please contact the system admin' } } };
   }
-  return mergeErrors(base, peer);
+  return peerGatewayErrors(core, doc, selfId);
 }
 
 /** A client's document without server fields, nor the read-only `type` the API adds. */
@@ -144,7 +182,7 @@ export function updateResource(
     const current = getResource(core, scope, id);
     const patch = withKeptPasswords(incoming(input), current.doc);
     const doc = mode === 'merge' ? mergePatch(current.doc, patch) : patch;
-    throwIfErrors(checkResource(core, scope, doc));
+    throwIfErrors(checkResource(core, scope, doc, id));
     return updateDoc(core, current, doc, current.pvt, ifMatch);
   });
 }
