@@ -47,8 +47,9 @@ export function tidyMemory(): () => void {
     if (now < baseline) baseline = now;
     const grown = now - baseline >= GROWTH_BYTES;
     const large = largeBodiesSince();
-    const afterLarge = large !== largeBodies;
-    if (afterLarge ? !quiet && !grown : !quiet || !grown) return;
+    // after large bodies: at a quiet moment, or on growth while they come; else on growth, quietly
+    const due = large !== largeBodies ? quiet || grown : quiet && grown;
+    if (!due) return;
     largeBodies = large;
     collecting = true;
     collect(() => {
@@ -62,8 +63,8 @@ export function tidyMemory(): () => void {
 
 /**
  * V8's low-memory collection through the inspector (see above), calling `done` after it; none
- * when this Node was built without the inspector. node:inspector is loaded by the first server
- * only, so that other commands do not pay for it at start-up.
+ * when this Node was built without the inspector. node:inspector is loaded when a server starts,
+ * so that other commands do not pay for it at start-up.
  */
 function collector(): ((done: () => void) => void) | undefined {
   if (!process.features.inspector) return undefined;
