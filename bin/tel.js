@@ -1,11 +1,9 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=8 --no-concurrent-recompilation --expose-gc
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=8 --no-concurrent-recompilation
 // The young generation is capped at 8 MiB a semi-space: on a machine with much memory V8 lets it
 // grow to 64 MiB, which a busy server fills with garbage before collecting (100+ MB of RSS).
 // V8 optimises hot functions on the thread that runs them, not on a compiler thread: a server
 // given one core shares it with that thread anyway, and code optimised at once instead of after
 // a queue (of 8 jobs, dropping the rest) makes its first seconds under load a fifth faster.
-// gc() is exposed for a server to collect its garbage at a quiet moment after a burst of large
-// bodies, which V8 leaves uncollected while nothing is allocated (src/http/memory.ts).
 // glibc's malloc hands blocks of 128 KiB and more (a large body, a password hash's 2 MiB) back to
 // the system when freed: by default it raises that threshold as they are freed, and keeps them
 // (after 1,500 hostile bodies, a server stayed at 174 MB where it goes back to 130 with this).

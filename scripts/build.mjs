@@ -47,7 +47,7 @@ async function main() {
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
-    execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-concurrent-recompilation', '--expose-gc'],
+    execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-concurrent-recompilation'],
     assets: { 'tel.mjs': 'dist/tel.mjs' },
   };
   // Written under a per-build name for the blob step, then kept as dist/sea-config.json.

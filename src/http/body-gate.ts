@@ -12,7 +12,11 @@ let inUse = 0;
 let handled = 0;
 const waiting: (() => void)[] = [];
 
-/** How many large bodies this process has taken in (the memory tidy collects after them). */
+/**
+ * How many large bodies this process has finished with (the memory tidy collects after them):
+ * counted when a slot is released, so that a collection made while a body was still being read
+ * and handled is not taken for one made after it.
+ */
 export function largeBodiesSince(): number {
   return handled;
 }
@@ -21,11 +25,11 @@ export function largeBodiesSince(): number {
 export async function largeBodySlot(): Promise<() => void> {
   if (inUse < LARGE_BODY_SLOTS) inUse++;
   else await new Promise<void>((resolve) => waiting.push(resolve));
-  handled++;
   let released = false;
   return () => {
     if (released) return;
     released = true;
+    handled++;
     const next = waiting.shift();
     if (next) next();
     else inUse--;

@@ -1,14 +1,23 @@
+import { createRequire } from 'node:module';
 import { largeBodiesSince } from './body-gate.js';
 
 /**
  * Memory a serving process gives back. A burst of large bodies (a 5 MB string, 100,000 keys) is
- * mostly garbage in V8's large-object space, which V8 leaves until its heap reaches a limit far
- * above that, and an idle process allocates nothing that would make V8 collect it: measured with
- * 600 hostile bodies, RSS stayed 270 MB up for as long as the server sat idle. So the server
- * collects its garbage itself once its heap and buffers grew by GROWTH_BYTES since the last
- * collection, at a quiet moment (the event loop mostly idle), or at once while large bodies are
- * coming in: one full collection, 20-40 ms here. Needs `--expose-gc`, which every launcher
- * passes (see bin/tel.js); without it, nothing is done.
+ * mostly garbage in V8's large-object space and in the buffers node:http copies a body's pieces
+ * into, which V8 leaves until its heap reaches a limit far above that; and an idle process
+ * allocates nothing that would make V8 collect it: measured with 600 hostile bodies, RSS stayed
+ * 270 MB up for as long as the server sat idle. So the server has its garbage collected once its
+ * heap and buffers grew by GROWTH_BYTES since the last collection, at a quiet moment (the event
+ * loop mostly idle) or at once while large bodies are coming in; and at the first quiet moment
+ * after large bodies, whatever the growth.
+ *
+ * The collection is the one of DevTools' "collect garbage" button, asked of V8 through an
+ * in-process inspector session (`HeapProfiler.collectGarbage`): V8's low-memory collection, which
+ * also hands back the pages V8 keeps for reuse and shrinks the young generation, 20-40 ms here.
+ * `vm.measureMemory`'s collection is an ordinary one: with it, 800 hostile bodies
+ * (scripts/bench/hostile-memory.mjs) left RSS at 199 MB from 124 for the 30 s after; with this
+ * one, 129 a second after; 6,600 bodies, 121 a second after. `gc()` gives the same collection,
+ * but `--expose-gc` made every command's start-up 40% longer.
  */
 
 /** Heap and buffer growth since the last collection past which the server collects. */
@@ -25,25 +34,52 @@ function footprint(): number {
 
 /** Starts looking after the server's memory; answers the stop. */
 export function tidyMemory(): () => void {
-  const gc = (globalThis as { gc?: (options?: Record<string, string>) => void }).gc;
-  if (typeof gc !== 'function') return () => {};
+  const collect = collector();
+  if (!collect) return () => {};
   let baseline = footprint();
   let elu = performance.eventLoopUtilization();
   let largeBodies = largeBodiesSince();
+  let collecting = false;
   const timer = setInterval(() => {
-    const busy = performance.eventLoopUtilization(elu).utilization;
+    const quiet = performance.eventLoopUtilization(elu).utilization < QUIET_UTILIZATION;
     elu = performance.eventLoopUtilization();
+    if (collecting) return;
     const now = footprint();
     if (now < baseline) baseline = now;
-    if (now - baseline < GROWTH_BYTES) return;
+    const grown = now - baseline >= GROWTH_BYTES;
     const large = largeBodiesSince();
-    if (busy >= QUIET_UTILIZATION && large === largeBodies) return;
+    // after large bodies: at a quiet moment, or on growth while they come; else on growth, quietly
+    const due = large !== largeBodies ? quiet || grown : quiet && grown;
+    if (!due) return;
     largeBodies = large;
-    // V8's "last resort" collection also hands back the pages it keeps for reuse: measured after
-    // a burst, RSS 258 → 116 MB where a plain full collection left it at 279
-    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-    baseline = footprint();
+    collecting = true;
+    collect(() => {
+      collecting = false;
+      baseline = footprint();
+    });
   }, TICK_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * V8's low-memory collection through the inspector (see above), calling `done` after it; none
+ * when this Node was built without the inspector. node:inspector is loaded when a server starts,
+ * so that other commands do not pay for it at start-up.
+ */
+function collector(): ((done: () => void) => void) | undefined {
+  if (!process.features.inspector) return undefined;
+  const { Session } = createRequire(import.meta.url)('node:inspector') as typeof import('node:inspector');
+  return (done) => {
+    const session = new Session();
+    session.connect();
+    session.post('HeapProfiler.collectGarbage', () => {
+      // not from within this callback: V8 calls it holding a lock that disconnecting takes, and
+      // the process hangs for good
+      setImmediate(() => {
+        session.disconnect();
+        done();
+      });
+    });
+  };
 }
