@@ -71,7 +71,7 @@ export class JobThread {
   private worker: ThreadWorker | undefined;
   private ready: Promise<void> | undefined;
   private draining: { resolve: (outcome: DrainOutcome) => void; reject: (err: Error) => void } | undefined;
-  private held: { seq: number; runner: string } | undefined;
+  private held: HeldJob | undefined;
   private idle: NodeJS.Timeout | undefined;
   private creating = new Map<number, { resolve: (json: string) => void; reject: (err: Error) => void }>();
   private nextId = 0;
