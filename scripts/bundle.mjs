@@ -3,6 +3,7 @@
 // Skips the work when the bundle is newer than every input, unless --force.
 //
 //   node scripts/bundle.mjs [--force] [--sourcemap] [--quiet]
+import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,50 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const defaultEntry = join(root, 'src/main.ts');
 const defaultOutfile = join(root, 'dist/tel.mjs');
 const stubDir = join(root, 'scripts/stubs');
+
+/**
+ * Node's built-ins as CommonJS stand-ins (`module.exports = process.getBuiltinModule(…)`). In ESM
+ * output esbuild hoists every `import … from 'node:…'` to the top of the bundle, so each start
+ * would load every built-in any command uses, and build an ES module of each that reads all of its
+ * exports (node:fs's streams, node:process's stdin): 17 ms of `tel --help`. A stand-in is required
+ * where the module that imports it is first run, so a command loaded lazily loads its built-ins
+ * with it.
+ */
+const builtinsWhereUsed = {
+  name: 'builtins-where-used',
+  setup(build) {
+    // `node:fs`, and `fs` as older packages write it
+    build.onResolve({ filter: new RegExp(`^(node:)?(${builtinModules.join('|')})$`) }, (args) => ({
+      path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
+      namespace: 'builtin',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: LOADED_AT_FIRST_USE.has(args.path) ? firstUseStandIn(args.path) : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Built-ins loaded only when one of their exports is first read, because every start imports them
+ * (commander does) and does not use them: node:child_process, with node:net and the streams it
+ * loads, is for commander's executable subcommands, which tel has none of (2.5 ms); importing
+ * node:util loads three of its own modules and node:worker_threads (1.5 ms). Only plain
+ * namespaces of functions belong here: an export is read from the real module each time, and a
+ * function called on the stand-in (`util.format(…)`) gets the stand-in as `this`.
+ */
+const LOADED_AT_FIRST_USE = new Set(['node:child_process', 'node:util']);
+
+/** A stand-in with a getter for each export of the built-in `id` (the Node that bundles is the Node that runs). */
+function firstUseStandIn(id) {
+  const names = Object.keys(process.getBuiltinModule(id));
+  return [
+    'let real;',
+    `for (const name of ${JSON.stringify(names)}) {`,
+    `  Object.defineProperty(exports, name, { enumerable: true, get: () => (real ??= process.getBuiltinModule(${JSON.stringify(id)}))[name] });`,
+    '}',
+  ].join('\n');
+}
 
 /** Latest modification time (ms) of dir and anything under it, 0 when it does not exist. */
 function newestMtimeMs(dir) {
@@ -66,13 +111,13 @@ export async function bundle({ force = false, sourcemap = false, entry = default
     logLevel: 'silent',
     // Bundled CommonJS packages call require(); ESM output has none of its own.
     banner: {
-      js: "import { createRequire as __telCreateRequire } from 'node:module'; const require = __telCreateRequire(import.meta.url);",
+      js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
     },
     define: { 'process.env.NODE_ENV': '"production"' },
     // ink imports react-devtools-core only when DEV is set; external, esbuild would
     // hoist a static import of a package that is not installed.
     alias: { 'react-devtools-core': join(stubDir, 'react-devtools-core.mjs') },
-    external: ['node:*'],
+    plugins: [builtinsWhereUsed],
   });
 
   mkdirSync(dirname(outfile), { recursive: true });
