@@ -1,7 +1,9 @@
 import { runCli } from './cli/program.js';
 
-// A server's job thread loads this same bundle for `runJobThread` (see jobs/thread.ts); it runs no command.
-export { runJobThread } from './jobs/thread.js';
+/** A server's job thread loads this same bundle for this (see jobs/thread.ts); it runs no command. */
+export async function runJobThread(file: string): Promise<void> {
+  return (await import('./jobs/thread.js')).runJobThread(file);
+}
 
 if (!(globalThis as { telThread?: boolean }).telThread) {
   // `tel … | head` closes the pipe early: that is the reader's choice, not an error.
