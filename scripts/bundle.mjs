@@ -5,7 +5,7 @@
 //   node scripts/bundle.mjs [--force] [--sourcemap] [--quiet]
 import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,17 +89,26 @@ export function bundleIsFresh(outfile = defaultOutfile) {
   return inputs.every((t) => t < built);
 }
 
-/** Builds dist/tel.mjs (or outfile from entry); returns {skipped, bytes, ms}. */
-export async function bundle({ force = false, sourcemap = false, entry = defaultEntry, outfile = defaultOutfile } = {}) {
+/**
+ * Builds dist/tel.mjs (or outfile from entry): one ESM file, what bin/tel.js runs and what a
+ * server's job thread loads. With `splitInto` (a directory, emptied first), builds the code the
+ * single executable starts from instead: `tel.mjs` there holds what every start needs, and the
+ * modules of each command are chunks (`chunks/….mjs`) imported when the command runs, so that a
+ * start compiles only its own part of the code (see scripts/sea/loader.cjs).
+ * Returns {skipped, bytes, ms, files}: files are the paths written, relative to the outfile's
+ * directory or to `splitInto`.
+ */
+export async function bundle({ force = false, sourcemap = false, entry = defaultEntry, outfile = defaultOutfile, splitInto } = {}) {
   const started = performance.now();
-  if (!force && bundleIsFresh(outfile)) return { skipped: true, bytes: statSync(outfile).size, ms: performance.now() - started };
+  if (!splitInto && !force && bundleIsFresh(outfile)) return { skipped: true, bytes: statSync(outfile).size, ms: performance.now() - started, files: [basename(outfile)] };
   if (!existsSync(entry)) throw new Error(`the entry ${relative(root, entry)} does not exist`);
 
   // Loaded lazily so that the fresh case stays well under a second.
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [entry],
-    outfile,
+    ...(splitInto
+      ? { entryPoints: { tel: entry }, outdir: splitInto, splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: 'chunks/[hash]' }
+      : { entryPoints: [entry], outfile }),
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -109,10 +118,6 @@ export async function bundle({ force = false, sourcemap = false, entry = default
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    // Bundled CommonJS packages call require(); ESM output has none of its own.
-    banner: {
-      js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
-    },
     define: { 'process.env.NODE_ENV': '"production"' },
     // ink imports react-devtools-core only when DEV is set; external, esbuild would
     // hoist a static import of a package that is not installed.
@@ -120,17 +125,26 @@ export async function bundle({ force = false, sourcemap = false, entry = default
     plugins: [builtinsWhereUsed],
   });
 
-  mkdirSync(dirname(outfile), { recursive: true });
+  // ESM output has no require(): esbuild resolves each one at build time (the built-ins to the
+  // stand-ins above), and makes one it cannot (a name computed at run time) throw when it runs.
+  const unresolved = result.outputFiles.find((file) => file.text.includes('Dynamic require of'));
+  if (unresolved) throw new Error(`${relative(root, unresolved.path)} has a require() esbuild cannot resolve, which would fail when it runs`);
+
+  const outdir = splitInto ?? dirname(outfile);
+  if (splitInto) rmSync(splitInto, { recursive: true, force: true });
   let bytes = 0;
+  const files = [];
   for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
     // Write then rename: processes starting meanwhile read either the old or the new bundle.
     const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, file.contents);
     renameSync(tmp, file.path);
-    if (file.path === outfile) bytes = file.contents.length;
+    if (!file.path.endsWith('.map')) bytes += file.contents.length;
+    files.push(relative(outdir, file.path));
   }
-  if (!sourcemap) rmSync(`${outfile}.map`, { force: true });
-  return { skipped: false, bytes, ms: performance.now() - started };
+  if (!splitInto && !sourcemap) rmSync(`${outfile}.map`, { force: true });
+  return { skipped: false, bytes, ms: performance.now() - started, files };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
