@@ -108,6 +108,9 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (s) => io.err(s.replace(/\n$/, '')),
       // One sentence on stderr, the hint included, as every other error.
       outputError: (s, write) => write(`${s.trim().replace(/^error: /, '').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
+      // commander would ask process.stdout (see stdio.ts): only a terminal has a width (else its 80) and colours
+      getOutHelpWidth: () => (io.isTTY ? process.stdout.columns : 80),
+      getOutHasColors: () => io.isTTY && process.stdout.hasColors(),
     })
     .addHelpText(
       'after',
