@@ -14,6 +14,12 @@ if (!(globalThis as { telThread?: boolean }).telThread) {
     err: (s) => stderr.write(s.endsWith('\n') ? s : `${s}\n`),
     isTTY: stdout.isTTY(),
     write: (s) => (stdout.write(s) ? undefined : new Promise<void>((resolve) => stdout.stream().once('drain', resolve))),
+    // a command's code may write to process.stderr itself (a server's log): the streams, and their
+    // closed-pipe handler, are there before it runs
+    commandLoaded: () => {
+      stdout.stream();
+      stderr.stream();
+    },
   });
   process.exitCode = code;
 }

@@ -17,6 +17,8 @@ export interface CliIo {
    * backpressure): what a command streams goes through it. Without it, pieces go to `out` at the end.
    */
   write?(text: string): void | Promise<void>;
+  /** called once the code of the command to run is loaded, before it runs (see stdio.ts) */
+  commandLoaded?(): void;
 }
 
 /** A refused or failed operation: one sentence to stderr, exit 1 (2 for usage). */

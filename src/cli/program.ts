@@ -12,7 +12,7 @@ type Define = (cmd: Command, io: CliIo) => void;
  * One of tel's commands: what `tel --help` lists of it (name, arguments, description), and the
  * module that defines the rest, loaded only when the command may run. So `tel --help` loads none
  * of them, and a command loads its own (the services, the HTTP stack, the live view) and no other
- * one's: see docs/performance.md, "Start-up".
+ * one's: see docs/performance.md, "Starting".
  */
 interface TopCommand {
   declare(program: Command): Command;
@@ -108,7 +108,8 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (s) => io.err(s.replace(/\n$/, '')),
       // One sentence on stderr, the hint included, as every other error.
       outputError: (s, write) => write(`${s.trim().replace(/^error: /, '').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
-      // commander would ask process.stdout (see stdio.ts): only a terminal has a width (else its 80) and colours
+      // rather than commander asking process.stdout, which costs a pipe (see stdio.ts): only a
+      // terminal has a width (commander's default: 80) and colours
       getOutHelpWidth: () => (io.isTTY ? process.stdout.columns : 80),
       getOutHasColors: () => io.isTTY && process.stdout.hasColors(),
     })
@@ -144,7 +145,7 @@ async function defineWith(cmd: Command, top: TopCommand, io: CliIo): Promise<voi
 }
 
 /** Defines a command of the program: its module loaded, its options, subcommands and action added. */
-export function define(cmd: Command): Promise<void> {
+function define(cmd: Command): Promise<void> {
   return definitions.get(cmd)?.() ?? Promise.resolve();
 }
 
@@ -180,7 +181,9 @@ export async function runCli(args: string[], given: CliIo): Promise<number> {
   const program = buildProgram(io);
   try {
     // the command to run is among the arguments: define those they name (one more costs only time)
-    await Promise.all(program.commands.filter((c) => args.includes(c.name())).map(define));
+    const named = program.commands.filter((c) => args.includes(c.name()));
+    await Promise.all(named.map(define));
+    if (named.length > 0) io.commandLoaded?.();
     await program.parseAsync(args, { from: 'user' });
     return 0;
   } catch (err) {

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, createWriteStream, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTel, TEL_BIN } from '../../test/helpers/cli.js';
@@ -40,7 +40,23 @@ describe('standard output without its stream until a command needs it', () => {
     expect(piped.stdout).toBe((await runTel(['--help'])).stdout);
   });
 
-  it('a reader that stops early (`tel openapi | head -c 100`) ends tel with 0 and nothing on stderr', async () => {
+  it('a pipe nobody reads any more: tel --help (written straight to it) ends with 0 and nothing on stderr', () => {
+    // a FIFO whose only reader has gone: the first write fails with EPIPE
+    const fifo = join(tmp.dir, 'closed.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    closeSync(reader);
+    try {
+      const run = spawnSync(process.execPath, [TEL_BIN, '--help'], { stdio: ['ignore', writer, 'pipe'], encoding: 'utf8' });
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe('');
+    } finally {
+      closeSync(writer);
+    }
+  });
+
+  it('a reader that stops early (`tel openapi | head -c 100`, through the stream) ends tel with 0 and nothing on stderr', async () => {
     const child = spawn(process.execPath, [TEL_BIN, 'openapi'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));

@@ -3,8 +3,9 @@ import { fstatSync, writeSync } from 'node:fs';
 /**
  * Standard output or error for the CLI. Node makes `process.stdout` when first asked, and for a
  * pipe that loads node:net and the streams: 3.5 ms, a tenth of `tel --help` through a pipe. So
- * text goes straight to the file descriptor until a command needs the stream (to wait for a slow
- * reader, or on a terminal), and through the stream from then on, in the order it was written.
+ * until the stream is made — once a command's code is loaded (main.ts), on a terminal, or when
+ * the descriptor refuses (a full pipe its reader made non-blocking) — text goes straight to the
+ * file descriptor; through the stream from then on, in the order it was written.
  */
 export class StdOutput {
   private made: NodeJS.WriteStream | undefined;
