@@ -111,7 +111,7 @@ export function buildProgram(io: CliIo): Command {
       // rather than commander asking process.stdout, which costs a pipe (see stdio.ts): only a
       // terminal has a width (commander's default: 80) and colours
       getOutHelpWidth: () => (io.isTTY ? process.stdout.columns : 80),
-      getOutHasColors: () => io.isTTY && process.stdout.hasColors(),
+      getOutHasColors: () => io.isTTY && process.stdout.hasColors?.() === true,
     })
     .addHelpText(
       'after',

@@ -38,6 +38,8 @@ describe('standard output without its stream until a command needs it', () => {
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toBe((await runTel(['--help'])).stdout);
+    // a terminal's io in a process whose stdout is none (a test's) asks the stream for a width it does not have: 80
+    expect((await runTel(['--help'], { isTTY: true })).stdout).toBe(piped.stdout);
   });
 
   it('a pipe nobody reads any more: tel --help (written straight to it) ends with 0 and nothing on stderr', () => {
