@@ -112,7 +112,7 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
           headers: { 'Content-Type': 'application/json', 'X-Auth-Token': body.auth_token! },
           body: data === undefined ? undefined : JSON.stringify({ data }),
         });
-        return (await r.json()) as { data: { id: string; status: string; successes: number } };
+        return (await r.json()) as { data: { id: string; status: string } };
       };
       const resource = await api('PUT', '/resources', { name: 'Carrier', gateways: [{ server: 'gw.example.net' }] });
       const numbers = Array.from({ length: 300 }, (_, i) => `+1415${String(5_550_000 + i).padStart(7, '0')}`);
