@@ -7,9 +7,9 @@
 // glibc's malloc hands blocks of 128 KiB and more (a large body, a password hash's 2 MiB) back to
 // the system when freed: by default it raises that threshold as they are freed, and keeps them
 // (after 1,500 hostile bodies, a server stayed at 174 MB where it goes back to 130 with this).
-// The `tel` command: checks the Node version, then runs the bundled CLI (dist/tel.mjs).
-import { existsSync } from 'node:fs';
-
+// The `tel` command: checks the Node version, then runs the bundled CLI (dist/tel.mjs). Built-ins
+// are taken with process.getBuiltinModule: an `import` of one builds an ES module of all of its
+// exports (node:fs's streams and promises), which `tel --help` does not use.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   process.stderr.write(
@@ -20,7 +20,7 @@ if (major < 24) {
 }
 
 const bundleUrl = new URL('../dist/tel.mjs', import.meta.url);
-if (!existsSync(bundleUrl)) {
+if (!process.getBuiltinModule('node:fs').existsSync(bundleUrl)) {
   // npm install bundles (the prepare script), so this means dist/ was removed or the install skipped scripts.
   process.stderr.write('tel is not built yet (dist/tel.mjs is missing): run `npm run bundle` first, or use `npm run tel -- …`, which bundles.\n');
   process.exit(2);
@@ -29,9 +29,9 @@ if (!existsSync(bundleUrl)) {
 // V8's compiled code of the bundle is kept between runs in the user's cache directory (Node
 // checks it against the source).
 try {
-  const { enableCompileCache } = await import('node:module');
-  const { homedir } = await import('node:os');
-  const { join } = await import('node:path');
+  const { enableCompileCache } = process.getBuiltinModule('node:module');
+  const { homedir } = process.getBuiltinModule('node:os');
+  const { join } = process.getBuiltinModule('node:path');
   enableCompileCache(join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'tel', 'compile-cache'));
 } catch {
   /* no cache directory: the bundle is compiled each time */

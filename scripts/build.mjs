@@ -38,9 +38,12 @@ async function main() {
 
   const b = await bundle({ force: true });
   console.log(`bundled dist/tel.mjs (${(b.bytes / 1024 / 1024).toFixed(2)} MB)`);
+  // The executable starts from the same code split in chunks (see scripts/sea/loader.cjs); built
+  // per build, as the blob, so that two builds at once do not read each other's.
+  const split = join(dist, `.sea-${process.pid}`);
+  const s = await bundle({ force: true, splitInto: split });
 
-  // Paths in the SEA configuration are relative to the working directory (the root);
-  // the blob's name is per build so that two builds at once do not read each other's.
+  // Paths in the SEA configuration are relative to the working directory (the root).
   const config = {
     main: 'scripts/sea/loader.cjs',
     output: `dist/.tel-${process.pid}.blob`,
@@ -48,7 +51,8 @@ async function main() {
     useSnapshot: false,
     useCodeCache: false,
     execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-concurrent-recompilation'],
-    assets: { 'tel.mjs': 'dist/tel.mjs' },
+    // tel.mjs, the bundle in one file, is what a job thread loads (src/jobs/thread.ts); start/…, the start.
+    assets: { 'tel.mjs': 'dist/tel.mjs', ...Object.fromEntries(s.files.map((file) => [`start/${file}`, relative(root, join(split, file))])) },
   };
   // Written under a per-build name for the blob step, then kept as dist/sea-config.json.
   const configPath = join(dist, 'sea-config.json');
@@ -57,6 +61,7 @@ async function main() {
   // The blob must come from the very Node it is injected into.
   const blob = spawnSync(node, ['--experimental-sea-config', relative(root, buildConfigPath)], { cwd: root, encoding: 'utf8' });
   renameSync(buildConfigPath, configPath);
+  rmSync(split, { recursive: true, force: true });
   if (blob.status !== 0) fail(`preparing the SEA blob failed:\n${blob.stdout}${blob.stderr}`);
 
   // Built beside the result and renamed at the end, so a running dist/tel is never overwritten.

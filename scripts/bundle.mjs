@@ -3,14 +3,59 @@
 // Skips the work when the bundle is newer than every input, unless --force.
 //
 //   node scripts/bundle.mjs [--force] [--sourcemap] [--quiet]
+import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const defaultEntry = join(root, 'src/main.ts');
 const defaultOutfile = join(root, 'dist/tel.mjs');
 const stubDir = join(root, 'scripts/stubs');
+
+/**
+ * Node's built-ins as CommonJS stand-ins (`module.exports = process.getBuiltinModule(…)`). In ESM
+ * output esbuild hoists every `import … from 'node:…'` to the top of the bundle, so each start
+ * would load every built-in any command uses, and build an ES module of each that reads all of its
+ * exports (node:fs's streams, node:process's stdin): 17 ms of `tel --help`. A stand-in is required
+ * where the module that imports it is first run, so a command loaded lazily loads its built-ins
+ * with it.
+ */
+const builtinsWhereUsed = {
+  name: 'builtins-where-used',
+  setup(build) {
+    // `node:fs`, and `fs` as older packages write it
+    build.onResolve({ filter: new RegExp(`^(node:)?(${builtinModules.join('|')})$`) }, (args) => ({
+      path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
+      namespace: 'builtin',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: LOADED_AT_FIRST_USE.has(args.path) ? firstUseStandIn(args.path) : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Built-ins loaded only when one of their exports is first read, because every start imports them
+ * (commander does) and does not use them: node:child_process, with node:net and the streams it
+ * loads, is for commander's executable subcommands, which tel has none of (2.5 ms); importing
+ * node:util loads three of its own modules and node:worker_threads (1.5 ms). Only plain
+ * namespaces of functions belong here: an export is read from the real module each time, and a
+ * function called on the stand-in (`util.format(…)`) gets the stand-in as `this`.
+ */
+const LOADED_AT_FIRST_USE = new Set(['node:child_process', 'node:util']);
+
+/** A stand-in with a getter for each export of the built-in `id` (the Node that bundles is the Node that runs). */
+function firstUseStandIn(id) {
+  const names = Object.keys(process.getBuiltinModule(id));
+  return [
+    'let real;',
+    `for (const name of ${JSON.stringify(names)}) {`,
+    `  Object.defineProperty(exports, name, { enumerable: true, get: () => (real ??= process.getBuiltinModule(${JSON.stringify(id)}))[name] });`,
+    '}',
+  ].join('\n');
+}
 
 /** Latest modification time (ms) of dir and anything under it, 0 when it does not exist. */
 function newestMtimeMs(dir) {
@@ -44,17 +89,26 @@ export function bundleIsFresh(outfile = defaultOutfile) {
   return inputs.every((t) => t < built);
 }
 
-/** Builds dist/tel.mjs (or outfile from entry); returns {skipped, bytes, ms}. */
-export async function bundle({ force = false, sourcemap = false, entry = defaultEntry, outfile = defaultOutfile } = {}) {
+/**
+ * Builds dist/tel.mjs (or outfile from entry): one ESM file, what bin/tel.js runs and what a
+ * server's job thread loads. With `splitInto` (a directory, emptied first), builds the code the
+ * single executable starts from instead: `tel.mjs` there holds what every start needs, and the
+ * modules of each command are chunks (`chunks/….mjs`) imported when the command runs, so that a
+ * start compiles only its own part of the code (see scripts/sea/loader.cjs).
+ * Returns {skipped, bytes, ms, files}: files are the paths written, relative to the outfile's
+ * directory or to `splitInto`.
+ */
+export async function bundle({ force = false, sourcemap = false, entry = defaultEntry, outfile = defaultOutfile, splitInto } = {}) {
   const started = performance.now();
-  if (!force && bundleIsFresh(outfile)) return { skipped: true, bytes: statSync(outfile).size, ms: performance.now() - started };
+  if (!splitInto && !force && bundleIsFresh(outfile)) return { skipped: true, bytes: statSync(outfile).size, ms: performance.now() - started, files: [basename(outfile)] };
   if (!existsSync(entry)) throw new Error(`the entry ${relative(root, entry)} does not exist`);
 
   // Loaded lazily so that the fresh case stays well under a second.
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [entry],
-    outfile,
+    ...(splitInto
+      ? { entryPoints: { tel: entry }, outdir: splitInto, splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: 'chunks/[hash]' }
+      : { entryPoints: [entry], outfile }),
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -64,28 +118,33 @@ export async function bundle({ force = false, sourcemap = false, entry = default
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    // Bundled CommonJS packages call require(); ESM output has none of its own.
-    banner: {
-      js: "import { createRequire as __telCreateRequire } from 'node:module'; const require = __telCreateRequire(import.meta.url);",
-    },
     define: { 'process.env.NODE_ENV': '"production"' },
     // ink imports react-devtools-core only when DEV is set; external, esbuild would
     // hoist a static import of a package that is not installed.
     alias: { 'react-devtools-core': join(stubDir, 'react-devtools-core.mjs') },
-    external: ['node:*'],
+    plugins: [builtinsWhereUsed],
   });
 
-  mkdirSync(dirname(outfile), { recursive: true });
+  // ESM output has no require(): esbuild resolves each one at build time (the built-ins to the
+  // stand-ins above), and makes one it cannot (a name computed at run time) throw when it runs.
+  const unresolved = result.outputFiles.find((file) => file.text.includes('Dynamic require of'));
+  if (unresolved) throw new Error(`${relative(root, unresolved.path)} has a require() esbuild cannot resolve, which would fail when it runs`);
+
+  const outdir = splitInto ?? dirname(outfile);
+  if (splitInto) rmSync(splitInto, { recursive: true, force: true });
   let bytes = 0;
+  const files = [];
   for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
     // Write then rename: processes starting meanwhile read either the old or the new bundle.
     const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, file.contents);
     renameSync(tmp, file.path);
-    if (file.path === outfile) bytes = file.contents.length;
+    if (!file.path.endsWith('.map')) bytes += file.contents.length;
+    files.push(relative(outdir, file.path));
   }
-  if (!sourcemap) rmSync(`${outfile}.map`, { force: true });
-  return { skipped: false, bytes, ms: performance.now() - started };
+  if (!splitInto && !sourcemap) rmSync(`${outfile}.map`, { force: true });
+  return { skipped: false, bytes, ms: performance.now() - started, files };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

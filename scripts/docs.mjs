@@ -17,7 +17,7 @@ try {
   const outfile = join(work, 'pages.mjs');
   await bundle({ force: true, entry: join(root, 'src/docs/pages.ts'), outfile });
   const { writeGeneratedPages } = await import(pathToFileURL(outfile).href);
-  for (const file of writeGeneratedPages(root)) console.log(`wrote ${file}`);
+  for (const file of await writeGeneratedPages(root)) console.log(`wrote ${file}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

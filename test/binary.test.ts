@@ -74,7 +74,7 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
     expect(r.stderr).not.toBe('');
   });
 
-  test('serve answers api_auth with 201 and stops cleanly on SIGTERM', async () => {
+  test('serve answers api_auth with 201, runs a number job on its job thread, and stops cleanly on SIGTERM', async () => {
     const { db, init } = initDb('serve.db');
     const child = spawn(exe, ['serve', '--db', db, '--port', '0'], { cwd: dir, env });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
@@ -104,6 +104,26 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
       expect(res.status).toBe(201);
       expect(body.auth_token).toBeTruthy();
       expect(body.data?.account_id).toBe(init.account_id);
+
+      // the job thread loads the executable's tel.mjs asset (the start runs the same code split in chunks)
+      const api = async (method: string, path: string, data: unknown) => {
+        const r = await fetch(`${base}/v2/accounts/${init.account_id}${path}`, {
+          method,
+          headers: { 'Content-Type': 'application/json', 'X-Auth-Token': body.auth_token! },
+          body: data === undefined ? undefined : JSON.stringify({ data }),
+        });
+        return (await r.json()) as { data: { id: string; status: string } };
+      };
+      const resource = await api('PUT', '/resources', { name: 'Carrier', gateways: [{ server: 'gw.example.net' }] });
+      const numbers = Array.from({ length: 300 }, (_, i) => `+1415${String(5_550_000 + i).padStart(7, '0')}`);
+      const job = await api('PUT', '/resources/jobs', { numbers, resource_id: resource.data.id });
+      let status = job.data.status;
+      for (let i = 0; i < 300 && status !== 'complete' && status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await api('GET', `/resources/jobs/${job.data.id}`, undefined)).data.status;
+      }
+      expect(status).toBe('complete');
+      expect(stderr).not.toMatch(/job thread failed/);
     } finally {
       child.kill('SIGTERM');
     }

@@ -12,7 +12,8 @@ import { moveAccount } from '../modules/accounts/tree.js';
 import type { Core } from '../core.js';
 import type { Account } from '../modules/accounts/service.js';
 import { masterAccount } from '../modules/accounts/service.js';
-import { CliError, emit, existingAccount, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, table, withGlobals, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
 /** An account and everything below it, as `tel accounts tree --json` prints it. */
 interface TreeNode {
@@ -50,14 +51,11 @@ function drawTree(root: TreeNode): string {
 }
 
 /** `tel accounts …`: the account tree, offline on the database file. */
-export function registerAccounts(program: Command, io: CliIo): void {
-  const accounts = program
-    .command('accounts')
-    .description('list, show, create, move and delete accounts (the account tree)')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ tel accounts list\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts tree\n  $ tel accounts move <id> --to <parent_id>\n  $ tel accounts show <id> --json',
-    );
+export function defineAccounts(accounts: Command, io: CliIo): void {
+  accounts.addHelpText(
+    'after',
+    '\nExamples:\n  $ tel accounts list\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts tree\n  $ tel accounts move <id> --to <parent_id>\n  $ tel accounts show <id> --json',
+  );
 
   withGlobals(accounts.command('list'))
     .description('every account with its parent, or the descendants of one')

@@ -3,7 +3,8 @@ import { addApp, appJson, listApps, removeApp } from '../modules/apps-store/serv
 import { ALLOWED_USERS, DEFAULT_LANGUAGE } from '../modules/apps-store/schema.js';
 import { readFile } from 'node:fs/promises';
 import { IMAGE_TYPES, sniffedType, type StoredFile } from '../modules/documents/files.js';
-import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 interface AddOptions {
   label: string;
@@ -56,14 +57,11 @@ function appRow(app: ReturnType<typeof appJson>): Record<string, unknown> {
 }
 
 /** `tel apps …`: the catalogue of apps Kazoo's web UI lists (metadata only; tel serves no UI code). */
-export function registerApps(program: Command, io: CliIo): void {
-  const apps = program
-    .command('apps')
-    .description("the apps catalogue Kazoo's web UI (Monster UI) lists: list, add and remove apps")
-    .addHelpText(
-      'after',
-      `\nExamples:\n  $ tel apps list\n  $ tel apps add callflows --label "Callflows" --description "Route calls" --tags reseller,developer\n  $ tel apps remove callflows\n\nAn app is metadata only: the UI loads its code from its own files (or source_url). Every\ndatabase offers the webhooks app; accounts install apps and choose who may use them through\nPUT/POST/DELETE /v2/accounts/{id}/apps_store/{app_id}.`,
-    );
+export function defineApps(apps: Command, io: CliIo): void {
+  apps.addHelpText(
+    'after',
+    `\nExamples:\n  $ tel apps list\n  $ tel apps add callflows --label "Callflows" --description "Route calls" --tags reseller,developer\n  $ tel apps remove callflows\n\nAn app is metadata only: the UI loads its code from its own files (or source_url). Every\ndatabase offers the webhooks app; accounts install apps and choose who may use them through\nPUT/POST/DELETE /v2/accounts/{id}/apps_store/{app_id}.`,
+  );
 
   withGlobals(apps.command('list'))
     .description('the catalogue: id, name, label, who may use each app by default, its API')

@@ -4,12 +4,12 @@ import { backupTo, notRestorable, restoreFrom, stageBackup } from '../backup/bac
 import { liveServers } from '../store/presence.js';
 import { resetDatabase } from '../backup/reset.js';
 import type { Core } from '../core-type.js';
-import { CliError, emit, warnUsersWithoutKey, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, type CliIo } from './io.js';
+import { warnUsersWithoutKey, withCore } from './database.js';
 
-/** `tel backup`, `tel restore`, `tel reset`: the database file as a whole. */
-export function registerBackup(program: Command, io: CliIo): void {
-  withGlobals(program.command('backup <file>'))
-    .description("copy the database to FILE with SQLite's online backup: consistent while a server writes")
+/** `tel backup`: a consistent copy of the database file (`tel restore` and `tel reset` also work on the file as a whole). */
+export function defineBackup(backup: Command, io: CliIo): void {
+  backup
     .option('--force', 'replace FILE when it exists')
     .addHelpText(
       'after',
@@ -31,9 +31,11 @@ with goes beside it, as FILE.key: keep the two together. \`tel restore FILE\` pu
         emit(io, g, { file, pages, elapsed_ms: Math.round(ms) }, () => `Backed up ${core.file} to ${file} (${pages} pages, ${ms.toFixed(0)} ms).`);
       }),
     );
+}
 
-  withGlobals(program.command('restore <file>'))
-    .description('replace the database with a backup (refused while a server runs on the database)')
+/** `tel restore`: the database replaced by a backup. */
+export function defineRestore(restore: Command, io: CliIo): void {
+  restore
     .addHelpText(
       'after',
       `
@@ -68,9 +70,11 @@ it, users whose passwords it hashed cannot log in.`,
         staged.remove();
       }
     });
+}
 
-  withGlobals(program.command('reset'))
-    .description('empty the database back to a fresh init, keeping the master account and its admin users')
+/** `tel reset`: the database emptied back to a fresh init. */
+export function defineReset(reset: Command, io: CliIo): void {
+  reset
     .option('--yes', 'really empty it (required)')
     .addHelpText(
       'after',

@@ -1,19 +1,18 @@
-import { Argument, type Command } from 'commander';
+import type { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
 import { zshScript } from '../completion/zsh.js';
 import { completionModel } from '../completion/model.js';
 import { accountChoices } from '../modules/accounts/choices.js';
-import { globalsOf, withGlobals, type CliIo } from './io.js';
+import { globalsOf, type CliIo } from './io.js';
+import { defineAll, type Shell } from './program.js';
 
-const SCRIPTS = { bash: bashScript, zsh: zshScript, fish: fishScript };
+const SCRIPTS: Record<Shell, typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
-/** `tel completion bash|zsh|fish`, and the hidden `tel __complete` the scripts call for values read from the database. */
-export function registerCompletion(program: Command, io: CliIo): void {
-  withGlobals(program.command('completion'))
-    .description('print the shell completion script of tel (commands, options, hook types, configuration keys, account ids)')
-    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(Object.keys(SCRIPTS)))
+/** `tel completion bash|zsh|fish`: the script, made from the whole program. */
+export function defineCompletion(completion: Command, io: CliIo): void {
+  completion
     .addHelpText(
       'after',
       `
@@ -27,12 +26,15 @@ Account ids are offered by name too (--account Cust<Tab>): the script asks \`tel
 reads the database of --db (or $TEL_DB, else ./tel.db) read-only. A script written to a file
 describes this version of tel: write it again after an upgrade.`,
     )
-    .action((shell: keyof typeof SCRIPTS) => {
+    .action(async (shell: Shell) => {
+      const program = await defineAll(completion.parent!);
       io.out(SCRIPTS[shell](completionModel(program), VERSION));
     });
+}
 
-  withGlobals(program.command('__complete', { hidden: true }))
-    .description('values for the completion scripts: account ids and names (id, a tab, name; one a line)')
+/** The hidden `tel __complete` the scripts call for values read from the database. */
+export function defineComplete(complete: Command, io: CliIo): void {
+  complete
     .argument('<what>', 'accounts')
     .argument('[prefix]', 'what was typed so far', '')
     .addHelpText('after', '\nExample:\n  $ tel __complete accounts Cust --db lab.db')

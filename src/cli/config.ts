@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { canonicalCategory } from '../modules/config/service.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
-import { CliError, emit, existingAccount, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, withGlobals, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
 function parseValue(raw: string): unknown {
   if (jsonTooDeep(raw)) throw new CliError(`The value nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 2);
@@ -13,14 +14,11 @@ function parseValue(raw: string): unknown {
 }
 
 /** `tel config get|set|delete`: system configuration categories, and an account's (`--account`). */
-export function registerConfig(program: Command, io: CliIo): void {
-  const config = program
-    .command('config')
-    .description("read and change system configuration (system_configs categories), or an account's (--account)")
-    .addHelpText(
-      'after',
-      `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config get crossbar.auth\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set webhooks attempt_failure_count 2 --account <id>     one account's setting\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. System keys live under the "default" node; an\naccount's settings of a category (as /v2/accounts/{id}/configs/{category}) override its reseller's,\nwhich override them.`,
-    );
+export function defineConfig(config: Command, io: CliIo): void {
+  config.addHelpText(
+    'after',
+    `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config get crossbar.auth\n  $ tel config set webhooks attempt_failure_count 3\n  $ tel config set webhooks attempt_failure_count 2 --account <id>     one account's setting\n  $ tel config set api.token_restrictions '{"default":{"cb_api_auth":{"_":{"_":[{"rules":{"#":["GET"]}}]}}}}'\n\nValues are JSON when they parse as JSON, else strings. System keys live under the "default" node; an\naccount's settings of a category (as /v2/accounts/{id}/configs/{category}) override its reseller's,\nwhich override them.`,
+  );
 
   withGlobals(config.command('get [category] [key]'))
     .description('a category as it applies (stored settings over the built-in ones), one key of it, or the categories')

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
-import { CliError, emit, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 /** `tel init`: a new database with its master account and admin user. */
-export function registerInit(program: Command, io: CliIo): void {
-  withGlobals(program.command('init'))
-    .description('create the master account (super-duper admin) and its admin user in a new database')
+export function defineInit(init: Command, io: CliIo): void {
+  init
     .requiredOption('--account <name>', 'name of the master account')
     .requiredOption('--username <u>', 'admin user name')
     .requiredOption('--password <p>', 'admin password')

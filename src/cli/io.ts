@@ -1,14 +1,8 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// node:fs/promises loads when first read (this module is part of every start, `tel --help`'s too: 1.2 ms)
+import { promises as fs } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { closeCore, openCore, type Core } from '../core.js';
-import { findAccount } from '../modules/accounts/service.js';
-import { usersWithoutTheirKey } from '../modules/users/service.js';
-import { loginKeyFile } from '../modules/users/login-key.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
 import { escapeControls } from '../util/text.js';
-import { RefusedFile } from '../store/db.js';
-import { STORAGE_CAUSES, storageFaultOf } from '../errors.js';
 
 /** Where a command writes; tests capture these. */
 export interface CliIo {
@@ -23,6 +17,8 @@ export interface CliIo {
    * backpressure): what a command streams goes through it. Without it, pieces go to `out` at the end.
    */
   write?(text: string): void | Promise<void>;
+  /** called once the code of the command to run is loaded, before it runs (see stdio.ts) */
+  commandLoaded?(): void;
 }
 
 /** A refused or failed operation: one sentence to stderr, exit 1 (2 for usage). */
@@ -58,44 +54,6 @@ export function globalsOf(cmd: Command): Globals {
     json ||= o.json === true;
   }
   return { db: db ?? process.env.TEL_DB ?? './tel.db', json };
-}
-
-/** Opens the core for a command, runs `fn`, closes it. Refuses a database that does not exist. */
-export async function withCore<T>(cmd: Command, fn: (core: Core, g: Globals) => T | Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
-  const g = globalsOf(cmd);
-  if (!opts.create && g.db !== ':memory:' && !existsSync(g.db)) {
-    throw new CliError(`No database at ${g.db}: create one with \`tel init\` (or \`tel serve\`), or pass --db FILE.`);
-  }
-  const core = openCoreAt(g.db);
-  try {
-    return await fn(core, g);
-  } finally {
-    closeCore(core);
-  }
-}
-
-/**
- * Opens the core on `file`; a file SQLite cannot open, or one tel refuses (another program's, a
- * newer tel's), is one sentence that names it.
- */
-export function openCoreAt(file: string): Core {
-  try {
-    return openCore(file);
-  } catch (err) {
-    if (err instanceof RefusedFile) throw new CliError(`${err.message}.`);
-    if ((err as { code?: string }).code !== 'ERR_SQLITE_ERROR') throw err;
-    // a full disk or a read-only file told as the API tells it; SQLite's words say why a file cannot be opened
-    const fault = storageFaultOf(err);
-    const why = fault && fault !== 'cannot_open' ? STORAGE_CAUSES[fault] : (err as Error).message;
-    throw new CliError(`Cannot open the database ${file}: ${why}.`);
-  }
-}
-
-/** The id of the account an option names; refused (exit 1) when there is no such account. */
-export function existingAccount(core: Core, id: string, option = '--account'): string {
-  const account = findAccount(core, id);
-  if (!account) throw new CliError(`No account ${id} (${option}) in ${core.file}.`);
-  return account.id;
 }
 
 /** Parses a whole-number option value (a commander argument parser): anything else is a usage error. */
@@ -213,7 +171,7 @@ export async function jsonArg(value: string, what: string): Promise<unknown> {
   let text = value;
   if (value.startsWith('@')) {
     try {
-      text = await readFile(value.slice(1), 'utf8');
+      text = await fs.readFile(value.slice(1), 'utf8');
     } catch {
       throw new CliError(`Cannot read ${what} from ${value.slice(1)}.`, 2);
     }
@@ -240,7 +198,7 @@ export async function readSource(io: CliIo, source: string): Promise<string> {
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
-    return await readFile(source, 'utf8');
+    return await fs.readFile(source, 'utf8');
   } catch {
     throw new CliError(`Cannot read ${source}.`, 2);
   }
@@ -281,17 +239,4 @@ export async function emitTableChunks(io: CliIo, chunks: Iterable<Record<string,
   }
   if (!t) io.out('(none)');
   else if (!io.write) io.out(collected);
-}
-
-/**
- * Warns when some users' passwords were hashed with a login key the database's key file does not
- * hold (the file left behind by a copy, or another one): their logins fail until it is back.
- */
-export function warnUsersWithoutKey(io: CliIo, core: Core): void {
-  const n = usersWithoutTheirKey(core);
-  if (n === 0) return;
-  io.err(
-    `Note: ${n} user${n === 1 ? "'s password was" : "s' passwords were"} set with a login key ${loginKeyFile(core.file) ?? 'this database'} does not hold ` +
-      '(a database copied without its .key file?): they cannot log in until that key file is put back, or their passwords are set again.',
-  );
 }

@@ -5,7 +5,8 @@ import { createAccountJob, JOB_STATUSES, listAccountJobs } from '../modules/reso
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
 import { findJobById, findJobBySeq, isFinished, jobDetailPieces, jobErrors, jobSummary, type JobRow, type JobStatus } from '../jobs/store.js';
-import { CliError, emit, emitJsonPieces, existingAccount, parseJsonText, readSource, table, withCore, withGlobals, type CliIo, type Globals } from './io.js';
+import { CliError, emit, emitJsonPieces, parseJsonText, readSource, table, withGlobals, type CliIo, type Globals } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
 /** Numbers from a file's text: a JSON array, or one per line (commas and spaces also split; `#` starts a comment). */
 export function parseNumbers(text: string, source = 'The numbers file'): string[] {
@@ -68,11 +69,8 @@ Examples:
 The numbers file holds one number per line (or a JSON array); they are normalised to E.164.`;
 
 /** `tel jobs …`: bulk number jobs, offline on the database file. */
-export function registerJobs(program: Command, io: CliIo): void {
-  const jobs = program
-    .command('jobs')
-    .description('bulk number jobs: create (with a progress bar), list, show, run')
-    .addHelpText('after', '\nExamples:\n  $ tel jobs create --resource <id> --numbers numbers.txt\n  $ tel jobs list --account <id>\n  $ tel jobs show 202611-9f3c… --json\n  $ tel jobs run');
+export function defineJobs(jobs: Command, io: CliIo): void {
+  jobs.addHelpText('after', '\nExamples:\n  $ tel jobs create --resource <id> --numbers numbers.txt\n  $ tel jobs list --account <id>\n  $ tel jobs show 202611-9f3c… --json\n  $ tel jobs run');
 
   withGlobals(jobs.command('create'))
     .description("add numbers to an account's inventory through a resource, as a job")

@@ -7,7 +7,8 @@ import { planLab, PlanRefused, type Plan } from '../lab/plan.js';
 import { LabInvalid, parseLabText, type Problem } from '../lab/parse.js';
 import { readLab, type Lab } from '../lab/read.js';
 import { shareLoginKey } from '../modules/users/login-key.js';
-import { CliError, emit, existingAccount, globalsOf, openCoreAt, readSource, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, globalsOf, readSource, type CliIo } from './io.js';
+import { existingAccount, openCoreAt, withCore } from './database.js';
 
 /** Reads and checks a lab file whole: every problem on stderr and exit 2 when it does not validate. */
 export async function loadLab(io: CliIo, file: string): Promise<Lab> {
@@ -61,10 +62,9 @@ function applyTo(core: Core | undefined, file: string, plan: Plan, planned: Core
 
 const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
-/** `tel apply` and `tel export`: labs as code. */
-export function registerLab(program: Command, io: CliIo): void {
-  withGlobals(program.command('apply <file>'))
-    .description('make the database match a lab file (YAML or JSON): shows the plan, then applies it in one transaction (a large one in batches)')
+/** `tel apply`: a lab file made real on the database. */
+export function defineApply(apply: Command, io: CliIo): void {
+  apply
     .option('--dry-run', 'show the plan and write nothing')
     .option('--prune', "also remove what the file's lists leave out (sub-accounts, users, hooks, … of the accounts it declares)")
     .addHelpText(
@@ -125,9 +125,11 @@ one, shown once. Works beside a running server: its webhooks see the changes' ob
         closeCore(core);
       }
     });
+}
 
-  withGlobals(program.command('export'))
-    .description('write the database (or one account and what is below it) as a lab file tel apply reads')
+/** `tel export`: the database as a lab file. */
+export function defineExport(exportCmd: Command, io: CliIo): void {
+  exportCmd
     .option('--account <id>', 'only this account and its sub-accounts (the file names its parent)')
     .option('--with-secrets', 'write API keys, webhook secrets and gateway passwords as they are (masked otherwise)')
     .addHelpText(

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { ChargeItem } from '../modules/limits/charges.js';
 import { LIMIT_QUANTITIES } from '../modules/limits/schema.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
-import { CliError, emit, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 interface SetOptions {
   account: string;
@@ -53,14 +54,11 @@ async function askYesNo(io: CliIo, question: string): Promise<boolean> {
 }
 
 /** `tel limits get|set`: an account's trunk and call limits, with the charges a change incurs. */
-export function registerLimits(program: Command, io: CliIo): void {
-  const limits = program
-    .command('limits')
-    .description("read and change an account's trunk and call limits (charges must be accepted)")
-    .addHelpText(
-      'after',
-      `\nExamples:\n  $ tel limits get --account <id>\n  $ tel limits set --account <id> --inbound-trunks 11 --outbound-trunks 5\n  $ tel limits set --account <id> --inbound-trunks 11 --accept-charges\n  $ tel limits set --account <id> --data '{"twoway_trunks":2,"allow_prepay":false}'\n\nRates come from the "services" configuration (tel config set services limits '{"inbound_trunks":{"rate":6.99}}').\nA change that raises a charged quantity shows the charges and asks on a terminal; elsewhere it\nneeds --accept-charges and is refused (exit 1) without it.`,
-    );
+export function defineLimits(limits: Command, io: CliIo): void {
+  limits.addHelpText(
+    'after',
+    `\nExamples:\n  $ tel limits get --account <id>\n  $ tel limits set --account <id> --inbound-trunks 11 --outbound-trunks 5\n  $ tel limits set --account <id> --inbound-trunks 11 --accept-charges\n  $ tel limits set --account <id> --data '{"twoway_trunks":2,"allow_prepay":false}'\n\nRates come from the "services" configuration (tel config set services limits '{"inbound_trunks":{"rate":6.99}}').\nA change that raises a charged quantity shows the charges and asks on a terminal; elsewhere it\nneeds --accept-charges and is refused (exit 1) without it.`,
+  );
 
   withGlobals(limits.command('get'))
     .description("an account's limits (the defaults when none were stored)")

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { MODULES } from '../modules/index.js';
 import { openApiDocument } from '../openapi/document.js';
-import { withGlobals, type CliIo } from './io.js';
+import type { CliIo } from './io.js';
 
 /** `tel openapi`: the OpenAPI 3.1 document a server answers at `GET /v2/openapi.json`. */
-export function registerOpenApi(program: Command, io: CliIo): void {
-  withGlobals(program.command('openapi'))
-    .description('print the OpenAPI 3.1 document of the HTTP API (also served at GET /v2/openapi.json, no token)')
+export function defineOpenApi(openapi: Command, io: CliIo): void {
+  openapi
     .addHelpText(
       'after',
       `

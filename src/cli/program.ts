@@ -1,51 +1,102 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, type CommandOptions } from 'commander';
 import { VERSION } from '../version.js';
 import { escapeControls } from '../util/text.js';
 import { SCHEMA_VERSION } from '../store/db.js';
 import { describeError } from '../errors.js';
 import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
-import { registerInit } from './init.js';
-import { registerServe } from './serve.js';
-import { registerAccounts } from './accounts.js';
-import { registerTokens } from './tokens.js';
-import { registerRestrictions } from './restrictions.js';
-import { registerConfig } from './config.js';
-import { registerSimulate } from './simulate.js';
-import { registerLimits } from './limits.js';
-import { registerResources } from './resources.js';
-import { registerJobs } from './jobs.js';
-import { registerWebhooks } from './webhooks.js';
-import { registerSink } from './sink.js';
-import { registerWatch } from './watch.js';
-import { registerApps } from './apps.js';
-import { registerLab } from './lab.js';
-import { registerBackup } from './backup.js';
-import { registerOpenApi } from './openapi.js';
-import { registerCompletion } from './completion.js';
 
-/** Command groups, declared explicitly in the order `tel --help` lists them. */
-const GROUPS: ((program: Command, io: CliIo) => void)[] = [
-  registerInit,
-  registerServe,
-  registerLab,
-  registerBackup,
-  registerAccounts,
-  registerTokens,
-  registerRestrictions,
-  registerConfig,
-  registerSimulate,
-  registerLimits,
-  registerResources,
-  registerJobs,
-  registerWebhooks,
-  registerSink,
-  registerApps,
-  registerWatch,
-  registerOpenApi,
-  registerCompletion,
+/** What a command's module exports to define it: its options, subcommands, help text and action. */
+type Define = (cmd: Command, io: CliIo) => void;
+
+/**
+ * One of tel's commands: what `tel --help` lists of it (name, arguments, description), and the
+ * module that defines the rest, loaded only when the command may run. So `tel --help` loads none
+ * of them, and a command loads its own (the services, the HTTP stack, the live view) and no other
+ * one's: see docs/performance.md, "Starting".
+ */
+interface TopCommand {
+  declare(program: Command): Command;
+  load(): Promise<Define>;
+}
+
+/** A command that runs: it has the global options (`[options]` in the list). */
+function command(usage: string, description: string, load: () => Promise<Define>, opts?: CommandOptions): TopCommand {
+  return { declare: (program) => withGlobals(program.command(usage, opts)).description(description), load };
+}
+
+/** A group of subcommands. */
+function group(name: string, description: string, load: () => Promise<Define>): TopCommand {
+  return { declare: (program) => program.command(name).description(description), load };
+}
+
+/** The shells `tel completion` writes a script for. */
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** tel's commands, in the order `tel --help` lists them. */
+const COMMANDS: TopCommand[] = [
+  command('init', 'create the master account (super-duper admin) and its admin user in a new database', async () => (await import('./init.js')).defineInit),
+  command('serve', 'serve the HTTP API (/v2) on the database; a new database is initialised first', async () => (await import('./serve.js')).defineServe),
+  command(
+    'apply <file>',
+    'make the database match a lab file (YAML or JSON): shows the plan, then applies it in one transaction (a large one in batches)',
+    async () => (await import('./lab.js')).defineApply,
+  ),
+  command('export', 'write the database (or one account and what is below it) as a lab file tel apply reads', async () => (await import('./lab.js')).defineExport),
+  command('backup <file>', "copy the database to FILE with SQLite's online backup: consistent while a server writes", async () => (await import('./backup.js')).defineBackup),
+  command('restore <file>', 'replace the database with a backup (refused while a server runs on the database)', async () => (await import('./backup.js')).defineRestore),
+  command('reset', 'empty the database back to a fresh init, keeping the master account and its admin users', async () => (await import('./backup.js')).defineReset),
+  group('accounts', 'list, show, create, move and delete accounts (the account tree)', async () => (await import('./accounts.js')).defineAccounts),
+  group('tokens', 'issue, list and revoke authentication tokens offline', async () => (await import('./tokens.js')).defineTokens),
+  group('restrictions', "token restrictions: an account's template, and a dry run that explains a decision", async () => (await import('./restrictions.js')).defineRestrictions),
+  group('config', "read and change system configuration (system_configs categories), or an account's (--account)", async () => (await import('./config.js')).defineConfig),
+  group(
+    'simulate',
+    'fire platform events (calls, messages, parking, queue calls, voicemail, notifications, object changes) as a platform would',
+    async () => (await import('./simulate.js')).defineSimulate,
+  ),
+  group('limits', "read and change an account's trunk and call limits (charges must be accepted)", async () => (await import('./limits.js')).defineLimits),
+  group('resources', 'carrier resources: list, show, create, delete, import (global, or --account ID)', async () => (await import('./resources.js')).defineResources),
+  group('jobs', 'bulk number jobs: create (with a progress bar), list, show, run', async () => (await import('./jobs.js')).defineJobs),
+  group(
+    'webhooks',
+    'list, create, enable, disable and delete webhooks; read the attempt log; re-enable and resend',
+    async () => (await import('./webhooks.js')).defineWebhooks,
+  ),
+  command('sink', 'a webhook receiver for the lab: records every request, checks signatures, answers as told', async () => (await import('./sink.js')).defineSink),
+  group('apps', "the apps catalogue Kazoo's web UI (Monster UI) lists: list, add and remove apps", async () => (await import('./apps.js')).defineApps),
+  command(
+    'watch',
+    'live view of webhook attempts, number jobs and what tel sink received (a line stream when not on a terminal)',
+    async () => (await import('./watch.js')).defineWatch,
+  ),
+  command(
+    'openapi',
+    'print the OpenAPI 3.1 document of the HTTP API (also served at GET /v2/openapi.json, no token)',
+    async () => (await import('./openapi.js')).defineOpenApi,
+  ),
+  {
+    declare: (program) =>
+      withGlobals(program.command('completion'))
+        .description('print the shell completion script of tel (commands, options, hook types, configuration keys, account ids)')
+        .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS)),
+    load: async () => (await import('./completion.js')).defineCompletion,
+  },
+  command(
+    '__complete',
+    'values for the completion scripts: account ids and names (id, a tab, name; one a line)',
+    async () => (await import('./completion.js')).defineComplete,
+    { hidden: true },
+  ),
 ];
 
-/** Builds the whole `tel` program writing to `io`. */
+/** How each command `buildProgram` declared is defined, once (see `define`). */
+const definitions = new WeakMap<Command, () => Promise<void>>();
+
+/**
+ * Builds the `tel` program writing to `io`: every command declared, none defined yet (`define`,
+ * `defineAll`); `runCli` defines the ones its arguments name.
+ */
 export function buildProgram(io: CliIo): Command {
   const program = withGlobals(new Command('tel'))
     .description("A telephony platform's management API (Kazoo-compatible /v2) on one SQLite file.")
@@ -57,6 +108,10 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (s) => io.err(s.replace(/\n$/, '')),
       // One sentence on stderr, the hint included, as every other error.
       outputError: (s, write) => write(`${s.trim().replace(/^error: /, '').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
+      // rather than commander asking process.stdout, which costs a pipe (see stdio.ts): only a
+      // terminal has a width (commander's default: 80) and colours
+      getOutHelpWidth: () => (io.isTTY ? process.stdout.columns : 80),
+      getOutHasColors: () => io.isTTY && process.stdout.hasColors?.() === true,
     })
     .addHelpText(
       'after',
@@ -69,8 +124,34 @@ Examples:
 
 Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
     );
-  for (const register of GROUPS) register(program, io);
-  refuseOptionsAsValues(program);
+  for (const top of COMMANDS) {
+    const cmd = top.declare(program);
+    let defined: Promise<void> | undefined;
+    definitions.set(cmd, () => (defined ??= defineWith(cmd, top, io)));
+  }
+  refuseOptionsAsValues(program, false);
+  return program;
+}
+
+async function defineWith(cmd: Command, top: TopCommand, io: CliIo): Promise<void> {
+  let define: Define;
+  try {
+    define = await top.load();
+  } catch (err) {
+    throw new CliError(`tel ${cmd.name()} cannot start: ${describeError(err).replace(/\.?$/, '.')}`);
+  }
+  define(cmd, io);
+  refuseOptionsAsValues(cmd);
+}
+
+/** Defines a command of the program: its module loaded, its options, subcommands and action added. */
+function define(cmd: Command): Promise<void> {
+  return definitions.get(cmd)?.() ?? Promise.resolve();
+}
+
+/** Defines every command of the program (the completion scripts, the reference pages). */
+export async function defineAll(program: Command): Promise<Command> {
+  await Promise.all(program.commands.map(define));
   return program;
 }
 
@@ -78,7 +159,7 @@ Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused 
  * Makes every option that takes a value refuse an option name as that value: with an empty
  * shell variable, `--account $ID --json` would otherwise read `--json` as the account.
  */
-function refuseOptionsAsValues(cmd: Command): void {
+function refuseOptionsAsValues(cmd: Command, below = true): void {
   const names = new Set<string>();
   for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.long) names.add(o.long);
   for (const option of cmd.options) {
@@ -89,7 +170,7 @@ function refuseOptionsAsValues(cmd: Command): void {
       return parse ? parse(value, previous) : value;
     });
   }
-  for (const sub of cmd.commands) refuseOptionsAsValues(sub);
+  if (below) for (const sub of cmd.commands) refuseOptionsAsValues(sub);
 }
 
 /** Runs `tel` with `args` (without the node and script names); answers the exit code. */
@@ -99,6 +180,10 @@ export async function runCli(args: string[], given: CliIo): Promise<number> {
   const io: CliIo = { ...given, out: (text) => given.out(escapeControls(text, true)) };
   const program = buildProgram(io);
   try {
+    // the command to run is among the arguments: define those they name (one more costs only time)
+    const named = program.commands.filter((c) => args.includes(c.name()));
+    await Promise.all(named.map(define));
+    if (named.length > 0) io.commandLoaded?.();
     await program.parseAsync(args, { from: 'user' });
     return 0;
   } catch (err) {

@@ -11,7 +11,8 @@ import {
   type Scope,
 } from '../modules/resources/service.js';
 import type { Core } from '../core-type.js';
-import { CliError, emit, jsonArg, parseJsonText, readSource, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonArg, parseJsonText, readSource, table, wholeNumber, withGlobals, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -22,13 +23,10 @@ function scopeOf(core: Core, account: string | undefined): Scope {
 const ACCOUNT_OPTION = ['--account <id>', "an account's resources (default: the global resources)"] as const;
 
 /** `tel resources …`: carriers, global or per account, offline on the database file. */
-export function registerResources(program: Command, io: CliIo): void {
-  const resources = program
-    .command('resources')
-    .description('carrier resources: list, show, create, delete, import (global, or --account ID)')
-    .addHelpText(
-      'after',
-      `
+export function defineResources(resources: Command, io: CliIo): void {
+  resources.addHelpText(
+    'after',
+    `
 Without --account the command works on the global resources (the API needs a super-duper
 admin token for those; the CLI works on the database file directly).
 
@@ -38,7 +36,7 @@ Examples:
   $ tel resources create "Office trunk" --account <id> --data @trunk.json
   $ tel resources import carriers.json --account <id>
   $ tel resources delete <resource_id> --account <id>`,
-    );
+  );
 
   withGlobals(resources.command('list'))
     .description('resources with name, enabled, weight_cost and gateway count')

@@ -17,10 +17,9 @@ import {
   type TokenRuleChoice,
   type TokenRules,
 } from '../modules/token-restrictions/service.js';
-import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
 import { getUser } from '../modules/users/service.js';
-import { CliError, emit, jsonArg, parseJsonText, readSource, withCore, withGlobals, type CliIo } from './io.js';
-import { tokenRestrictionOption } from './tokens.js';
+import { CliError, emit, jsonArg, parseJsonText, readSource, withGlobals, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 const METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
 
@@ -150,20 +149,10 @@ async function readTemplateArg(io: CliIo, value: string): Promise<unknown> {
 }
 
 /** `tel restrictions …`: account templates and the dry run of enforcement. */
-export function registerRestrictions(program: Command, io: CliIo): void {
-  tokenRestrictionOption.parse = (value: unknown): EndpointRules => {
-    const errs = validateEndpointRules(value);
-    if (!errs) return value as EndpointRules;
-    const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.values(rules)[0]?.message}`);
-    throw new CliError(`--restrictions is not valid: ${detail.join('; ')}.`, 2);
-  };
-
-  const group = program
-    .command('restrictions')
-    .description("token restrictions: an account's template, and a dry run that explains a decision")
-    .addHelpText(
-      'after',
-      `
+export function defineRestrictions(group: Command, io: CliIo): void {
+  group.addHelpText(
+    'after',
+    `
 Examples:
   $ tel restrictions get --account <id>
   $ tel restrictions set --account <id> '{"cb_user_auth":{"user":{"devices":[{"allowed_accounts":["{AUTH_ACCOUNT_ID}"],"rules":{"#":["GET"]}}]}}}'
@@ -173,7 +162,7 @@ Examples:
   $ tel restrictions test accounts/<id>/devices/<dev>/sync POST --token <token> --json
 
 The template may also be given as {"restrictions": {...}}. test exits 0 when allowed, 1 when denied.`,
-    );
+  );
 
   withGlobals(group.command('get'))
     .description("an account's restriction template")

@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
-import { CliError, globalsOf, openCoreAt, warnUsersWithoutKey, withGlobals, type CliIo } from './io.js';
+import { CliError, globalsOf, type CliIo } from './io.js';
+import { openCoreAt, warnUsersWithoutKey } from './database.js';
 import { serveEphemeral, type ServeOptions } from './ephemeral.js';
 import { startServing } from './start-serving.js';
 import { untilStopped } from './signals.js';
 
 /** `tel serve`: the HTTP API on the database, initialising a new one first. */
-export function registerServe(program: Command, io: CliIo): void {
-  withGlobals(program.command('serve'))
-    .description('serve the HTTP API (/v2) on the database; a new database is initialised first')
+export function defineServe(serve: Command, io: CliIo): void {
+  serve
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8000')
     .option(

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { simulate } from '../modules/simulations/module.js';
 import type { EmittedEvent } from '../modules/simulations/registry.js';
-import { emit, existingAccount, withCore, type CliIo } from './io.js';
+import { emit, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
@@ -34,13 +35,10 @@ function describeEvent(e: EmittedEvent): string {
 }
 
 /** `tel simulate …`: fire platform events through the same engine as the API. */
-export function registerSimulate(program: Command, io: CliIo): void {
-  const cmd = program
-    .command('simulate')
-    .description('fire platform events (calls, messages, parking, queue calls, voicemail, notifications, object changes) as a platform would')
-    .addHelpText(
-      'after',
-      `
+export function defineSimulate(cmd: Command, io: CliIo): void {
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ tel simulate call --account <id> --from +14155550100 --to +14155550199
   $ tel simulate call --account <id> --direction outbound --device <device_id> --resource <resource_id>
@@ -51,6 +49,6 @@ Examples:
   $ tel simulate notification --account <id> --event register
 
 The events go through the same webhook engine as the API; a running \`tel serve\` sends them.`,
-    );
+  );
   for (const add of SIMULATE_COMMANDS) add(cmd, io);
 }

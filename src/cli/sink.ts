@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { isValidSecret } from '../delivery/sign.js';
 import { AnswerPolicy, checkBehaviour, MAX_DELAY_MS, parseRule, PolicyError, type Behaviour, type Rule } from '../sink/policy.js';
 import type { SinkRecord } from '../sink/records.js';
-import { CliError, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 interface SinkCliOptions {
   host: string;
@@ -103,9 +104,8 @@ function recordJson(r: SinkRecord, hookName: string | null): Record<string, unkn
 }
 
 /** `tel sink`: a webhook receiver for the lab that records what it gets and answers as told. */
-export function registerSink(program: Command, io: CliIo): void {
-  withGlobals(program.command('sink'))
-    .description('a webhook receiver for the lab: records every request, checks signatures, answers as told')
+export function defineSink(sink: Command, io: CliIo): void {
+  sink
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '9000')
     .option('--status <code>', 'answer this status (200..599; default 200)')

@@ -3,7 +3,7 @@ import { runCli } from './program.js';
 import { schemaCompilations } from '../schema/compilations.js';
 
 describe('start-up does only what the command needs', () => {
-  it('tel --help and a subcommand --help compile no JSON Schema, though every command is loaded', async () => {
+  it("tel --help and a subcommand's --help (its module loaded) compile no JSON Schema", async () => {
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s), isTTY: false };
     expect(await runCli(['--help'], io)).toBe(0);

@@ -2,21 +2,24 @@ import type { Command } from 'commander';
 import { getAccount } from '../modules/accounts/service.js';
 import { issueToken, listTokens, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken } from '../modules/auth/service.js';
 import { getUser } from '../modules/users/service.js';
-import type { EndpointRules } from '../restrictions/types.js';
-import { CliError, emit, existingAccount, jsonArg, table, withCore, withGlobals, type CliIo } from './io.js';
+import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
+import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
-/** Checks a `--restrictions` value before it is stored on a token (set by the restrictions module). */
-export const tokenRestrictionOption: { parse?: (value: unknown) => EndpointRules } = {};
+/** A `--restrictions` value checked as endpoint rules before it is stored on a token; refused (exit 2) with what is wrong. */
+function tokenRules(value: unknown): EndpointRules {
+  const errs = validateEndpointRules(value);
+  if (!errs) return value as EndpointRules;
+  const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.values(rules)[0]?.message}`);
+  throw new CliError(`--restrictions is not valid: ${detail.join('; ')}.`, 2);
+}
 
 /** `tel tokens …`: issue, list and revoke tokens offline. */
-export function registerTokens(program: Command, io: CliIo): void {
-  const tokens = program
-    .command('tokens')
-    .description('issue, list and revoke authentication tokens offline')
-    .addHelpText(
-      'after',
-      `\nExamples:\n  $ tel tokens create --account <id>                      an API-key style token\n  $ tel tokens create --account <id> --user <user_id>    a user's token\n  $ tel tokens create --account <id> --restrictions '{"_":[{"rules":{"#":["GET"]}}]}'\n  $ tel tokens revoke <token>`,
-    );
+export function defineTokens(tokens: Command, io: CliIo): void {
+  tokens.addHelpText(
+    'after',
+    `\nExamples:\n  $ tel tokens create --account <id>                      an API-key style token\n  $ tel tokens create --account <id> --user <user_id>    a user's token\n  $ tel tokens create --account <id> --restrictions '{"_":[{"rules":{"#":["GET"]}}]}'\n  $ tel tokens revoke <token>`,
+  );
 
   withGlobals(tokens.command('create'))
     .description('issue a token for an account (and user); prints it')
@@ -38,7 +41,7 @@ export function registerTokens(program: Command, io: CliIo): void {
         if (rules !== undefined && account.superduper) {
           throw new CliError('Super-duper admin tokens are never restricted: give --restrictions to a token of another account.');
         }
-        const restrictions = rules === undefined ? undefined : (tokenRestrictionOption.parse?.(rules) ?? (rules as EndpointRules));
+        const restrictions = rules === undefined ? undefined : tokenRules(rules);
         const token = issueToken(core, {
           account,
           ownerId: opts.user,

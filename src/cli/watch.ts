@@ -4,7 +4,8 @@ import { findAccount } from '../modules/accounts/service.js';
 import { DEFAULT_POLL_MS, WatchFeed } from '../tui/feed.js';
 import { openWatchSource, type WatchScope } from '../tui/sqlite-source.js';
 import { runStream } from '../tui/stream.js';
-import { CliError, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, type CliIo } from './io.js';
+import { withCore } from './database.js';
 
 interface WatchOptions {
   account?: string;
@@ -47,9 +48,8 @@ function scopeLabel(file: string, account?: { id: string; name: string }, descen
 }
 
 /** `tel watch`: the live view of webhook attempts, number jobs and received requests (or a line stream off a terminal). */
-export function registerWatch(program: Command, io: CliIo): void {
-  withGlobals(program.command('watch'))
-    .description('live view of webhook attempts, number jobs and what tel sink received (a line stream when not on a terminal)')
+export function defineWatch(watch: Command, io: CliIo): void {
+  watch
     .option('--account <id>', 'only this account')
     .option('--descendants', 'with --account: its sub-accounts too')
     .option('--once', 'print what exists as lines and exit (on a terminal too), instead of following')

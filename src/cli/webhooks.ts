@@ -19,7 +19,8 @@ import {
   setWebhookEnabled,
 } from '../modules/webhooks/service.js';
 import { gregorianWindow, parseDuration, parseInstant } from '../util/time.js';
-import { CliError, emit, emitJsonPieces, emitTableChunks, existingAccount, jsonArg, table, wholeNumber, withCore, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, emitJsonPieces, emitTableChunks, jsonArg, table, wholeNumber, withGlobals, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
 interface CreateOptions {
   account: string;
@@ -83,14 +84,11 @@ function gregorianOption(value: string | undefined, name: string): number | unde
 }
 
 /** `tel webhooks …`: account webhooks and their attempt log, offline on the database file. */
-export function registerWebhooks(program: Command, io: CliIo): void {
-  const webhooks = program
-    .command('webhooks')
-    .description('list, create, enable, disable and delete webhooks; read the attempt log; re-enable and resend')
-    .addHelpText(
-      'after',
-      `\nExamples:\n  $ tel webhooks create --account <id> --name "CRM" --uri https://crm.example.com/hook --hook channel_create --format json\n  $ tel webhooks list --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id>\n  $ tel webhooks reenable --account <id> --descendants\n\nHook types: ${HOOK_IDS.join(', ')}. A running \`tel serve\` on the same file sends the deliveries.`,
-    );
+export function defineWebhooks(webhooks: Command, io: CliIo): void {
+  webhooks.addHelpText(
+    'after',
+    `\nExamples:\n  $ tel webhooks create --account <id> --name "CRM" --uri https://crm.example.com/hook --hook channel_create --format json\n  $ tel webhooks list --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id>\n  $ tel webhooks reenable --account <id> --descendants\n\nHook types: ${HOOK_IDS.join(', ')}. A running \`tel serve\` on the same file sends the deliveries.`,
+  );
 
   withGlobals(webhooks.command('list'))
     .description("an account's webhooks, with the reason of any automatic disable and the state of their circuit breaker")

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTel, spawnTel } from '../../test/helpers/cli.js';
 import { tempDir } from '../../test/helpers/server.js';
 import { installed, telOnPath } from '../../test/helpers/tel-on-path.js';
-import { buildProgram } from '../cli/program.js';
+import { buildProgram, defineAll } from '../cli/program.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
 import { shellQuote } from './model.js';
 
-const program = buildProgram({ out: () => {}, err: () => {}, isTTY: false });
+const program = await defineAll(buildProgram({ out: () => {}, err: () => {}, isTTY: false }));
 
 /** Every command a user can type, by its path of names (hidden ones and `help` left out). */
 function visiblePaths(cmd: Command, path: string[] = []): { path: string[]; cmd: Command }[] {

@@ -1,6 +1,5 @@
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
-import { buildProgram } from '../cli/program.js';
 import { anchor, code, fence, prose, sentence, table } from './markdown.js';
 
 /** The commands `tel --help` lists, below `cmd`, in its order (the help command and hidden ones left out). */
@@ -82,7 +81,7 @@ function renderCommand(cmd: Command, globals: ReadonlySet<string>, depth: number
 }
 
 /** docs/cli.md: every command and option of `tel` with its examples, from the commander program. */
-export function cliReference(program: Command = buildProgram({ out: () => {}, err: () => {}, isTTY: false })): string {
+export function cliReference(program: Command): string {
   const globals = new Set(program.options.map((o) => o.long ?? ''));
   const all = (cmd: Command): Command[] => visibleCommands(cmd).flatMap((c) => [c, ...all(c)]);
   const programOptions = program

@@ -10,9 +10,9 @@ import { anchor, prose } from './markdown.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the reference pages made from the code', () => {
-  it.each(GENERATED_PAGES)('$file is what `npm run docs` makes of the code now', ({ file, render }) => {
+  it.each(GENERATED_PAGES)('$file is what `npm run docs` makes of the code now', async ({ file, render }) => {
     const committed = readFileSync(`${root}/${file}`, 'utf8');
-    expect(committed, `${file} is out of date: run \`npm run docs\` and commit it`).toBe(render());
+    expect(committed, `${file} is out of date: run \`npm run docs\` and commit it`).toBe(await render());
   });
 
   it('the command reference has every command, option, default, choice and example, and no hidden command', () => {

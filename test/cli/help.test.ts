@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram, defineAll } from '../../src/cli/program.js';
 import { runTel } from '../helpers/cli.js';
 
-const program = buildProgram({ out: () => {}, err: () => {}, isTTY: false });
+const program = await defineAll(buildProgram({ out: () => {}, err: () => {}, isTTY: false }));
 
 /** Every command below the program, with its path of names (`help` left out). */
 function commandsOf(cmd: Command, path: string[] = []): { path: string[]; cmd: Command }[] {
