@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
@@ -38,6 +39,23 @@ describe('a server on a file another process is writing', () => {
     await exited;
     const [delivery] = await sink.waitFor(1, { filter: (r) => r.path === '/busy' });
     expect(JSON.parse(delivery.body).hook_event).toBe('channel_create');
+  });
+
+  it("never holds the event loop for its own chores while another connection keeps the lock (a number job's thread, the CLI)", async () => {
+    // the sender looks for orphaned deliveries every second; it waited the busy timeout (250 ms)
+    // for the lock each time, and every request that came meanwhile with it
+    const holder = await holdWriteLock(srv.dbFile, 2600);
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const until = Date.now() + 2400;
+    while (Date.now() < until) {
+      expect((await srv.request('GET', `/v2/accounts/${account}`, { token: srv.adminToken })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    delay.disable();
+    await exited;
+    expect(delay.max / 1e6).toBeLessThan(150);
   });
 
   it("answers a request's own write 503 with Retry-After when the lock stays held, and writes nothing", async () => {

@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
 import type { Core, Worker } from '../core-type.js';
-import { stmt } from '../store/db.js';
+import { stmt, withoutWaiting } from '../store/db.js';
 import { holdsWhileFaulty, onStorageBack, reportDbError, storageFaulty } from '../store/health.js';
 import { groupCommit, limitUnitsPerCommit } from '../store/group-commit.js';
 import { pruneAttempts } from './attempts.js';
@@ -376,8 +376,9 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     // what a target's tries showed is kept while it is trusted (see Targets.windowOf)
     targets.forgetIdle(Date.now() - 60_000);
     try {
-      renewLease(core, claimant.owner, claimant.leaseMs);
-      recoverOrphans(core, claimant.owner);
+      // rows held are the rows this sender has marked sending: none, no lease to renew
+      if (held > 0) renewLease(core, claimant.owner, claimant.leaseMs);
+      withoutWaiting(core.db, () => recoverOrphans(core, claimant.owner));
     } catch (err) {
       log('heartbeat failed', err);
     }
@@ -385,7 +386,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
 
   function prune(): void {
     try {
-      pruneAttempts(core, deliverySettings(core).attemptsRetentionSeconds);
+      withoutWaiting(core.db, () => pruneAttempts(core, deliverySettings(core).attemptsRetentionSeconds));
     } catch (err) {
       log('pruning failed', err);
     }
@@ -422,7 +423,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
   // Another server on the file that dies is noticed within a second (see lease.ts), not a lease.
   const recoveryTimer = setInterval(() => {
     try {
-      if (recoverOrphans(core, claimant.owner) > 0) scheduleClaim();
+      if ((withoutWaiting(core.db, () => recoverOrphans(core, claimant.owner)) ?? 0) > 0) scheduleClaim();
     } catch (err) {
       log('recovery failed', err);
     }

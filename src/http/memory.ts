@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { largeBodiesSince } from './body-gate.js';
+import { Counter } from '../util/metrics.js';
 
 /**
  * Memory a serving process gives back. A burst of large bodies (a 5 MB string, 100,000 keys) is
@@ -27,6 +28,9 @@ const TICK_MS = 250;
 /** The event loop busy less than this share of the time since the last look: a quiet moment. */
 const QUIET_UTILIZATION = 0.2;
 
+/** The collections the server asked for (`GET /metrics`). */
+export const memoryCollections = new Counter('tel_memory_collections_total', 'Full garbage collections the server asked of V8 to give memory back (each holds the event loop 20-40 ms).');
+
 function footprint(): number {
   const m = process.memoryUsage();
   return m.heapTotal + m.external;
@@ -53,6 +57,7 @@ export function tidyMemory(): () => void {
     if (!due) return;
     largeBodies = large;
     collecting = true;
+    memoryCollections.inc();
     collect(() => {
       collecting = false;
       baseline = footprint();

@@ -5,6 +5,7 @@ import { errors } from '../errors.js';
 import { Counter, Histogram, header, labels, sample } from '../util/metrics.js';
 import { authenticate } from '../modules/auth/service.js';
 import { passwordHashes } from '../modules/users/credentials.js';
+import { memoryCollections } from './memory.js';
 import { deliveryTries } from '../delivery/settle.js';
 import { outboxBacklog } from '../delivery/outbox.js';
 import { openBreakers } from '../delivery/breakers.js';
@@ -141,6 +142,7 @@ export function metricsText(core: Core): string {
     httpSeconds.render(),
     deliveryTries.render(),
     passwordHashes.render(),
+    memoryCollections.render(),
     workText(core),
     storageMetrics(core.db),
     processText(),

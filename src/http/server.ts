@@ -228,7 +228,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       const limit = bodyLimit(core, req, query, requiresToken(match));
       const declared = Number(req.headers['content-length'] ?? NaN);
       // a body that may be large waits for a slot first (see body-gate.ts); released when answered
-      if (limit > LARGE_BODY_BYTES && !(declared <= LARGE_BODY_BYTES)) releaseSlot = await largeBodySlot();
+      if (limit > LARGE_BODY_BYTES && !(declared <= LARGE_BODY_BYTES)) releaseSlot = await largeBodySlot(!match?.route?.unparsedLargeBody);
       raw = await readBody(req, limit);
     }
     const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;

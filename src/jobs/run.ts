@@ -1,6 +1,6 @@
 import type { Core } from '../core-type.js';
 import { transaction, stmt } from '../store/db.js';
-import { numberAdder } from '../modules/numbers/service.js';
+import { insertNumbers, numbersPresent } from '../modules/numbers/service.js';
 import { toE164 } from '../modules/numbers/normalize.js';
 import { findJobResource } from '../modules/resources/service.js';
 import { findJobBySeq, jobNumbers, type JobRow } from './store.js';
@@ -70,7 +70,6 @@ export async function runClaimedJob(core: Core, seq: number, runner: string, hoo
   const settings = hooks.settings ?? jobSettings(core);
   const numbers = jobNumbers(core, seq);
   const resource = findJobResource(core, job.account_id, job.resource_id);
-  const add = numberAdder(core.db);
   const db = core.db;
   const current = stmt(db, 'SELECT runner, processed FROM resource_jobs WHERE seq = ?');
   const result = stmt(db, 'INSERT INTO resource_job_results (job_seq, idx, number, reason, message) VALUES (?, ?, ?, ?, ?)');
@@ -88,8 +87,8 @@ export async function runClaimedJob(core: Core, seq: number, runner: string, hoo
       if (cur.processed >= numbers.length) return 'done' as const;
       const now = Date.now();
       const end = Math.min(numbers.length, cur.processed + settings.batchSize);
-      let ok = 0;
       let bad = 0;
+      const valid: [number, string][] = [];
       for (let i = cur.processed; i < end; i++) {
         const number = toE164(numbers[i]);
         if (!resource) {
@@ -98,14 +97,19 @@ export async function runClaimedJob(core: Core, seq: number, runner: string, hoo
         } else if (!number) {
           bad++;
           result.run(seq, i, null, 'invalid_number', 'not a valid E.164 number');
-        } else if (add(number, job.account_id, job.resource_id, job.id, now)) {
-          ok++;
-          result.run(seq, i, number, null, null);
-        } else {
+        } else valid.push([i, number]);
+      }
+      // a success is the absence of an error row (see jobDetailPieces): one write per number fewer
+      const present = numbersPresent(db, valid.map(([, n]) => n));
+      const added = new Set<string>();
+      for (const [i, number] of valid) {
+        if (present.has(number) || added.has(number)) {
           bad++;
           result.run(seq, i, number, 'number_exists', `number ${number} already exists`);
-        }
+        } else added.add(number);
       }
+      insertNumbers(db, [...added], { accountId: job.account_id, resourceId: job.resource_id, jobId: job.id, now });
+      const ok = added.size;
       progress.run(end, ok, bad, now, seq);
       return 'batch' as const;
     });

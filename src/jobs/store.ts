@@ -5,6 +5,7 @@ import { newId } from '../util/ids.js';
 import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
 import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
 import { numberJsonText, type NumberRow } from '../modules/numbers/service.js';
+import { toE164 } from '../modules/numbers/normalize.js';
 
 /** Job statuses: `pending` → `running` → `complete` (or `failed`). */
 export type JobStatus = 'pending' | 'running' | 'complete' | 'failed';
@@ -54,19 +55,28 @@ export interface NewJob {
   numbers: string[];
 }
 
+/**
+ * The numbers of the job a connection created last, for its run, which nearly always follows at
+ * once on the same connection (the server's job thread, `tel jobs create`): 100,000 numbers are
+ * 2 MB of JSON not parsed again.
+ */
+const justCreated = new WeakMap<Core['db'], { seq: number; numbers: string[] }>();
+
 /** Stores a pending job; an executor (a server's, or the CLI's) picks it up. */
 export function createJob(core: Core, job: NewJob): JobRow {
   const now = Date.now();
   const id = newJobId(now);
   // Read back in the same transaction: the job as created (pending), even if a server in
   // another process takes it up the moment it is committed.
-  return transaction(core.db, () => {
+  const created = transaction(core.db, () => {
     stmt(core.db, `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
          VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
       )
       .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, JSON.stringify(job.numbers), job.numbers.length, now, now);
     return findJobById(core, id)!;
   });
+  justCreated.set(core.db, { seq: created.seq, numbers: job.numbers });
+  return created;
 }
 
 /** A job by id, in any account. */
@@ -88,6 +98,9 @@ export function getAccountJob(core: Core, accountId: string, id: string): JobRow
 
 /** The numbers of a job as they were given. */
 export function jobNumbers(core: Core, seq: number): string[] {
+  const kept = justCreated.get(core.db);
+  if (kept) justCreated.delete(core.db);
+  if (kept?.seq === seq) return kept.numbers;
   const r = stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined;
   return r ? (JSON.parse(r.numbers) as string[]) : [];
 }
@@ -111,19 +124,20 @@ export function jobSummary(job: JobRow): Record<string, unknown> {
 /** Results read a chunk at a time: a range of a job's positions (its results table's key). */
 const RESULT_CHUNK = 1000;
 
-/** A job's successes in a range of positions, each with the number's inventory row (if it is still there). */
-const SUCCESSES_SQL = `SELECT r.idx, r.number AS result_number, p.*
-  FROM resource_job_results r LEFT JOIN phone_numbers p ON p.number = r.number
-  WHERE r.job_seq = ? AND r.idx >= ? AND r.idx < ? AND r.reason IS NULL ORDER BY r.idx`;
+/**
+ * The inventory rows of a list of numbers (a JSON array): a job's successes, a range at a time.
+ * A job records only its errors (one write per number fewer): a position it processed without an
+ * error is a success, of the number given there as normalised.
+ */
+const INVENTORY_SQL = 'SELECT p.* FROM json_each(?) j JOIN phone_numbers p ON p.number = j.value';
+
+/** The positions of a job's errors in a range (rows of successes written by older versions left out). */
+const ERROR_POSITIONS_SQL = `SELECT idx FROM resource_job_results
+  WHERE job_seq = ? AND idx >= ? AND idx < ? AND reason IS NOT NULL`;
 
 /** A job's errors in a range of positions. */
 const ERRORS_SQL = `SELECT idx, reason, message FROM resource_job_results
   WHERE job_seq = ? AND idx >= ? AND idx < ? AND reason IS NOT NULL ORDER BY idx`;
-
-interface SuccessRow extends Partial<NumberRow> {
-  idx: number;
-  result_number: string;
-}
 
 interface ErrorRow {
   idx: number;
@@ -131,9 +145,9 @@ interface ErrorRow {
   message: string | null;
 }
 
-/** The ranges of positions a job's results are read in, each RESULT_CHUNK long. */
-function* resultRanges(job: JobRow): Generator<[number, number]> {
-  for (let from = 0; from < job.total; from += RESULT_CHUNK) yield [from, from + RESULT_CHUNK];
+/** The ranges of positions a job's results are read in, each RESULT_CHUNK long (up to `end`). */
+function* resultRanges(job: JobRow, end = job.total): Generator<[number, number]> {
+  for (let from = 0; from < end; from += RESULT_CHUNK) yield [from, Math.min(end, from + RESULT_CHUNK)];
 }
 
 /** The numbers of a job as stored: the JSON text of the list given. */
@@ -213,8 +227,9 @@ const NUMBERS_PIECE = 256 * 1024;
  * answers some 25 MB: its results are read and written a range of positions at a time, so no
  * piece takes long to make and memory holds one range (with the list of numbers, and the errors,
  * which a number given twice must count once). The list of numbers goes in as stored; each
- * success is written from its row (the inventory's numbers are `+…`, each added once); an error
- * given twice keeps its first place and its last value, as an object's key does.
+ * success (a processed position without an error) is the number given there, normalised, written
+ * from its inventory row (each added once, so no key repeats); an error given twice keeps its
+ * first place and its last value, as an object's key does.
  */
 export function* jobDetailPieces(core: Core, job: JobRow): Generator<string> {
   const stored = storedNumbers(core, job.seq);
@@ -222,10 +237,19 @@ export function* jobDetailPieces(core: Core, job: JobRow): Generator<string> {
   for (let i = 0; i < stored.length; i += NUMBERS_PIECE) yield stored.slice(i, i + NUMBERS_PIECE);
   yield `,"status":${JSON.stringify(job.status)},"successes":{`;
   let first = true;
-  for (const [from, to] of resultRanges(job)) {
+  const given = stringsOf(stored);
+  for (const [from, to] of resultRanges(job, job.processed)) {
+    const failed = new Set((stmt(core.db, ERROR_POSITIONS_SQL).all(job.seq, from, to) as { idx: number }[]).map((r) => r.idx));
+    const added: string[] = [];
+    for (let idx = from; idx < to; idx++) {
+      const number = failed.has(idx) ? undefined : toE164(given(idx));
+      if (number) added.push(number);
+    }
+    const rows = new Map((stmt(core.db, INVENTORY_SQL).all(JSON.stringify(added)) as unknown as NumberRow[]).map((r) => [r.number, r]));
     let text = '';
-    for (const r of stmt(core.db, SUCCESSES_SQL).all(job.seq, from, to) as unknown as SuccessRow[]) {
-      text += `${first ? '' : ','}${JSON.stringify(r.result_number)}:${r.number ? numberJsonText(r as NumberRow) : '{"state":"released"}'}`;
+    for (const number of added) {
+      const row = rows.get(number);
+      text += `${first ? '' : ','}${JSON.stringify(number)}:${row ? numberJsonText(row) : '{"state":"released"}'}`;
       first = false;
     }
     yield text;
@@ -269,7 +293,7 @@ export function listJobs(core: Core, q: JobFilter & PageQuery<number> = {}): Pag
   if (q.startKey !== undefined) (where.push(q.descending ? 'seq <= ?' : 'seq >= ?'), args.push(q.startKey));
   const sql = `SELECT ${JOB_COLUMNS} FROM resource_jobs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
     ORDER BY seq ${q.descending ? 'DESC' : 'ASC'} LIMIT ?`;
-  const rows = core.db.prepare(sql).all(...args, pageLimit(q.pageSize)) as unknown as JobRow[];
+  const rows = stmt(core.db, sql).all(...args, pageLimit(q.pageSize)) as unknown as JobRow[];
   return keysetPage(rows, q, (r) => r.seq);
 }
 

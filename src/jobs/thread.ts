@@ -224,6 +224,9 @@ export async function runJobThread(file: string): Promise<void> {
     import('../modules/resources/jobs.js'),
   ]);
   const core = openCore(file);
+  // The server's checkpointer copies the log into the file on a thread of its own: a batch
+  // never waits here for a checkpoint's writes and syncs.
+  core.db.exec('PRAGMA wal_autocheckpoint = 0');
   let stopping = false;
   const post = (m: FromThread) => parentPort.postMessage(m);
   parentPort.on('message', (m: ToThread) => {

@@ -1,5 +1,6 @@
 import type { TelModule } from './types.js';
 import { reportDbError } from '../store/health.js';
+import { withoutWaiting } from '../store/db.js';
 import { accountRoutes } from './accounts/routes.js';
 import { ACCOUNTS_CONFIG_CATEGORY } from './accounts/tree.js';
 import { userRoutes } from './users/routes.js';
@@ -42,7 +43,7 @@ export const MODULES: TelModule[] = [
     start(core) {
       const timer = setInterval(() => {
         try {
-          sweepExpiredTokens(core);
+          withoutWaiting(core.db, () => sweepExpiredTokens(core));
         } catch (err) {
           // a file another process holds, or a full disk: the next sweep takes them
           reportDbError(core.db, 'sweeping expired tokens failed', err);

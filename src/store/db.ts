@@ -25,6 +25,26 @@ export function setBusyTimeout(db: Db, ms: number): void {
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
 }
 
+/**
+ * Runs a server's chore (a sweep, a lease's upkeep) only if the write lock is free now: undefined
+ * when another connection holds it, for the next round to try again. Waiting is what the event
+ * loop must not do for a chore: a number job's thread holds the lock between its batches nearly
+ * all the time, and a chore's BEGIN waited the whole busy timeout (250 ms) for it, holding every
+ * request that came meanwhile.
+ */
+export function withoutWaiting<T>(db: Db, chore: () => T): T | undefined {
+  const { timeout } = stmt(db, 'PRAGMA busy_timeout').get() as { timeout: number };
+  setBusyTimeout(db, 0);
+  try {
+    return chore();
+  } catch (err) {
+    if (isBusy(err)) return undefined;
+    throw err;
+  } finally {
+    setBusyTimeout(db, timeout);
+  }
+}
+
 /** The database holds API keys, tokens and signing secrets: only its owner may read it. */
 export const DB_FILE_MODE = 0o600;
 

@@ -39,26 +39,32 @@ export function numberJsonText(r: NumberRow): string {
   return `${text}}`;
 }
 
-/** Adds numbers to an account; answers false for a number the inventory already holds. */
-export type NumberAdder = (number: string, accountId: string, resourceId: string, jobId: string, now: number) => boolean;
-
-const adders = new WeakMap<Db, NumberAdder>();
+/** Who the numbers a bulk job adds go to, and when. */
+export interface NumbersOwner {
+  accountId: string;
+  resourceId: string;
+  jobId: string;
+  now: number;
+}
 
 /**
- * The hot-path insert of bulk jobs, prepared once per connection. The caller holds the
- * transaction; a number already present (in any account) is left alone and reported.
+ * The hot path of bulk jobs, a batch at a time (the caller holds the transaction): which of the
+ * numbers the inventory holds (in any account), and the others added to an account — each one
+ * statement over the batch as a JSON array. A job of 100,000 numbers took 330 ms of CPU with an
+ * insert per number, 215 ms so (in-process, one core, other work beside).
  */
-export function numberAdder(db: Db): NumberAdder {
-  let add = adders.get(db);
-  if (!add) {
-    const stmt = db.prepare(
-      `INSERT INTO phone_numbers (number, account_id, resource_id, state, job_id, created, modified)
-       VALUES (?, ?, ?, '${JOB_NUMBER_STATE}', ?, ?, ?) ON CONFLICT(number) DO NOTHING`,
-    );
-    add = (number, accountId, resourceId, jobId, now) => stmt.run(number, accountId, resourceId, jobId, now, now).changes > 0;
-    adders.set(db, add);
-  }
-  return add;
+export function numbersPresent(db: Db, numbers: readonly string[]): Set<string> {
+  const rows = stmt(db, 'SELECT number FROM phone_numbers WHERE number IN (SELECT value FROM json_each(?))').all(JSON.stringify(numbers)) as { number: string }[];
+  return new Set(rows.map((r) => r.number));
+}
+
+/** Adds numbers the inventory does not hold (see numbersPresent) to an account. */
+export function insertNumbers(db: Db, numbers: readonly string[], owner: NumbersOwner): void {
+  stmt(
+    db,
+    `INSERT INTO phone_numbers (number, account_id, resource_id, state, job_id, created, modified)
+     SELECT value, ?, ?, '${JOB_NUMBER_STATE}', ?, ?, ? FROM json_each(?)`,
+  ).run(owner.accountId, owner.resourceId, owner.jobId, owner.now, owner.now, JSON.stringify(numbers));
 }
 
 /**

@@ -26,7 +26,7 @@ import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
 import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
-import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs } from './jobs.js';
+import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs, textPieces } from './jobs.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
 
@@ -133,7 +133,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       unparsedLargeBody: true,
       handler: async (ctx, core) => {
         const accountId = jobAccount(core, scopeOf(ctx));
-        if (ctx.unparsedBody) return { json: await createJobFromBody(core, accountId, ctx.auth?.accountId, ctx.unparsedBody) };
+        if (ctx.unparsedBody) return { stream: { pieces: textPieces(await createJobFromBody(core, accountId, ctx.auth?.accountId, ctx.unparsedBody)) } };
         return { data: createAccountJob(core, accountId, ctx.auth?.accountId, dataObject(ctx)) };
       },
     },

@@ -32,8 +32,16 @@ interface Hashing {
 
 interface HashThread {
   worker: ThreadWorker;
-  busy?: { id: number; job: Hashing };
+  /** hashes handed to the thread and not answered yet, by message id */
+  pending: Map<number, Hashing>;
 }
+
+/**
+ * Hashes handed to a thread at once: the next one waits in the thread's own message queue, so
+ * the thread starts it the moment it answers the last, instead of idling until the event loop —
+ * which may be answering requests, or waiting for a core the hash threads hold — hands it over.
+ */
+const PER_THREAD = 2;
 
 const threads: HashThread[] = [];
 const queue: Hashing[] = [];
@@ -56,12 +64,14 @@ function scryptOnPool(form: string, salt: Buffer, keylen: number, options: Scryp
 
 function dispatch(): void {
   while (queue.length > 0) {
-    let thread = threads.find((t) => !t.busy);
+    // an idle thread first, then a new one, then a second hash for a thread at work
+    let thread = threads.find((t) => t.pending.size === 0);
     if (!thread && threads.length < size()) thread = start();
+    thread ??= threads.find((t) => t.pending.size < PER_THREAD);
     if (!thread) return;
     const job = queue.shift()!;
     const id = ++nextId;
-    thread.busy = { id, job };
+    thread.pending.set(id, job);
     thread.worker.ref();
     thread.worker.postMessage({ id, form: job.form, salt: job.salt, keylen: job.keylen, options: job.options });
   }
@@ -82,25 +92,25 @@ function start(): HashThread | undefined {
     giveUp();
     return undefined;
   }
-  const thread: HashThread = { worker };
+  const thread: HashThread = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', (m: { id: number; hash?: Uint8Array; error?: string }) => {
-    const busy = thread.busy;
-    if (!busy || busy.id !== m.id) return;
-    thread.busy = undefined;
-    worker.unref();
-    if (m.hash) busy.job.resolve(Buffer.from(m.hash.buffer, m.hash.byteOffset, m.hash.byteLength));
-    else busy.job.reject(new Error(m.error));
+    const job = thread.pending.get(m.id);
+    if (!job) return;
+    thread.pending.delete(m.id);
+    if (thread.pending.size === 0) worker.unref();
+    if (m.hash) job.resolve(Buffer.from(m.hash.buffer, m.hash.byteOffset, m.hash.byteLength));
+    else job.reject(new Error(m.error));
     dispatch();
   });
   const lost = () => {
     const i = threads.indexOf(thread);
     if (i >= 0) threads.splice(i, 1);
-    const job = thread.busy?.job;
-    thread.busy = undefined;
+    const jobs = [...thread.pending.values()];
+    thread.pending.clear();
     giveUp();
-    // the hash under way is computed again, on the threadpool
-    if (job) scryptOnPool(job.form, job.salt, job.keylen, job.options).then(job.resolve, job.reject);
+    // the hashes handed over are computed again, on the threadpool
+    for (const job of jobs) scryptOnPool(job.form, job.salt, job.keylen, job.options).then(job.resolve, job.reject);
   };
   worker.on('error', lost);
   worker.on('exit', lost);

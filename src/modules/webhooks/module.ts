@@ -1,5 +1,6 @@
 import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
+import { withoutWaiting } from '../../store/db.js';
 import type { DeliveryRow } from '../../delivery/outbox.js';
 import type { TryOutcome } from '../../delivery/send.js';
 import { deliverySettings, WEBHOOKS_CATEGORY } from '../../delivery/settings.js';
@@ -33,7 +34,7 @@ const PRUNE_INTERVAL_MS = 60_000;
 function pruneOldFailures(core: Core): void {
   try {
     const s = deliverySettings(core);
-    pruneFailures(core, Math.max(s.attemptsRetentionSeconds * 1000, s.attemptFailureExpiryMs));
+    withoutWaiting(core.db, () => pruneFailures(core, Math.max(s.attemptsRetentionSeconds * 1000, s.attemptFailureExpiryMs)));
   } catch (err) {
     reportDbError(core.db, 'pruning webhook failures failed', err);
   }
