@@ -1,12 +1,14 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=8 --no-concurrent-recompilation
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=2621440 MALLOC_TRIM_THRESHOLD_=2621440 node --max-semi-space-size=8 --no-concurrent-recompilation
 // The young generation is capped at 8 MiB a semi-space: on a machine with much memory V8 lets it
 // grow to 64 MiB, which a busy server fills with garbage before collecting (100+ MB of RSS).
 // V8 optimises hot functions on the thread that runs them, not on a compiler thread: a server
 // given one core shares it with that thread anyway, and code optimised at once instead of after
 // a queue (of 8 jobs, dropping the rest) makes its first seconds under load a fifth faster.
-// glibc's malloc hands blocks of 128 KiB and more (a large body, a password hash's 2 MiB) back to
-// the system when freed: by default it raises that threshold as they are freed, and keeps them
-// (after 1,500 hostile bodies, a server stayed at 174 MB where it goes back to 130 with this).
+// glibc's malloc hands blocks of 2.5 MiB and more (a large body) back to the system when freed,
+// and the free top of its heaps past 2.5 MiB: by default it raises both thresholds as such blocks
+// are freed, and keeps them (after 1,500 hostile bodies, a server stayed at 174 MB where it goes
+// back to 130-145 with this). Not lower: a password hash's 2 MiB block, mapped and unmapped each
+// time, cost 1.1-1.4 ms of page faults a hash (a quarter of it; 300 users took 2.3 s, not 1.75).
 // The `tel` command: checks the Node version, then runs the bundled CLI (dist/tel.mjs). Built-ins
 // are taken with process.getBuiltinModule: an `import` of one builds an ES module of all of its
 // exports (node:fs's streams and promises), which `tel --help` does not use.

@@ -17,10 +17,13 @@ function quotedArray(path: string, prefix: string): string[] {
   return [...list.matchAll(/'([^']+)'/g)].map((x) => x[1]);
 }
 
+/** The malloc settings of the shebang, as the npm scripts and the benchmarks give them too. */
+const MALLOC = 'MALLOC_MMAP_THRESHOLD_=2621440 MALLOC_TRIM_THRESHOLD_=2621440';
+
 /** The flags of `#!/usr/bin/env -S NAME=value node --a --b`. */
 function shebangFlags(): string[] {
   const first = read('bin/tel.js').split('\n')[0];
-  const m = /^#!\/usr\/bin\/env -S MALLOC_MMAP_THRESHOLD_=131072 node((?: --[\w=-]+)*)$/.exec(first);
+  const m = new RegExp(`^#!/usr/bin/env -S ${MALLOC} node((?: --[\\w=-]+)*)$`).exec(first);
   expect(m, first).not.toBeNull();
   return m![1].trim().split(' ');
 }
@@ -36,8 +39,8 @@ describe('the V8 flags tel runs with', () => {
 
   test('the npm scripts that run tel pass the same', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
-    expect(scripts.start).toContain(`MALLOC_MMAP_THRESHOLD_=131072 node ${flags.join(' ')} bin/tel.js serve`);
-    expect(scripts.tel).toContain(`MALLOC_MMAP_THRESHOLD_=131072 node ${flags.join(' ')} bin/tel.js`);
+    expect(scripts.start).toContain(`${MALLOC} node ${flags.join(' ')} bin/tel.js serve`);
+    expect(scripts.tel).toContain(`${MALLOC} node ${flags.join(' ')} bin/tel.js`);
   });
 
   test('the single executable is built with the same', () => {
@@ -47,5 +50,7 @@ describe('the V8 flags tel runs with', () => {
 
   test("the project's benchmarks start servers with the same", () => {
     expect(quotedArray('scripts/bench/lib/http.mjs', 'export const TEL_NODE_FLAGS = [')).toEqual(flags);
+    const env = /export const TEL_NODE_ENV = (\{[^}]*\})/.exec(read('scripts/bench/lib/http.mjs'))![1];
+    expect(Object.entries(JSON.parse(env.replace(/'/g, '"').replace(/(\w+):/g, '"$1":'))).map(([k, v]) => `${k}=${v}`).join(' ')).toBe(MALLOC);
   });
 });

@@ -10,7 +10,7 @@ import { Pool } from 'undici';
 export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-concurrent-recompilation'];
 
 /** The environment tel runs with (the same shebang and npm scripts): glibc's malloc hands large blocks back. */
-export const TEL_NODE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+export const TEL_NODE_ENV = { MALLOC_MMAP_THRESHOLD_: '2621440', MALLOC_TRIM_THRESHOLD_: '2621440' };
 
 /**
  * A load benchmark's `--seconds` and `--connections` (defaults given as strings), checked, on the
