@@ -19,6 +19,7 @@ import { countRefused, noteStorageFault } from '../store/health.js';
 import type { HostGuard } from './host-guard.js';
 import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './metrics.js';
 import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
+import { keepTickShape } from './tick-shape.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -517,6 +518,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
 export function createApiServer(core: Core, router: Router, policy: ServerPolicy = {}): Server {
+  // before the first request, while V8 still knows nextTick's entries exactly (see tick-shape.ts)
+  keepTickShape();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
     if ((url === '/metrics' || url.startsWith('/metrics?')) && (!policy.guard || policy.guard(req.headers.host))) {
