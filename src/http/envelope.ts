@@ -155,9 +155,13 @@ function requestIdJson(requestId: string): string {
 }
 
 const tokenJsons = new Map<string, string>();
+/** The token answered last and its JSON: compared rather than hashed again, as RowCache does with keys. */
+let lastToken: string | undefined;
+let lastTokenJson = '';
 
 /** A token's JSON text: a client sends the same token request after request, so it is serialised once. */
 function tokenJson(token: string): string {
+  if (token === lastToken) return lastTokenJson;
   let json = tokenJsons.get(token);
   if (json === undefined) {
     json = JSON.stringify(token);
@@ -165,6 +169,8 @@ function tokenJson(token: string): string {
     if (tokenJsons.size >= 1000) tokenJsons.clear();
     tokenJsons.set(token, json);
   }
+  lastToken = token;
+  lastTokenJson = json;
   return json;
 }
 

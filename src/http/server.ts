@@ -189,6 +189,9 @@ export interface ServerPolicy {
 
 const LOOPBACK_PAGES = originPolicy();
 
+/** The CORS headers of an answer given before its path is known (and of errors without one). */
+const UNROUTED_CORS = corsHeaders(Object.freeze([]));
+
 /** The query of a request without one: shared (handlers read queries, never change them). */
 const NO_QUERY = new URLSearchParams();
 
@@ -197,7 +200,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   const started = performance.now();
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
-  let cors = corsHeaders([]);
+  let cors = UNROUTED_CORS;
   let authToken: string | undefined;
   let authenticated = false;
   let metricLabels = UNROUTED_LABELS;
@@ -358,7 +361,7 @@ function sendError(
   seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>> } = {},
 ): void {
   send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
-    ...(seen.cors ?? corsHeaders([])),
+    ...(seen.cors ?? UNROUTED_CORS),
     'X-Request-ID': requestId,
     ...err.headers,
   });
@@ -498,7 +501,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const requestId = nextRequestId();
   const body = JSON.stringify(errorEnvelope(apiErr, requestId, undefined, false));
   const headers: Record<string, string | number> = {
-    ...corsHeaders([]),
+    ...UNROUTED_CORS,
     'X-Request-ID': requestId,
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
