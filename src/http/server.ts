@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
+// the module's binding, not the global (a getter that each request would call twice)
+import { performance } from 'node:perf_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Core } from '../core-type.js';
 import { authenticate } from '../modules/auth/service.js';
@@ -9,7 +11,7 @@ import { checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath } from '../api-path.js';
 import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
-import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successEnvelope } from './envelope.js';
+import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
 import { parseEnvelope } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router, type StreamedData } from './router.js';
@@ -309,8 +311,11 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       );
       return;
     }
-    const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-    send(res, status, body, headers);
+    if (reply.file) send(res, status, reply.file, headers);
+    else {
+      const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
+      send(res, status, answer.text, headers, answer.bytes);
+    }
   } catch (err) {
     if (err instanceof ClientGone) return;
     sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors });
@@ -404,13 +409,16 @@ function internal(core: Core, err: unknown, requestId: string): ApiError {
   return errors.internal();
 }
 
-/** Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined: no body). */
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+/**
+ * Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined:
+ * no body); `bytes`, the body's length when the caller knows it.
+ */
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, bytes?: number): void {
   if (res.headersSent) return;
   const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const all: Record<string, string | number> = headers;
   if (body !== undefined && !Buffer.isBuffer(body)) all['Content-Type'] = JSON_TYPE;
-  all['Content-Length'] = Buffer.byteLength(text);
+  all['Content-Length'] = bytes ?? Buffer.byteLength(text);
   res.writeHead(status, all);
   res.end(text);
 }
