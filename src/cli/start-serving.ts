@@ -9,10 +9,11 @@ import { CliError } from './io.js';
  * sentence naming it; any other failure goes up as it is.
  */
 export async function startServing(core: Core, host: string, port: number, opts: ApiOptions): Promise<RunningApi> {
-  const { ListenError, startApi } = await import('../http/app.js');
+  const { ListenError, startApi, collectWhenQuiet } = await import('../http/app.js');
   try {
     const api = await startApi(core, host, port, opts);
-    compileValidatorsInBackground();
+    // the compilation's garbage is handed back once it is done
+    compileValidatorsInBackground(collectWhenQuiet);
     return api;
   } catch (err) {
     throw err instanceof ListenError ? new CliError(`${err.message}.`) : err;

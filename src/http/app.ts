@@ -13,6 +13,8 @@ import { announceServer, withdrawServer } from '../store/presence.js';
 import { monitorEventLoop } from './metrics.js';
 import { tidyMemory } from './memory.js';
 
+export { collectWhenQuiet } from './memory.js';
+
 /** A listening API server with its background workers. */
 export interface RunningApi {
   url: string;

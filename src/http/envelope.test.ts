@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { dataJson, envelopeHead, envelopeTail, NODE_NAME, successEnvelope, type EnvelopeExtras } from './envelope.js';
+import { dataJson, envelopeHead, envelopeTail, NODE_NAME, successAnswer, successEnvelope, type EnvelopeExtras } from './envelope.js';
 import { VERSION } from '../version.js';
 
 /** The envelope as an object, serialised whole: what the text must equal byte for byte. */
@@ -33,6 +33,32 @@ describe('the success envelope', () => {
     const text = successEnvelope(dataJson(data), 'req-1', token, extras, authenticated);
     const timestamp = (JSON.parse(text) as { timestamp: string }).timestamp;
     expect(text).toBe(reference(data, 'req-1', token, extras, authenticated, timestamp));
+  });
+
+  it('answers the same text with its length in bytes, request after request, as the document, token or revision change', () => {
+    const accented = dataJson(Object.freeze({ id: 'a', name: 'Café \u2028 Lab' }));
+    const plain = dataJson(Object.freeze({ id: 'b', name: 'Lab' }));
+    const calls: [string | undefined, string, string | undefined, EnvelopeExtras, boolean][] = [
+      [accented, 'r1', 'tok', { revision: '1-a' }, true],
+      [accented, 'r2', 'tok', { revision: '1-a' }, true],
+      [accented, 'r3', 'tok', { revision: '2-b' }, true],
+      [plain, 'r4', 'tok', { revision: '2-b' }, true],
+      [plain, 'r5', 'other-token', { revision: '2-b' }, true],
+      [plain, 'r6', undefined, {}, false],
+      [undefined, 'r7', 'tok', {}, true],
+      [plain, 'r8', 'tok', { page_size: 1 }, true],
+    ];
+    for (const [data, id, token, extras, authenticated] of calls) {
+      const answer = successAnswer(data, id, token, extras, authenticated);
+      const timestamp = (JSON.parse(answer.text) as { timestamp: string }).timestamp;
+      expect(answer.text).toBe(reference(data === undefined ? undefined : JSON.parse(data), id, token, extras, authenticated, timestamp));
+      expect(answer.bytes).toBe(Buffer.byteLength(answer.text));
+    }
+  });
+
+  it('a request id that is not its own JSON once quoted is written escaped', () => {
+    const text = successEnvelope(dataJson({ a: 1 }), 'a"b\\c', 'tok', { revision: '1-a' }, true);
+    expect(JSON.parse(text).request_id).toBe('a"b\\c');
   });
 
   it.each([

@@ -30,19 +30,77 @@ export function successEnvelope(
   authenticated = true,
 ): string {
   // A document's answer (extras hold at most its revision): its keys in their fixed order, written directly.
-  if (!hasOtherExtras(extras)) {
-    let text = authToken ? `{"auth_token":${tokenJson(authToken)},` : '{';
-    if (dataJson !== undefined) text += `"data":${dataJson},`;
-    const revision = extras.revision === undefined ? `"${md5Hex(dataJson ?? 'null')}"` : JSON.stringify(extras.revision);
-    text += `"node":${NODE_JSON},"request_id":${requestIdJson(requestId)},"revision":${revision},"status":"success","timestamp":${timestampJson()}`;
-    return authenticated ? `${text},"version":${VERSION_JSON}}` : `${text}}`;
-  }
+  if (!hasOtherExtras(extras) && PLAIN_REQUEST_ID.test(requestId)) return successAnswer(dataJson, requestId, authToken, extras, authenticated).text;
   const { revision, ...rest } = extras;
   // values already in JSON; the keys are assigned as the envelope object's would be (same order)
   const env: Record<string, string | undefined> = {};
   if (authToken) env.auth_token = JSON.stringify(authToken);
   if (dataJson !== undefined) env.data = dataJson;
   return objectText(closingKeys(env, rest, JSON.stringify(revision ?? md5Hex(dataJson ?? 'null')), requestId, authenticated));
+}
+
+/** A success envelope's text and that text's length in bytes (UTF-8). */
+export interface SuccessAnswer {
+  text: string;
+  bytes: number;
+}
+
+/**
+ * What a document's envelope keeps from one request to the next: everything but the request id
+ * and the timestamp, in three pieces around them, and the bytes of the three.
+ */
+interface DocumentPieces {
+  dataJson: string | undefined;
+  authToken: string | undefined;
+  revision: unknown;
+  authenticated: boolean;
+  head: string;
+  middle: string;
+  tail: string;
+  bytes: number;
+}
+
+/** The pieces of the document answered last. */
+let lastPieces: DocumentPieces | undefined;
+
+/**
+ * `successEnvelope` with the text's length in bytes, for a request id of word characters and
+ * dashes only (the server makes them so, or accepts only such from clients). A document's
+ * envelope (extras hold at most its revision) is joined from the pieces kept for the token, data
+ * and revision answered last (a client reading a document again and again): five strings joined,
+ * and the length known without reading the text again. Built and then counted whole, it was 4% of
+ * an authenticated GET's on-CPU time (perf: the joins, the revision's JSON, a scan of the text for
+ * its length, which also flattened it once more than writing it does). Other answers are built
+ * whole and counted.
+ */
+export function successAnswer(
+  dataJson: string | undefined,
+  requestId: string,
+  authToken: string | undefined,
+  extras: EnvelopeExtras = {},
+  authenticated = true,
+): SuccessAnswer {
+  if (hasOtherExtras(extras)) {
+    const text = successEnvelope(dataJson, requestId, authToken, extras, authenticated);
+    return { text, bytes: Buffer.byteLength(text) };
+  }
+  let p = lastPieces;
+  if (p === undefined || p.dataJson !== dataJson || p.authToken !== authToken || p.revision !== extras.revision || p.authenticated !== authenticated) {
+    lastPieces = p = documentPieces(dataJson, authToken, extras.revision, authenticated);
+  }
+  const timestamp = timestampJson();
+  return { text: p.head + requestId + p.middle + timestamp + p.tail, bytes: p.bytes + requestId.length + timestamp.length };
+}
+
+function documentPieces(dataJson: string | undefined, authToken: string | undefined, revision: unknown, authenticated: boolean): DocumentPieces {
+  let head = authToken ? `{"auth_token":${tokenJson(authToken)},` : '{';
+  if (dataJson !== undefined) head += `"data":${dataJson},`;
+  head += `"node":${NODE_JSON},"request_id":"`;
+  const revisionJson = revision === undefined ? `"${md5Hex(dataJson ?? 'null')}"` : JSON.stringify(revision);
+  const middle = `","revision":${revisionJson},"status":"success","timestamp":`;
+  const tail = authenticated ? `,"version":${VERSION_JSON}}` : '}';
+  const bytes = Buffer.byteLength(head) + Buffer.byteLength(middle) + Buffer.byteLength(tail);
+  return { dataJson, authToken, revision, authenticated, head, middle, tail, bytes };
 }
 
 /**
@@ -149,15 +207,17 @@ function timestampJson(): string {
 }
 const VERSION_JSON = JSON.stringify(VERSION);
 
-/** Request ids are made of word characters and dashes (see the server): quoted, they are their JSON. */
-function requestIdJson(requestId: string): string {
-  return /^[\w-]*$/.test(requestId) ? `"${requestId}"` : JSON.stringify(requestId);
-}
+/** A request id that is its own JSON text once quoted (the server's ids are all such). */
+const PLAIN_REQUEST_ID = /^[\w-]*$/;
 
 const tokenJsons = new Map<string, string>();
+/** The token answered last and its JSON: compared rather than hashed again, as RowCache does with keys. */
+let lastToken: string | undefined;
+let lastTokenJson = '';
 
 /** A token's JSON text: a client sends the same token request after request, so it is serialised once. */
 function tokenJson(token: string): string {
+  if (token === lastToken) return lastTokenJson;
   let json = tokenJsons.get(token);
   if (json === undefined) {
     json = JSON.stringify(token);
@@ -165,6 +225,8 @@ function tokenJson(token: string): string {
     if (tokenJsons.size >= 1000) tokenJsons.clear();
     tokenJsons.set(token, json);
   }
+  lastToken = token;
+  lastTokenJson = json;
   return json;
 }
 

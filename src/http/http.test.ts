@@ -49,6 +49,16 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(r.headers.get('x-request-id')).toBe('abc-123');
   });
 
+  it('a request id of other characters than word ones and dashes is replaced by one of the server', async () => {
+    // the envelope writes ids unescaped (successAnswer): only such ids may reach it
+    for (const sent of ['a"b', 'a\\b', 'x'.repeat(65), 'é']) {
+      const r = await srv.request('GET', accountPath, { token: srv.adminToken, headers: { 'X-Request-ID': sent } });
+      expect(r.status).toBe(200);
+      expect(r.body.request_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(r.headers.get('x-request-id')).toBe(r.body.request_id);
+    }
+  });
+
   it('an unknown path answers 404 not_found as JSON', async () => {
     const r = await srv.request('GET', '/v2/nothing_here', { token: srv.adminToken });
     expect(r.status).toBe(404);

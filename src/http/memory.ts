@@ -10,7 +10,7 @@ import { Counter } from '../util/metrics.js';
  * 270 MB up for as long as the server sat idle. So the server has its garbage collected once its
  * heap and buffers grew by GROWTH_BYTES since the last collection, at a quiet moment (the event
  * loop mostly idle) or at once while large bodies are coming in; and at the first quiet moment
- * after large bodies, whatever the growth.
+ * after large bodies, or after its start-up's work (collectWhenQuiet), whatever the growth.
  *
  * The collection is the one of DevTools' "collect garbage" button, asked of V8 through an
  * in-process inspector session (`HeapProfiler.collectGarbage`): V8's low-memory collection, which
@@ -30,6 +30,20 @@ const QUIET_UTILIZATION = 0.2;
 
 /** The collections the server asked for (`GET /metrics`). */
 export const memoryCollections = new Counter('tel_memory_collections_total', 'Full garbage collections the server asked of V8 to give memory back (each holds the event loop 20-40 ms).');
+
+/** A collection is asked for at the next quiet moment, whatever the growth (see collectWhenQuiet). */
+let asked = false;
+
+/**
+ * Asks the server to collect at its next quiet moment, whatever its growth: for the garbage of its
+ * start-up, once that is done. Compiling the JSON Schemas' validators (schema/validate.ts) grows
+ * the heap to its young generation's cap and leaves it there: measured after `tel serve` started,
+ * 98 MB of RSS, 84 after this collection; then under 300,000 authenticated GETs (50 connections)
+ * a peak of 108 MB instead of 117.
+ */
+export function collectWhenQuiet(): void {
+  asked = true;
+}
 
 function footprint(): number {
   const m = process.memoryUsage();
@@ -53,9 +67,10 @@ export function tidyMemory(): () => void {
     const grown = now - baseline >= GROWTH_BYTES;
     const large = largeBodiesSince();
     // after large bodies: at a quiet moment, or on growth while they come; else on growth, quietly
-    const due = large !== largeBodies ? quiet || grown : quiet && grown;
+    const due = large !== largeBodies ? quiet || grown : quiet && (grown || asked);
     if (!due) return;
     largeBodies = large;
+    asked = false;
     collecting = true;
     memoryCollections.inc();
     collect(() => {

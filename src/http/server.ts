@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
+// the module's binding, not the global (a getter that each request would call twice)
+import { performance } from 'node:perf_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Core } from '../core-type.js';
 import { authenticate } from '../modules/auth/service.js';
@@ -9,7 +11,7 @@ import { checkAccountAccess } from './authorize.js';
 import { parsePath, type ParsedPath } from '../api-path.js';
 import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
-import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successEnvelope } from './envelope.js';
+import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
 import { parseEnvelope } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router, type StreamedData } from './router.js';
@@ -19,6 +21,7 @@ import { countRefused, noteStorageFault } from '../store/health.js';
 import type { HostGuard } from './host-guard.js';
 import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './metrics.js';
 import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
+import { keepTickShape } from './tick-shape.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -188,6 +191,9 @@ export interface ServerPolicy {
 
 const LOOPBACK_PAGES = originPolicy();
 
+/** The CORS headers of an answer given before its path is known (and of errors without one). */
+const UNROUTED_CORS = corsHeaders(Object.freeze([]));
+
 /** The query of a request without one: shared (handlers read queries, never change them). */
 const NO_QUERY = new URLSearchParams();
 
@@ -196,7 +202,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   const started = performance.now();
   const incomingId = req.headers['x-request-id'];
   const requestId = typeof incomingId === 'string' && /^[\w-]{1,64}$/.test(incomingId) ? incomingId : nextRequestId();
-  let cors = corsHeaders([]);
+  let cors = UNROUTED_CORS;
   let authToken: string | undefined;
   let authenticated = false;
   let metricLabels = UNROUTED_LABELS;
@@ -305,8 +311,11 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       );
       return;
     }
-    const body = reply.file ?? successEnvelope(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-    send(res, status, body, headers);
+    if (reply.file) send(res, status, reply.file, headers);
+    else {
+      const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
+      send(res, status, answer.text, headers, answer.bytes);
+    }
   } catch (err) {
     if (err instanceof ClientGone) return;
     sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors });
@@ -357,7 +366,7 @@ function sendError(
   seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>> } = {},
 ): void {
   send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
-    ...(seen.cors ?? corsHeaders([])),
+    ...(seen.cors ?? UNROUTED_CORS),
     'X-Request-ID': requestId,
     ...err.headers,
   });
@@ -400,13 +409,16 @@ function internal(core: Core, err: unknown, requestId: string): ApiError {
   return errors.internal();
 }
 
-/** Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined: no body). */
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+/**
+ * Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined:
+ * no body); `bytes`, the body's length when the caller knows it.
+ */
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, bytes?: number): void {
   if (res.headersSent) return;
   const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const all: Record<string, string | number> = headers;
   if (body !== undefined && !Buffer.isBuffer(body)) all['Content-Type'] = JSON_TYPE;
-  all['Content-Length'] = Buffer.byteLength(text);
+  all['Content-Length'] = bytes ?? Buffer.byteLength(text);
   res.writeHead(status, all);
   res.end(text);
 }
@@ -497,7 +509,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const requestId = nextRequestId();
   const body = JSON.stringify(errorEnvelope(apiErr, requestId, undefined, false));
   const headers: Record<string, string | number> = {
-    ...corsHeaders([]),
+    ...UNROUTED_CORS,
     'X-Request-ID': requestId,
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
@@ -517,6 +529,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
 export function createApiServer(core: Core, router: Router, policy: ServerPolicy = {}): Server {
+  // before the first request, while V8 still knows nextTick's entries exactly (see tick-shape.ts)
+  keepTickShape();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
     if ((url === '/metrics' || url.startsWith('/metrics?')) && (!policy.guard || policy.guard(req.headers.host))) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
-import { compileValidator } from './validate.js';
+import { compileValidator, compileValidators, compileValidatorsInBackground } from './validate.js';
 
 const hook = compileValidator({
   type: 'object',
@@ -47,5 +47,13 @@ describe('schema validation', () => {
 
   it('names a missing required field by its path, the object that lacks it as the value (as Kazoo)', () => {
     expect(errorsOf({ retries: 1 })).toEqual({ uri: { required: { message: 'Field is required but missing', value: { retries: 1, enabled: true } } } });
+  });
+});
+
+describe('compiling in the background', () => {
+  it('compiles every validator not compiled yet, then says it is done', async () => {
+    compileValidator({ type: 'object', properties: { n: { type: 'integer' } } });
+    await new Promise<void>((resolve) => compileValidatorsInBackground(resolve));
+    expect(compileValidators(0)).toBe(0);
   });
 });

@@ -185,11 +185,12 @@ function fixStringForms(doc: unknown, errs: readonly ErrorObject[]): boolean {
 /**
  * Compiles the validators not compiled yet in the background, one a turn of the event loop:
  * requests are answered in between, and a listening server's first writes of each kind find
- * their schema ready.
+ * their schema ready. `done` is called once none is left.
  */
-export function compileValidatorsInBackground(): void {
+export function compileValidatorsInBackground(done?: () => void): void {
   const next = () => {
     if (compileValidators(1) > 0) setImmediate(next).unref();
+    else done?.();
   };
   setImmediate(next).unref();
 }

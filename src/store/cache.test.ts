@@ -46,6 +46,22 @@ describe('a row cache under guessed keys', () => {
     cache.get('nothing', () => (loads++, undefined));
     expect(loads).toBe(2);
   });
+
+  it('reads again a row it was told to forget, though it was the last asked for', () => {
+    const cache = new RowCache<string>(db);
+    let version = 1;
+    const load = () => `row ${version}`;
+    // the key as clients send it: a new string each time, equal to the last one
+    const key = () => ['tok', 'en'].join('');
+    expect(cache.get(key(), load)).toBe('row 1');
+    expect(cache.get(key(), load)).toBe('row 1');
+    version = 2;
+    cache.clear(key());
+    expect(cache.get(key(), load)).toBe('row 2');
+    version = 3;
+    cache.clear();
+    expect(cache.get(key(), load)).toBe('row 3');
+  });
 });
 
 describe('a row cache beside another connection', () => {

@@ -78,8 +78,9 @@ function cache(core: Core) {
 
 /** The account, or undefined. The object is shared and frozen: copy before changing. */
 export function findAccount(core: Core, id: string): Account | undefined {
-  if (!isDocId(id)) return undefined;
+  // a string that cannot be an id is checked on a miss only: it is then a miss the cache keeps (bounded)
   return cache(core).get(id, () => {
+    if (!isDocId(id)) return undefined;
     const r = stmt(core.db, 'SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
     if (!r) return undefined;
     const a = fromRow(r);

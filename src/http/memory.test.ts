@@ -1,0 +1,33 @@
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collectWhenQuiet, tidyMemory } from './memory.js';
+
+/** Full (mark-compact) collections of this process during `ms` of an idle event loop. */
+async function fullCollectionsWithin(ms: number): Promise<number> {
+  let full = 0;
+  const observer = new PerformanceObserver((list) => {
+    // a gc entry's detail is { kind, flags } (not in the entry's declared type)
+    for (const e of list.getEntries()) if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  observer.disconnect();
+  return full;
+}
+
+describe('a serving process hands its memory back', () => {
+  let stop: (() => void) | undefined;
+  afterEach(() => stop?.());
+
+  it('without growth nor large bodies, an idle server does not collect', async () => {
+    stop = tidyMemory();
+    expect(await fullCollectionsWithin(800)).toBe(0);
+  });
+
+  it('asked (once its start-up is done), it collects at its next quiet moment, once', async () => {
+    stop = tidyMemory();
+    collectWhenQuiet();
+    expect(await fullCollectionsWithin(800)).toBeGreaterThan(0);
+    expect(await fullCollectionsWithin(800)).toBe(0);
+  });
+});
