@@ -1,6 +1,6 @@
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectWhenQuiet, tidyMemory } from './memory.js';
+import { collectWhenQuiet, noteRequest, tidyMemory } from './memory.js';
 
 /** Full (mark-compact) collections of this process during `ms` of an idle event loop. */
 async function fullCollectionsWithin(ms: number): Promise<number> {
@@ -22,6 +22,18 @@ describe('a serving process hands its memory back', () => {
   it('without growth nor large bodies, an idle server does not collect', async () => {
     stop = tidyMemory();
     expect(await fullCollectionsWithin(800)).toBe(0);
+  });
+
+  it("asked, it waits for a look at which no request came (an idle loop still answering a job's GETs is not quiet)", async () => {
+    stop = tidyMemory();
+    collectWhenQuiet();
+    const requests = setInterval(noteRequest, 50);
+    try {
+      expect(await fullCollectionsWithin(800)).toBe(0);
+    } finally {
+      clearInterval(requests);
+    }
+    expect(await fullCollectionsWithin(800)).toBeGreaterThan(0);
   });
 
   it('asked (once its start-up is done), it collects at its next quiet moment, once', async () => {

@@ -45,6 +45,18 @@ export function collectWhenQuiet(): void {
   asked = true;
 }
 
+/** Requests the server has taken in (see noteRequest). */
+let requests = 0;
+
+/**
+ * Counts a request: the collection asked for by collectWhenQuiet waits for a look at which none
+ * came. An idle event loop is not enough: while a number job's thread works, the loop is idle
+ * and still answering, and the collection (two full ones, 40-60 ms) held a GET that long.
+ */
+export function noteRequest(): void {
+  requests++;
+}
+
 function footprint(): number {
   const m = process.memoryUsage();
   return m.heapTotal + m.external;
@@ -58,16 +70,19 @@ export function tidyMemory(): () => void {
   let elu = performance.eventLoopUtilization();
   let largeBodies = largeBodiesSince();
   let collecting = false;
+  let seenRequests = requests;
   const timer = setInterval(() => {
     const quiet = performance.eventLoopUtilization(elu).utilization < QUIET_UTILIZATION;
     elu = performance.eventLoopUtilization();
+    const unasked = requests === seenRequests;
+    seenRequests = requests;
     if (collecting) return;
     const now = footprint();
     if (now < baseline) baseline = now;
     const grown = now - baseline >= GROWTH_BYTES;
     const large = largeBodiesSince();
     // after large bodies: at a quiet moment, or on growth while they come; else on growth, quietly
-    const due = large !== largeBodies ? quiet || grown : quiet && (grown || asked);
+    const due = large !== largeBodies ? quiet || grown : quiet && (grown || (asked && unasked));
     if (!due) return;
     largeBodies = large;
     asked = false;

@@ -21,6 +21,7 @@ import { countRefused, noteStorageFault } from '../store/health.js';
 import type { HostGuard } from './host-guard.js';
 import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './metrics.js';
 import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
+import { noteRequest } from './memory.js';
 import { keepTickShape } from './tick-shape.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
@@ -532,6 +533,7 @@ export function createApiServer(core: Core, router: Router, policy: ServerPolicy
   // before the first request, while V8 still knows nextTick's entries exactly (see tick-shape.ts)
   keepTickShape();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    noteRequest();
     const url = req.url ?? '';
     if ((url === '/metrics' || url.startsWith('/metrics?')) && (!policy.guard || policy.guard(req.headers.host))) {
       answerMetrics(core, req, res, policy.openMetrics === true);
