@@ -33,13 +33,21 @@ export function setBusyTimeout(db: Db, ms: number): void {
  * request that came meanwhile.
  */
 export function withoutWaiting<T>(db: Db, chore: () => T): T | undefined {
-  const { timeout } = stmt(db, 'PRAGMA busy_timeout').get() as { timeout: number };
-  setBusyTimeout(db, 0);
   try {
-    return chore();
+    return withoutBusyWait(db, chore);
   } catch (err) {
     if (isBusy(err)) return undefined;
     throw err;
+  }
+}
+
+/** Runs `fn` with this connection's busy timeout at 0: a lock another connection holds throws busy at once. */
+export function withoutBusyWait<T>(db: Db, fn: () => T): T {
+  const { timeout } = stmt(db, 'PRAGMA busy_timeout').get() as { timeout: number };
+  if (timeout === 0) return fn();
+  setBusyTimeout(db, 0);
+  try {
+    return fn();
   } finally {
     setBusyTimeout(db, timeout);
   }

@@ -1,4 +1,4 @@
-import { BUSY_TIMEOUT_MS, isBusy, savepoint, transaction, type Db } from './db.js';
+import { BUSY_TIMEOUT_MS, isBusy, savepoint, transaction, withoutBusyWait, type Db } from './db.js';
 
 interface Job {
   fn: () => unknown;
@@ -82,29 +82,34 @@ class UnitFailed extends Error {}
 function runGroup(db: Db, jobs: Job[], giveUpAt: number): void {
   let outcomes: { ok: boolean; value: unknown }[];
   try {
-    try {
-      // the usual case: nothing throws, and no unit pays for a savepoint
-      outcomes = transaction(db, () =>
-        jobs.map((job) => {
-          try {
-            return { ok: true, value: job.fn() };
-          } catch {
-            throw new UnitFailed();
-          }
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof UnitFailed)) throw err;
-      outcomes = transaction(db, () =>
-        jobs.map((job) => {
-          try {
-            return { ok: true, value: savepoint(db, job.fn) };
-          } catch (unitErr) {
-            return { ok: false, value: unitErr };
-          }
-        }),
-      );
-    }
+    // A lock another connection holds is met at once, and the group tried again on a timer: the
+    // busy timeout waits on the event loop (250 ms in a server, each try), and a number job's
+    // thread holds the lock between its batches nearly all the time.
+    outcomes = withoutBusyWait(db, () => {
+      try {
+        // the usual case: nothing throws, and no unit pays for a savepoint
+        return transaction(db, () =>
+          jobs.map((job) => {
+            try {
+              return { ok: true, value: job.fn() };
+            } catch {
+              throw new UnitFailed();
+            }
+          }),
+        );
+      } catch (err) {
+        if (!(err instanceof UnitFailed)) throw err;
+        return transaction(db, () =>
+          jobs.map((job) => {
+            try {
+              return { ok: true, value: savepoint(db, job.fn) };
+            } catch (unitErr) {
+              return { ok: false, value: unitErr };
+            }
+          }),
+        );
+      }
+    });
   } catch (err) {
     // Another process holds the file: try again a little later, the event loop free meanwhile
     // (units that arrive in between form the next group).
