@@ -91,10 +91,16 @@ describe('tel sink under clients that never finish their requests', () => {
     await until(() => first.ended.size === 300, 'the slow connections to be dropped', 20_000);
     expect(first.answers.filter((a) => a.startsWith('HTTP/1.1 408'))).toHaveLength(300);
 
-    // what the first wave held was given back: a second one does not grow the sink
+    // what a wave held is given back: the sink settles after a second wave (measured +35-43 MB over
+    // the first, on a busy box) and a third costs nothing more (+2-10 MB)
     const second = await slowWave(url);
-    expect(second.rss, `RSS ${before.toFixed(0)} → ${first.rss.toFixed(0)}, then ${second.rss.toFixed(0)} MB`).toBeLessThan(first.rss + 40);
     for (const s of second.sockets) s.destroy();
+    await until(() => second.ended.size === 300, 'the second wave to be dropped', 20_000);
+    const third = await slowWave(url);
+    for (const s of third.sockets) s.destroy();
+    const waves = `RSS ${before.toFixed(0)} → ${first.rss.toFixed(0)}, ${second.rss.toFixed(0)}, ${third.rss.toFixed(0)} MB`;
+    expect(second.rss, waves).toBeLessThan(first.rss + 60);
+    expect(third.rss, waves).toBeLessThan(second.rss + 20);
     const ok = await fetch(`${sink.url}/after`, { method: 'POST', body: '{}' });
     expect(ok.status).toBe(200);
   }, 90_000);
