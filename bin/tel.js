@@ -6,9 +6,10 @@
 // a queue (of 8 jobs, dropping the rest) makes its first seconds under load a fifth faster.
 // glibc's malloc hands blocks of 2.5 MiB and more (a large body) back to the system when freed,
 // and the free top of its heaps past 2.5 MiB: by default it raises both thresholds as such blocks
-// are freed, and keeps them (after 1,500 hostile bodies, a server stayed at 174 MB where it goes
-// back to 130-145 with this). Not lower: a password hash's 2 MiB block, mapped and unmapped each
-// time, cost 1.1-1.4 ms of page faults a hash (a quarter of it; 300 users took 2.3 s, not 1.75).
+// are freed, and keeps them (after 1,500 hostile bodies, a server stayed at 174 MB; with the
+// thresholds at 128 KiB it went back to 121, at 4 MiB to 146). Not lower: a password hash's 2 MiB
+// block, mapped and unmapped each time, cost 1.1-1.4 ms of page faults a hash (a quarter of it;
+// 300 users took 2.3 s, not 1.75).
 // The `tel` command: checks the Node version, then runs the bundled CLI (dist/tel.mjs). Built-ins
 // are taken with process.getBuiltinModule: an `import` of one builds an ES module of all of its
 // exports (node:fs's streams and promises), which `tel --help` does not use.
