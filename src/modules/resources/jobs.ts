@@ -44,17 +44,6 @@ export async function createJobFromBody(core: Core, accountId: string, authAccou
   return json;
 }
 
-/** Characters of a created job's answer written at a time. */
-const ANSWER_PIECE = 256 * 1024;
-
-/**
- * A job's answer in pieces: a 100,000-number job echoes its 2 MB list, which written (and hashed
- * for its revision) in one go held the event loop 8-18 ms, in pieces under a millisecond each.
- */
-export function* textPieces(text: string, size = ANSWER_PIECE): Generator<string> {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
-}
-
 /** What `createJobFromBody` runs where it runs: the body parsed, the job checked and stored, its JSON text. */
 export function jobFromBody(core: Core, accountId: string, authAccountId: string | undefined, body: Buffer): string {
   return JSON.stringify(createAccountJob(core, accountId, authAccountId, envelopeData(parseEnvelope(body).data)));

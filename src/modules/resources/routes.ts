@@ -26,7 +26,8 @@ import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
 import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
-import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs, textPieces } from './jobs.js';
+import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs } from './jobs.js';
+import { textPieces } from '../../jobs/store.js';
 
 type ScopeOf = (ctx: RequestContext) => Scope;
 
