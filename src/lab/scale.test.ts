@@ -44,7 +44,9 @@ describe('tel apply at the size of a large lab', () => {
       expect(created.code, created.stderr).toBe(0);
       const { result: again, queries } = await logged(() => runTel(['apply', file, '--db', db]));
       expect(again.stdout).toContain('No changes');
-      statements.push(queries.length);
+      // the row caches read the change counter when a millisecond has passed since their last
+      // reading: a slower run makes more of those, however many accounts it plans
+      statements.push(queries.filter((q) => q.sql !== 'PRAGMA data_version').length);
     }
     expect(statements[1]).toBeLessThanOrEqual(statements[0] + 5);
   });
