@@ -25,8 +25,7 @@ describe('a server on a file another process is writing', () => {
   });
 
   it('waits for the lock without blocking: reads answer meanwhile, a simulated call commits once the lock is free', async () => {
-    const holder = await holdWriteLock(srv.dbFile, 1200);
-    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const { released } = await holdWriteLock(srv.dbFile, 1200);
     const started = Date.now();
     const call = srv.request('PUT', `/v2/accounts/${account}/simulations`, { token: srv.adminToken, data: { kind: 'call', answer: false } });
     // a read needs no lock (WAL): answered at once while the call waits
@@ -36,7 +35,7 @@ describe('a server on a file another process is writing', () => {
     const answered = await call;
     expect(answered.status).toBe(201);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    await exited;
+    await released;
     const [delivery] = await sink.waitFor(1, { filter: (r) => r.path === '/busy' });
     expect(JSON.parse(delivery.body).hook_event).toBe('channel_create');
   });
@@ -44,8 +43,7 @@ describe('a server on a file another process is writing', () => {
   it("never holds the event loop for its own chores while another connection keeps the lock (a number job's thread, the CLI)", async () => {
     // the sender looks for orphaned deliveries every second; it waited the busy timeout (250 ms)
     // for the lock each time, and every request that came meanwhile with it
-    const holder = await holdWriteLock(srv.dbFile, 2600);
-    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const { released } = await holdWriteLock(srv.dbFile, 2600);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const until = Date.now() + 2400;
@@ -54,20 +52,22 @@ describe('a server on a file another process is writing', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     delay.disable();
-    await exited;
-    expect(delay.max / 1e6).toBeLessThan(150);
+    await released;
+    // a chore that waited for the lock held the loop the whole busy timeout (250 ms) at least; on a
+    // machine whose cores other processes take, the loop is also late when it gets no core (up to
+    // 190 ms seen with three busy loops beside)
+    expect(delay.max / 1e6).toBeLessThan(240);
   });
 
   it("answers a request's own write 503 with Retry-After when the lock stays held, and writes nothing", async () => {
-    const holder = await holdWriteLock(srv.dbFile, 1500);
-    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const { released } = await holdWriteLock(srv.dbFile, 1500);
     const started = Date.now();
     const put = await srv.request('PUT', `/v2/accounts/${account}/devices`, { token: srv.adminToken, data: { name: 'Desk' } });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(put.status).toBe(503);
     expect(put.headers.get('retry-after')).toBe('1');
     expect(put.body).toMatchObject({ error: '503', message: 'datastore timeout', status: 'error', data: { message: 'datastore timeout' } });
-    await exited;
+    await released;
     const list = await srv.request('GET', `/v2/accounts/${account}/devices`, { token: srv.adminToken });
     expect(list.body.data).toEqual([]);
   });

@@ -103,8 +103,7 @@ describe('tel serve delivering to tel sink', () => {
 
   it('answers at once while another process holds the file, and writes the records once it lets go', async () => {
     const s = await sink();
-    const holder = await holdWriteLock(db, 1200);
-    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const { released } = await holdWriteLock(db, 1200);
     const post = (i: number) => fetch(`${s.url}/locked/${i}`, { method: 'POST', body: '{}' });
     expect((await post(0)).status).toBe(200);
     // its batch meets the lock by now: later requests are answered all the same
@@ -114,7 +113,7 @@ describe('tel serve delivering to tel sink', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(Date.now() - started).toBeLessThan(400);
     expect(received(s)).toEqual([]);
-    await exited;
+    await released;
     await s.until(() => received(s).length === 5, 'the records once the file is free');
     expect(received(s).every((r) => r.verdict === 'unsigned' && r.status === 200)).toBe(true);
   });

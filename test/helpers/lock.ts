@@ -1,7 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
-/** Another process (as the offline CLI would be) holding the database's write lock for `ms`. */
-export async function holdWriteLock(file: string, ms: number): Promise<ChildProcess> {
+/** Another process holding the database's write lock: `released` resolves once it has exited. */
+export interface LockHolder {
+  released: Promise<void>;
+}
+
+/**
+ * Another process (as the offline CLI would be) holding the database's write lock for `ms`.
+ * `released` is made when the process starts: on a loaded machine its exit can come before the
+ * caller looks for it, and a listener attached then would wait forever.
+ */
+export async function holdWriteLock(file: string, ms: number): Promise<LockHolder> {
   const child = spawn(
     process.execPath,
     [
@@ -14,6 +23,10 @@ export async function holdWriteLock(file: string, ms: number): Promise<ChildProc
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-  return child;
+  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    void released.then(() => reject(new Error('the process meant to hold the write lock exited before it held it')));
+  });
+  return { released };
 }
