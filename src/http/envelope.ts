@@ -179,9 +179,12 @@ const frozenJson = new WeakMap<object, string>();
 /** The JSON text of a reply's `data`; a frozen object's is kept for the next time it is answered. */
 export function dataJson(data: unknown): string | undefined {
   if (data === undefined) return undefined;
-  if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(data);
+  if (data === null || typeof data !== 'object') return JSON.stringify(data);
+  // looked up first: what was frozen stays so, and asking V8 whether an object is frozen is a call into its runtime
   let text = frozenJson.get(data);
-  if (text === undefined) frozenJson.set(data, (text = JSON.stringify(data)));
+  if (text !== undefined) return text;
+  text = JSON.stringify(data);
+  if (Object.isFrozen(data)) frozenJson.set(data, text);
   return text;
 }
 
