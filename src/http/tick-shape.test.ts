@@ -76,7 +76,7 @@ process.on('SIGUSR2', () => {
         stdio: ['ignore', openSync(outFile, 'w'), 'pipe'],
       });
       let err = '';
-      child.stderr.on('data', (d) => (err += d));
+      child.stderr!.on('data', (d) => (err += d));
       const closed = new Promise((resolve) => child.on('close', resolve));
       const out = () => readFileSync(outFile, 'utf8');
       try {
