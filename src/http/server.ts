@@ -143,7 +143,13 @@ interface Routed {
 /** The longest path whose parse is remembered; the most remembered before starting over. */
 const MAX_ROUTED_PATH_CHARS = 1024;
 const MAX_ROUTED = 10_000;
-const routedBy = new WeakMap<Router, Map<string, Routed>>();
+/** Parsed paths of a router, by method then path (a key joining the two cost a string a request). */
+interface RoutedPaths {
+  byMethod: Map<string, Map<string, Routed>>;
+  /** paths remembered, all methods together */
+  size: number;
+}
+const routedBy = new WeakMap<Router, RoutedPaths>();
 
 /**
  * Parses a path and finds its route, once per method and path: clients repeat the same few paths
@@ -151,17 +157,22 @@ const routedBy = new WeakMap<Router, Map<string, Routed>>();
  * or many made-up paths cannot grow the memory: past the budgets, they are parsed each time.
  */
 function routeOf(router: Router, method: string, pathOnly: string): Routed {
-  let byKey = routedBy.get(router);
-  if (!byKey) routedBy.set(router, (byKey = new Map()));
-  const key = `${method} ${pathOnly}`;
-  const hit = byKey.get(key);
+  let known = routedBy.get(router);
+  if (!known) routedBy.set(router, (known = { byMethod: new Map(), size: 0 }));
+  const hit = known.byMethod.get(method)?.get(pathOnly);
   if (hit) return hit;
   const path = parsePath(pathOnly, router.endpoints);
   const match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
   const routed = freezeRouted({ path, match, labels: routeLabels(match?.route?.path ?? '', method) });
-  if (key.length <= MAX_ROUTED_PATH_CHARS) {
-    if (byKey.size >= MAX_ROUTED) byKey.clear();
-    byKey.set(key, routed);
+  if (pathOnly.length <= MAX_ROUTED_PATH_CHARS) {
+    if (known.size >= MAX_ROUTED) {
+      known.byMethod.clear();
+      known.size = 0;
+    }
+    let byPath = known.byMethod.get(method);
+    if (!byPath) known.byMethod.set(method, (byPath = new Map()));
+    byPath.set(pathOnly, routed);
+    known.size++;
   }
   return routed;
 }
@@ -264,7 +275,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       const auth = authenticate(core, authToken);
       ctx.auth = auth;
       authenticated = true;
-      for (const check of router.authorizers) check(ctx, auth, core);
+      for (let i = 0; i < router.authorizers.length; i++) router.authorizers[i](ctx, auth, core);
       // A path names an account the token may act on (an unknown one is refused the same, so that
       // nobody learns which ids exist), then an existing one (404, as Kazoo, for a super-duper admin).
       checkAccountAccess(ctx, auth, core);

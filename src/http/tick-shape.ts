@@ -10,7 +10,8 @@ import { createRequire } from 'node:module';
  * then on every entry is filled through three calls into V8's runtime instead of plain stores.
  * A server meets such a collection early (its start-up makes several). Measured on `GET /v2/accounts/{id}` (one
  * core, 50 connections): 165,000 → 124,000 instructions a request (callgrind), `nextTick` 4.5 →
- * 0.45 µs of a request's CPU (--cpu-prof), 0.48 → 0.86 of bare node:http's requests per second.
+ * 0.45 µs of a request's CPU (--cpu-prof), 0.48 → 0.86 of bare node:http's requests per second
+ * (../shared/bench/api.mjs, back-to-back runs on a busy machine).
  * One entry kept alive keeps those maps, so what V8 learned stays exact. tick-shape.test.ts
  * shows the loss without it and its absence with it.
  */

@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import { stmt, transaction } from '../../store/db.js';
+import { stmt, transaction, type Db } from '../../store/db.js';
 import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { publishObject, stripServerFields } from '../documents/store.js';
@@ -78,15 +78,17 @@ function cache(core: Core) {
 
 /** The account, or undefined. The object is shared and frozen: copy before changing. */
 export function findAccount(core: Core, id: string): Account | undefined {
-  // a string that cannot be an id is checked on a miss only: it is then a miss the cache keeps (bounded)
-  return cache(core).get(id, () => {
-    if (!isDocId(id)) return undefined;
-    const r = stmt(core.db, 'SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
-    if (!r) return undefined;
-    const a = fromRow(r);
-    Object.freeze(a.tree);
-    return Object.freeze(a);
-  });
+  return cache(core).get(id, readAccount);
+}
+
+/** An account as its row holds it, frozen (for the cache); a string that cannot be an id is a miss (the cache keeps it, bounded). */
+function readAccount(id: string, db: Db): Account | undefined {
+  if (!isDocId(id)) return undefined;
+  const r = stmt(db, 'SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
+  if (!r) return undefined;
+  const a = fromRow(r);
+  Object.freeze(a.tree);
+  return Object.freeze(a);
 }
 
 /** The account or a 404 `bad_identifier`. */

@@ -1,4 +1,4 @@
-import { stmt, transaction } from '../../store/db.js';
+import { stmt, transaction, type Db } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
@@ -54,6 +54,12 @@ function systemSettingErrors(
   return Object.keys(errs).length > 0 ? errs : undefined;
 }
 
+/** A category's stored document (for the cache). */
+function readConfig(category: string, db: Db): ConfigDoc | undefined {
+  const row = stmt(db, 'SELECT doc FROM system_configs WHERE category = ?').get(category) as { doc: string } | undefined;
+  return row ? (JSON.parse(row.doc) as ConfigDoc) : undefined;
+}
+
 /** System configuration (`system_configs`), cached until the database changes. */
 export class ConfigService {
   private readonly cache;
@@ -99,11 +105,7 @@ export class ConfigService {
   /** The category document, or null when it was never set. */
   get(category: string): ConfigDoc | null {
     const name = canonicalCategory(category);
-    const doc = this.cache.get(name, () => {
-      const row = stmt(this.core.db, 'SELECT doc FROM system_configs WHERE category = ?').get(name) as { doc: string } | undefined;
-      return row ? (JSON.parse(row.doc) as ConfigDoc) : undefined;
-    });
-    return doc ?? null;
+    return this.cache.get(name, readConfig) ?? null;
   }
 
   /** An account's overrides of a category (`/v2/accounts/{id}/configs/{category}`), or null. */
