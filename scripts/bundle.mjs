@@ -21,11 +21,17 @@ const stubDir = join(root, 'scripts/stubs');
  * where the module that imports it is first run, so a command loaded lazily loads its built-ins
  * with it.
  */
+/**
+ * Node's built-in modules: the running Node's list, and those only reachable as `node:…` that an
+ * older Node (which may run this script) does not list.
+ */
+const BUILTINS = [...new Set([...builtinModules, 'node:sea', 'node:sqlite', 'node:test', 'node:test/reporters'])];
+
 const builtinsWhereUsed = {
   name: 'builtins-where-used',
   setup(build) {
     // `node:fs`, and `fs` as older packages write it
-    build.onResolve({ filter: new RegExp(`^(node:)?(${builtinModules.join('|')})$`) }, (args) => ({
+    build.onResolve({ filter: new RegExp(`^(node:)?(${BUILTINS.join('|')})$`) }, (args) => ({
       path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
       namespace: 'builtin',
     }));
