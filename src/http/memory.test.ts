@@ -1,6 +1,6 @@
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectWhenQuiet, noteRequest, tidyMemory } from './memory.js';
+import { collectWhenQuiet, memoryCollections, noteRequest, tidyMemory } from './memory.js';
 
 /** Full (mark-compact) collections of this process during `ms` of an idle event loop. */
 async function fullCollectionsWithin(ms: number): Promise<number> {
@@ -13,6 +13,13 @@ async function fullCollectionsWithin(ms: number): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, ms));
   observer.disconnect();
   return full;
+}
+
+/** Collections the server asked for during `ms` (V8 makes its own on a large allocation). */
+async function collectionsAskedWithin(ms: number): Promise<number> {
+  const before = memoryCollections.get();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return memoryCollections.get() - before;
 }
 
 describe('a serving process hands its memory back', () => {
@@ -34,6 +41,21 @@ describe('a serving process hands its memory back', () => {
       clearInterval(requests);
     }
     expect(await fullCollectionsWithin(800)).toBeGreaterThan(0);
+  });
+
+  it('grown, it waits for a look at which no request came, or collects with them after two seconds', async () => {
+    stop = tidyMemory();
+    // held for the whole test: the heap's footprint stays grown until a collection takes it as the new baseline
+    const grown = Buffer.alloc(40 * 1024 * 1024, 1);
+    const requests = setInterval(noteRequest, 50);
+    try {
+      expect(await collectionsAskedWithin(800)).toBe(0);
+      expect(await collectionsAskedWithin(2000)).toBeGreaterThan(0);
+    } finally {
+      clearInterval(requests);
+    }
+    expect(await collectionsAskedWithin(800)).toBe(0);
+    expect(grown.length).toBe(40 * 1024 * 1024);
   });
 
   it('asked (once its start-up is done), it collects at its next quiet moment, once', async () => {

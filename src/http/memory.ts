@@ -27,6 +27,13 @@ const GROWTH_BYTES = 32 * 1024 * 1024;
 const TICK_MS = 250;
 /** The event loop busy less than this share of the time since the last look: a quiet moment. */
 const QUIET_UTILIZATION = 0.2;
+/**
+ * Looks for which a collection due on growth waits for one at which no request came: an idle
+ * loop may still be answering (a number job's thread works while its progress is polled), and
+ * the collection (40-50 ms) held a GET that long in `../shared/bench/jobs.mjs`. After these it
+ * collects all the same, so that a steady trickle of requests does not keep the memory.
+ */
+const PATIENCE_LOOKS = 8;
 
 /** The collections the server asked for (`GET /metrics`). */
 export const memoryCollections = new Counter('tel_memory_collections_total', 'Full garbage collections the server asked of V8 to give memory back (each holds the event loop 20-40 ms).');
@@ -71,6 +78,7 @@ export function tidyMemory(): () => void {
   let largeBodies = largeBodiesSince();
   let collecting = false;
   let seenRequests = requests;
+  let waited = 0;
   const timer = setInterval(() => {
     const quiet = performance.eventLoopUtilization(elu).utilization < QUIET_UTILIZATION;
     elu = performance.eventLoopUtilization();
@@ -81,9 +89,14 @@ export function tidyMemory(): () => void {
     if (now < baseline) baseline = now;
     const grown = now - baseline >= GROWTH_BYTES;
     const large = largeBodiesSince();
-    // after large bodies: at a quiet moment, or on growth while they come; else on growth, quietly
-    const due = large !== largeBodies ? quiet || grown : quiet && (grown || (asked && unasked));
+    // After large bodies: at a quiet moment, or on growth while they come. Else on growth or when
+    // asked, at a quiet moment at which no request came (on growth, at one with requests too
+    // once it has waited PATIENCE_LOOKS).
+    const wanted = quiet && (grown || asked);
+    waited = wanted && !unasked ? waited + 1 : 0;
+    const due = large !== largeBodies ? quiet || grown : wanted && (unasked || (grown && waited > PATIENCE_LOOKS));
     if (!due) return;
+    waited = 0;
     largeBodies = large;
     asked = false;
     collecting = true;
