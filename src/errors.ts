@@ -98,6 +98,14 @@ export const errors = {
       json: { too_deep: { message: `JSON must not nest objects and arrays more than ${maxDepth} levels deep`, target: maxDepth } },
     }),
 
+  /** 400: the request body holds more members (keys and items, in all) than tel reads in one document. */
+  tooManyMembers: (maxMembers: number) =>
+    new ApiError(400, 'invalid json', {
+      json: {
+        too_many_members: { message: `JSON must not hold more than ${maxMembers} members (an object's keys and an array's items, in all)`, target: maxMembers },
+      },
+    }),
+
   /** 400: schema or rule failures. */
   validation: (details: ValidationErrors) => new ApiError(400, 'validation error', details),
 

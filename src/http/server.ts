@@ -13,7 +13,7 @@ import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
-import { parseEnvelope } from '../util/json.js';
+import { MAX_JSON_MEMBERS, parseEnvelope } from '../util/json.js';
 import { requiresToken, type Reply, type RouteMatch, type Router, type StreamedData } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
@@ -252,7 +252,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
     // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
     const unparsed = raw && match?.route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
-    const envelope = raw === undefined || upload || unparsed ? {} : parseEnvelope(raw);
+    // a route that parses its own large bodies (a number job's list) takes a small one of any width
+    const envelope = raw === undefined || upload || unparsed ? {} : parseEnvelope(raw, match?.route?.unparsedLargeBody ? Infinity : MAX_JSON_MEMBERS);
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,

@@ -7,7 +7,17 @@ import { errors } from '../errors.js';
  */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * The most members — an object's keys and an array's items, at every level, counted together —
+ * tel accepts in a request body parsed on the event loop. Each pass over a document (validation,
+ * merge, the fields kept private, storage, the answer) costs time in its members: a body of
+ * 100,000 keys held the event loop 0.3–1.1 s, one of 10,000 some 35–60 ms. Real documents hold
+ * a few hundred; a number job's list, parsed on its thread, is not counted.
+ */
+export const MAX_JSON_MEMBERS = 10_000;
+
 const QUOTE = 0x22;
+const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
@@ -54,6 +64,46 @@ function fewOpenings(bytes: Uint8Array, max: number): boolean {
   for (let i = buf.indexOf(OPEN_ARRAY); i !== -1; i = buf.indexOf(OPEN_ARRAY, i + 1)) if (++n > max) return false;
   for (let i = buf.indexOf(OPEN_OBJECT); i !== -1; i = buf.indexOf(OPEN_OBJECT, i + 1)) if (++n > max) return false;
   return true;
+}
+
+/**
+ * True when a JSON text holds more than `max` members (see MAX_JSON_MEMBERS), found without
+ * parsing, as jsonTooDeep. A member is counted at each comma outside a string, and once for each
+ * object or array that is not empty (its first member follows no comma).
+ */
+export function jsonTooManyMembers(bytes: Uint8Array, max: number = MAX_JSON_MEMBERS): boolean {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // commas and brackets counted anywhere (inside strings too) by the native byte search: a text
+  // with no more of them than `max` cannot hold more members, and a long string is not walked
+  if (countUpTo(buf, COMMA, max) + countUpTo(buf, OPEN_ARRAY, max) + countUpTo(buf, OPEN_OBJECT, max) <= max) return false;
+  let members = 0;
+  let inString = false;
+  // an object or array was just opened: the next byte other than white space is its first member, or its end
+  let opened = false;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (opened) {
+      opened = false;
+      if (c !== CLOSE_ARRAY && c !== CLOSE_OBJECT && ++members > max) return true;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) opened = true;
+    else if (c === COMMA && ++members > max) return true;
+  }
+  return false;
+}
+
+/** How many times `byte` occurs in `buf`, counted up to `max + 1` at most. */
+function countUpTo(buf: Buffer, byte: number, max: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(byte); i !== -1 && n <= max; i = buf.indexOf(byte, i + 1)) n++;
+  return n;
 }
 
 /**
@@ -141,11 +191,12 @@ export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => un
 
 /**
  * A request body read as tel's envelope (`{data, …}`): an object, its `data` (if any) an object or
- * an array; empty is `{}`. Refuses nesting past MAX_JSON_DEPTH before parsing, and what is not
- * JSON, as the 400s of the error catalogue.
+ * an array; empty is `{}`. Refuses nesting past MAX_JSON_DEPTH and more than `maxMembers` members
+ * before parsing, and what is not JSON, as the 400s of the error catalogue.
  */
-export function parseEnvelope(body: Buffer): Record<string, unknown> {
+export function parseEnvelope(body: Buffer, maxMembers: number = MAX_JSON_MEMBERS): Record<string, unknown> {
   if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
+  if (maxMembers !== Infinity && jsonTooManyMembers(body, maxMembers)) throw errors.tooManyMembers(maxMembers);
   const text = body.toString('utf8').trim();
   if (text === '') return {};
   let parsed: unknown;
