@@ -106,6 +106,12 @@ export const errors = {
       },
     }),
 
+  /** 400: the request body holds a string longer than tel reads in a document. */
+  tooLongString: (maxBytes: number) =>
+    new ApiError(400, 'invalid json', {
+      json: { too_long_string: { message: `JSON strings must not be longer than ${maxBytes} bytes`, target: maxBytes } },
+    }),
+
   /** 400: schema or rule failures. */
   validation: (details: ValidationErrors) => new ApiError(400, 'validation error', details),
 

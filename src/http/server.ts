@@ -13,8 +13,8 @@ import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
-import { MAX_JSON_MEMBERS, parseEnvelope } from '../util/json.js';
-import { requiresToken, type Reply, type RouteMatch, type Router, type StreamedData } from './router.js';
+import { DOCUMENT_BODY_LIMITS, parseEnvelope, type BodyLimits } from '../util/json.js';
+import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router, type StreamedData } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
 import { countRefused, noteStorageFault } from '../store/health.js';
@@ -252,8 +252,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
     // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
     const unparsed = raw && match?.route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
-    // a route that parses its own large bodies (a number job's list) takes a small one of any width
-    const envelope = raw === undefined || upload || unparsed ? {} : parseEnvelope(raw, match?.route?.unparsedLargeBody ? Infinity : MAX_JSON_MEMBERS);
+    const envelope = raw === undefined || upload || unparsed ? {} : parseEnvelope(raw, bodyLimitsOf(match?.route));
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,
@@ -352,6 +351,19 @@ function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, op
   } catch (err) {
     sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId);
   }
+}
+
+/** No limit on a body's width or strings (see bodyLimitsOf). */
+const UNLIMITED_BODY: BodyLimits = { members: Infinity, stringBytes: Infinity };
+/** A document's limits, strings of any length (a file sent as base64). */
+const UPLOAD_BODY: BodyLimits = { ...DOCUMENT_BODY_LIMITS, stringBytes: Infinity };
+
+/**
+ * What a route's JSON body may hold: a route that parses its own large bodies (a number job's
+ * list) takes a small one of any width; one that takes files, strings of any length.
+ */
+function bodyLimitsOf(route: RouteDef | undefined): BodyLimits {
+  return route?.unparsedLargeBody ? UNLIMITED_BODY : route?.upload ? UPLOAD_BODY : DOCUMENT_BODY_LIMITS;
 }
 
 /**

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
-import { MAX_JSON_MEMBERS, jsonTooManyMembers } from '../util/json.js';
+import { MAX_JSON_MEMBERS, MAX_JSON_STRING_BYTES, jsonStringTooLong, jsonTooManyMembers } from '../util/json.js';
 
 const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
 const items = (n: number) => `[${Array.from({ length: n }, (_, i) => i).join(',')}]`;
 
-describe('JSON wider than the limit', () => {
+describe('JSON wider or with longer strings than the limits', () => {
   it('counts keys and items at every level, and neither commas inside strings nor empty objects and arrays', () => {
-    const wide = (n: number) => Buffer.from(n);
+    const wide = (text: string) => Buffer.from(text);
     // the envelope's `data` is one member, its document's keys the others
     expect(jsonTooManyMembers(wide(`{"data":${keys(MAX_JSON_MEMBERS - 1)}}`))).toBe(false);
     expect(jsonTooManyMembers(wide(`{"data":${keys(MAX_JSON_MEMBERS)}}`))).toBe(true);
@@ -21,6 +21,20 @@ describe('JSON wider than the limit', () => {
     expect(jsonTooManyMembers(wide(' { "a" : [ 1 , 2 ] ,\n"b\\",":"," } '), 3)).toBe(true);
     const commas = `{"data":{"csv":"${','.repeat(3 * MAX_JSON_MEMBERS)}","empty":[${'[],'.repeat(10)}[]]}}`;
     expect(jsonTooManyMembers(wide(commas))).toBe(false);
+  });
+
+  it("measures each string's JSON text, escapes as written, up to its closing quote", () => {
+    const max = 10;
+    // white space makes the text longer than a string may be (a shorter one is not searched)
+    const text = (s: string) => Buffer.from(`{${' '.repeat(2 * max)}"s":${s}}`);
+    expect(jsonStringTooLong(text(`"${'a'.repeat(max)}"`), max)).toBe(false);
+    expect(jsonStringTooLong(text(`"${'a'.repeat(max + 1)}"`), max)).toBe(true);
+    // an escaped quote does not end a string; an escaped backslash before a quote does
+    expect(jsonStringTooLong(text(`"${'\\"'.repeat(4)}"`), max)).toBe(false);
+    expect(jsonStringTooLong(text(`"${'\\"'.repeat(6)}"`), max)).toBe(true);
+    expect(jsonStringTooLong(text(`["${'a\\\\'.repeat(2)}","${'b'.repeat(max)}"]`), max)).toBe(false);
+    // a key is a string too
+    expect(jsonStringTooLong(Buffer.from(`{"${'k'.repeat(2 * max)}":1}`), max)).toBe(true);
   });
 
   describe('over HTTP', () => {
@@ -47,6 +61,18 @@ describe('JSON wider than the limit', () => {
       expect(anonymous.body.data.json.too_many_members.target).toBe(MAX_JSON_MEMBERS);
       const list = await srv.request('GET', devices(), { token: srv.adminToken });
       expect(list.body.data).toEqual([]);
+    });
+
+    it('answers 400 too_long_string for a string past the limit, and takes one at the limit', async () => {
+      const long = `{"data":{"name":"Long","notes":"${'n'.repeat(MAX_JSON_STRING_BYTES + 1)}"}}`;
+      const refused = await put(long);
+      expect(refused.status).toBe(400);
+      expect(refused.body.data.json.too_long_string).toEqual({ message: `JSON strings must not be longer than ${MAX_JSON_STRING_BYTES} bytes`, target: MAX_JSON_STRING_BYTES });
+      // (without a token a body that large is not read at all: 413)
+      expect((await srv.request('PUT', devices(), { body: long })).status).toBe(413);
+      const taken = await put(`{"data":{"name":"Long","notes":"${'n'.repeat(MAX_JSON_STRING_BYTES)}"}}`);
+      expect(taken.status).toBe(201);
+      expect(taken.body.data.notes).toHaveLength(MAX_JSON_STRING_BYTES);
     });
 
     it('takes a document as wide as the limit allows', async () => {
