@@ -14,6 +14,12 @@ const defaultOutfile = join(root, 'dist/tel.mjs');
 const stubDir = join(root, 'scripts/stubs');
 
 /**
+ * Node's built-in modules: the running Node's list, and those only reachable as `node:…` that an
+ * older Node (which may run this script) does not list.
+ */
+const BUILTINS = [...new Set([...builtinModules, 'node:sea', 'node:sqlite', 'node:test', 'node:test/reporters'])];
+
+/**
  * Node's built-ins as CommonJS stand-ins (`module.exports = process.getBuiltinModule(…)`). In ESM
  * output esbuild hoists every `import … from 'node:…'` to the top of the bundle, so each start
  * would load every built-in any command uses, and build an ES module of each that reads all of its
@@ -21,12 +27,6 @@ const stubDir = join(root, 'scripts/stubs');
  * where the module that imports it is first run, so a command loaded lazily loads its built-ins
  * with it.
  */
-/**
- * Node's built-in modules: the running Node's list, and those only reachable as `node:…` that an
- * older Node (which may run this script) does not list.
- */
-const BUILTINS = [...new Set([...builtinModules, 'node:sea', 'node:sqlite', 'node:test', 'node:test/reporters'])];
-
 const builtinsWhereUsed = {
   name: 'builtins-where-used',
   setup(build) {

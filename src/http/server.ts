@@ -13,7 +13,7 @@ import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
-import { DOCUMENT_BODY_LIMITS, parseEnvelope, type BodyLimits } from '../util/json.js';
+import { DOCUMENT_BODY_LIMITS, UNLIMITED_BODY, parseEnvelope, type BodyLimits } from '../util/json.js';
 import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router, type StreamedData } from './router.js';
 import { uploadOf } from './request.js';
 import { isBusy } from '../store/db.js';
@@ -353,8 +353,6 @@ function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, op
   }
 }
 
-/** No limit on a body's width or strings (see bodyLimitsOf). */
-const UNLIMITED_BODY: BodyLimits = { members: Infinity, stringBytes: Infinity };
 /** A document's limits, strings of any length (a file sent as base64). */
 const UPLOAD_BODY: BodyLimits = { ...DOCUMENT_BODY_LIMITS, stringBytes: Infinity };
 

@@ -32,6 +32,8 @@ export interface BodyLimits {
 
 /** The limits of a document's body. */
 export const DOCUMENT_BODY_LIMITS: BodyLimits = { members: MAX_JSON_MEMBERS, stringBytes: MAX_JSON_STRING_BYTES };
+/** No limit on a body's width or strings (a number job's list, read by its own thread). */
+export const UNLIMITED_BODY: BodyLimits = { members: Infinity, stringBytes: Infinity };
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;

@@ -5,7 +5,7 @@ import { compileValidator } from '../../schema/validate.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { jobThreadOf, kickJobs } from '../../jobs/executor.js';
 import { createJob, getAccountJob, jobDetailPieces, listJobs, type JobFilter, type JobRow, type JobStatus } from '../../jobs/store.js';
-import { envelopeData, parseEnvelope } from '../../util/json.js';
+import { UNLIMITED_BODY, envelopeData, parseEnvelope } from '../../util/json.js';
 import { jobSchema } from './schema.js';
 
 const validateJob = compileValidator<{ numbers: string[]; resource_id: string; name?: string }>(jobSchema);
@@ -47,7 +47,7 @@ export async function createJobFromBody(core: Core, accountId: string, authAccou
 /** What `createJobFromBody` runs where it runs: the body parsed, the job checked and stored, its JSON text. */
 export function jobFromBody(core: Core, accountId: string, authAccountId: string | undefined, body: Buffer): string {
   // a list of numbers as long as the body holds (the job's thread parses it, not the event loop)
-  return JSON.stringify(createAccountJob(core, accountId, authAccountId, envelopeData(parseEnvelope(body, { members: Infinity, stringBytes: Infinity }).data)));
+  return JSON.stringify(createAccountJob(core, accountId, authAccountId, envelopeData(parseEnvelope(body, UNLIMITED_BODY).data)));
 }
 
 /** A job of the account with its per-number results (as JSON text in pieces, see jobDetailPieces), or 404. */
