@@ -92,7 +92,8 @@ describe('tel sink under clients that never finish their requests', () => {
     expect(first.answers.filter((a) => a.startsWith('HTTP/1.1 408'))).toHaveLength(300);
 
     // what a wave held is given back: the sink settles after a second wave (measured +35-43 MB over
-    // the first, on a busy box) and a third costs nothing more (+2-10 MB)
+    // the first, on a busy box) and a third adds only the allocator's noise (+2-10 MB quiet, +22 once
+    // in CI beside other test files); a wave kept for good would add the 300 MiB it sent
     const second = await slowWave(url);
     for (const s of second.sockets) s.destroy();
     await until(() => second.ended.size === 300, 'the second wave to be dropped', 20_000);
@@ -100,7 +101,7 @@ describe('tel sink under clients that never finish their requests', () => {
     for (const s of third.sockets) s.destroy();
     const waves = `RSS ${before.toFixed(0)} → ${first.rss.toFixed(0)}, ${second.rss.toFixed(0)}, ${third.rss.toFixed(0)} MB`;
     expect(second.rss, waves).toBeLessThan(first.rss + 60);
-    expect(third.rss, waves).toBeLessThan(second.rss + 20);
+    expect(third.rss, waves).toBeLessThan(second.rss + 40);
     const ok = await fetch(`${sink.url}/after`, { method: 'POST', body: '{}' });
     expect(ok.status).toBe(200);
   }, 90_000);
