@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, 
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
+import { buildMallocTrim, mallocTrimAddon } from './native.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -42,6 +43,8 @@ async function main() {
   // per build, as the blob, so that two builds at once do not read each other's.
   const split = join(dist, `.sea-${process.pid}`);
   const s = await bundle({ force: true, splitInto: split });
+  const addon = buildMallocTrim();
+  if (addon.note) console.log(`the executable goes without dist/malloc-trim.node (${addon.note}): its servers keep the memory glibc keeps free in its heaps.`);
 
   // Paths in the SEA configuration are relative to the working directory (the root).
   const config = {
@@ -52,7 +55,12 @@ async function main() {
     useCodeCache: false,
     execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-concurrent-recompilation'],
     // tel.mjs, the bundle in one file, is what a job thread loads (src/jobs/thread.ts); start/…, the start.
-    assets: { 'tel.mjs': 'dist/tel.mjs', ...Object.fromEntries(s.files.map((file) => [`start/${file}`, relative(root, join(split, file))])) },
+    // malloc-trim.node, the addon a server loads (src/http/malloc-trim.ts), when it was built.
+    assets: {
+      'tel.mjs': 'dist/tel.mjs',
+      ...(addon.built ? { 'malloc-trim.node': relative(root, mallocTrimAddon) } : {}),
+      ...Object.fromEntries(s.files.map((file) => [`start/${file}`, relative(root, join(split, file))])),
+    },
   };
   // Written under a per-build name for the blob step, then kept as dist/sea-config.json.
   const configPath = join(dist, 'sea-config.json');

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Bundles src/main.ts into dist/tel.mjs (one ESM file, dependencies inlined).
-// Skips the work when the bundle is newer than every input, unless --force.
+// Bundles src/main.ts into dist/tel.mjs (one ESM file, dependencies inlined), and builds the
+// addon beside it (scripts/native.mjs). Skips the work when the bundle is newer than every input,
+// unless --force.
 //
 //   node scripts/bundle.mjs [--force] [--sourcemap] [--quiet]
 import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildMallocTrim } from './native.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const defaultEntry = join(root, 'src/main.ts');
@@ -162,6 +164,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       const what = r.skipped ? 'up to date' : 'bundled';
       console.log(`dist/tel.mjs ${what} (${(r.bytes / 1024 / 1024).toFixed(2)} MB, ${Math.round(r.ms)} ms)`);
     }
+    const addon = buildMallocTrim();
+    if (addon.note && !quiet) console.log(`dist/malloc-trim.node not built (${addon.note}): a server will keep the memory glibc keeps free in its heaps.`);
   } catch (err) {
     const errors = err?.errors;
     if (Array.isArray(errors) && errors.length > 0) {

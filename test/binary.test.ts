@@ -17,6 +17,8 @@ const unavailable = !existsSync(nodeBinary)
     : null;
 if (unavailable) console.warn(`skipping the single executable tests: ${unavailable}.`);
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+/** Where a C compiler is, the executable carries dist/malloc-trim.node (scripts/build.mjs). */
+const hasCompiler = process.platform === 'linux' && spawnSync(process.env.CC || 'cc', ['--version']).status === 0;
 
 interface Run {
   code: number | null;
@@ -124,6 +126,22 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
       }
       expect(status).toBe('complete');
       expect(stderr).not.toMatch(/job thread failed/);
+
+      // after a large body, the server collects and trims glibc's heaps with the addon it carries
+      if (hasCompiler) {
+        const large = await fetch(`${base}/v2/accounts/${init.account_id}/devices`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json', 'X-Auth-Token': body.auth_token! },
+          body: JSON.stringify({ data: { name: 'x'.repeat(2 * 1024 * 1024) } }),
+        });
+        expect(large.status).toBe(400);
+        let trims = 0;
+        for (let i = 0; i < 100 && trims === 0; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          trims = Number(/^tel_memory_trims_total (\d+)/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
+        }
+        expect(trims).toBeGreaterThan(0);
+      }
     } finally {
       child.kill('SIGTERM');
     }

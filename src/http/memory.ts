@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { largeBodiesSince } from './body-gate.js';
+import { mallocTrim } from './malloc-trim.js';
 import { Counter } from '../util/metrics.js';
 
 /**
@@ -19,6 +20,10 @@ import { Counter } from '../util/metrics.js';
  * (scripts/bench/hostile-memory.mjs) left RSS at 199 MB from 124 for the 30 s after; with this
  * one, 129 a second after; 6,600 bodies, 121 a second after. `gc()` gives the same collection,
  * but `--expose-gc` made every command's start-up 40% longer.
+ *
+ * A look after a collection also has glibc hand back what it keeps free in its heaps
+ * (malloc-trim.ts): the buffers the collection freed, which V8 may free on a thread of its own
+ * after the collection ends.
  */
 
 /** Heap and buffer growth since the last collection past which the server collects. */
@@ -37,6 +42,9 @@ const PATIENCE_LOOKS = 8;
 
 /** The collections the server asked for (`GET /metrics`). */
 export const memoryCollections = new Counter('tel_memory_collections_total', 'Full garbage collections the server asked of V8 to give memory back (each holds the event loop 20-40 ms).');
+
+/** The trims of glibc's heaps after them (`GET /metrics`). */
+export const memoryTrims = new Counter('tel_memory_trims_total', "Times the server had glibc hand back the free memory inside its heaps, at the look after a collection.");
 
 /** A collection is asked for at the next quiet moment, whatever the growth (see collectWhenQuiet). */
 let asked = false;
@@ -73,6 +81,8 @@ function footprint(): number {
 export function tidyMemory(): () => void {
   const collect = collector();
   if (!collect) return () => {};
+  const trim = mallocTrim();
+  let trimDue = false;
   let baseline = footprint();
   let elu = performance.eventLoopUtilization();
   let largeBodies = largeBodiesSince();
@@ -85,6 +95,11 @@ export function tidyMemory(): () => void {
     const unasked = requests === seenRequests;
     seenRequests = requests;
     if (collecting) return;
+    if (trimDue && trim) {
+      trimDue = false;
+      trim();
+      memoryTrims.inc();
+    }
     const now = footprint();
     if (now < baseline) baseline = now;
     const grown = now - baseline >= GROWTH_BYTES;
@@ -103,6 +118,7 @@ export function tidyMemory(): () => void {
     memoryCollections.inc();
     collect(() => {
       collecting = false;
+      trimDue = true;
       baseline = footprint();
     });
   }, TICK_MS);

@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import { Counter, Histogram, header, labels, sample } from '../util/metrics.js';
 import { authenticate } from '../modules/auth/service.js';
 import { passwordHashes } from '../modules/users/credentials.js';
-import { memoryCollections } from './memory.js';
+import { memoryCollections, memoryTrims } from './memory.js';
 import { deliveryTries } from '../delivery/settle.js';
 import { outboxBacklog } from '../delivery/outbox.js';
 import { openBreakers } from '../delivery/breakers.js';
@@ -143,6 +143,7 @@ export function metricsText(core: Core): string {
     deliveryTries.render(),
     passwordHashes.render(),
     memoryCollections.render(),
+    memoryTrims.render(),
     workText(core),
     storageMetrics(core.db),
     processText(),
