@@ -218,7 +218,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 export async function runJobThread(file: string): Promise<void> {
   const { parentPort } = require('node:worker_threads') as { parentPort: MessagePort };
   yieldToEventLoop();
-  const [{ openCore, closeCore }, { drainJobs }, { jobFromBody }] = await Promise.all([
+  const [{ openCore, closeCore }, { drainJobs }, { jobFromBody, compileJobValidator }] = await Promise.all([
     import('../core.js'),
     import('./executor.js'),
     import('../modules/resources/jobs.js'),
@@ -254,4 +254,7 @@ export async function runJobThread(file: string): Promise<void> {
     }
   });
   post({ type: 'ready' });
+  // once ready (a message that comes meanwhile waits for it): the first job it is handed finds
+  // the validator compiled
+  setImmediate(compileJobValidator);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
+import { schemaCompilations } from './compilations.js';
 import { compileValidator, compileValidators, compileValidatorsInBackground } from './validate.js';
 
 const hook = compileValidator({
@@ -55,5 +56,15 @@ describe('compiling in the background', () => {
     compileValidator({ type: 'object', properties: { n: { type: 'integer' } } });
     await new Promise<void>((resolve) => compileValidatorsInBackground(resolve));
     expect(compileValidators(0)).toBe(0);
+  });
+
+  it('compiles one validator when asked (as the job thread does at its start), once, and its first check compiles nothing more', () => {
+    const validate = compileValidator<{ n: number }>({ type: 'object', properties: { n: { type: 'integer', default: 3 } } });
+    const before = schemaCompilations();
+    validate.compile();
+    validate.compile();
+    expect(schemaCompilations()).toBe(before + 1);
+    expect(validate({})).toEqual({ n: 3 });
+    expect(schemaCompilations()).toBe(before + 1);
   });
 });

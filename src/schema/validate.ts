@@ -98,6 +98,8 @@ export interface Validator<T = Record<string, unknown>> {
   schema: JsonSchema;
   /** the same check, returning the errors instead of throwing */
   check(doc: unknown): ValidationErrors | undefined;
+  /** compiles the schema now, if it is not yet: for a thread that will check documents of this kind */
+  compile(): void;
 }
 
 /** The compilers of the validators made so far, emptied by compileValidators. */
@@ -130,6 +132,7 @@ export function compileValidator<T = Record<string, unknown>>(schema: JsonSchema
   }) as Validator<T>;
   validate.schema = schema;
   validate.check = check;
+  validate.compile = () => void compile();
   return validate;
 }
 
