@@ -1,6 +1,6 @@
 /*
  * trim(): hands the free memory in glibc's heaps back to the system (malloc_trim), for a server's
- * memory tidy (src/util/malloc-trim.ts). glibc gives back only the free top of a heap when a block
+ * memory tidy (src/http/malloc-trim.ts). glibc gives back only the free top of a heap when a block
  * is freed; what a burst of large bodies leaves free below memory still in use stays resident
  * until a trim. Answers whether any memory was given back.
  */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 
 /** The addon's file: beside the bundle (dist/), and a single executable's asset of that name. */
-export const MALLOC_TRIM_ADDON = 'malloc-trim.node';
+const MALLOC_TRIM_ADDON = 'malloc-trim.node';
 
 /**
  * glibc's `malloc_trim(0)`, through the addon built from native/malloc-trim.c: hands back to the
