@@ -1,7 +1,9 @@
 import { jsonArrayPieces, jsonTooDeep } from '../util/json.js';
 import { errors } from '../errors.js';
-import { CHUNK_ROWS, everyPage, type CompoundKey, type Page, type PageQuery } from '../store/pages.js';
+import { CHUNK_ROWS, everyPage, ScanBudget, timedRead, type CompoundKey, type Page, type PageQuery, type RowFilter } from '../store/pages.js';
 import { gregorianWindow, type TimeWindow } from '../util/time.js';
+import { docFilterOf, type DocFilter } from '../util/doc-filter.js';
+import { nextTurn } from '../util/timers.js';
 import type { EnvelopeExtras } from './envelope.js';
 import type { QueryParam, Reply, StreamedData } from './router.js';
 
@@ -93,12 +95,37 @@ export function decodeStartKey(raw: string | null): unknown {
 }
 
 /**
- * Pages a list that lives in memory (hook types, samples), already in listing order: `start_key`
- * is the index to start at. Listings of stored rows page in SQL instead (`listingReply`).
+ * Kazoo's filters of a listing's query (`filter_KEY`, `filter_not_KEY`, `has_key`, `key_missing`,
+ * `has_value`, `value_missing`, `created_from` … `modified_to`), or undefined when it has none.
  */
-export function paginate<T>(items: T[], query: URLSearchParams): { page: T[]; extras: EnvelopeExtras } {
+export function filterOf(query: URLSearchParams): DocFilter | undefined {
+  return query.size === 0 ? undefined : docFilterOf(query);
+}
+
+/** The document a listing's filters test for one of its items: the item as answered, unless a kind shows more. */
+export type WholeDoc<T> = (item: T) => Record<string, unknown>;
+
+/** A listing's filters as its reads apply them, over each item's `whole` document; undefined when the query has none. */
+export function rowFilterOf<T>(query: URLSearchParams, whole: WholeDoc<T>): RowFilter<T> | undefined {
+  const f = filterOf(query);
+  return f && { keeps: (item) => f.test(whole(item)), budget: new ScanBudget() };
+}
+
+/** The items of a list that lives in memory that the query's filters keep, over `whole` of each (the item itself by default). */
+export function filtered<T>(items: T[], query: URLSearchParams, whole: WholeDoc<T> = (item) => item as Record<string, unknown>): T[] {
+  const f = filterOf(query);
+  return f ? items.filter((item) => f.test(whole(item))) : items;
+}
+
+/**
+ * Pages a list that lives in memory (hook types, samples), already in listing order, after the
+ * query's filters (see `filtered`): `start_key` is the index to start at. Listings of stored rows
+ * page in SQL instead (`listingReply`).
+ */
+export function paginate<T>(all: T[], query: URLSearchParams, whole?: WholeDoc<T>): { page: T[]; extras: EnvelopeExtras } {
+  const items = filtered(all, query, whole);
   const size = pageSizeOf(query);
-  if (size === undefined) return { page: items, extras: { page_size: items.length } };
+  if (size === undefined) return { page: items, extras: {} };
   const start = decodeStartKey(query.get('start_key'));
   const from = typeof start === 'number' && start >= 0 ? start : 0;
   const page = items.slice(from, from + size);
@@ -138,32 +165,70 @@ export function opaqueKey(...types: ('string' | 'number')[]): KeyCodec<CompoundK
 /** The key of listings in creation order: `[created, id]`. */
 export const CREATED_KEY = opaqueKey('number', 'string');
 
+/** How a listing answers beyond its reads. */
+export interface ListingOptions<T> {
+  /** the document the query's filters test for an item (default: the item as answered) */
+  whole?: WholeDoc<T>;
+  /** rows a chunk of a whole listing (`paginate=false`) holds */
+  chunkRows?: number;
+}
+
 /**
  * A listing's answer: one page read by `read` (with `page_size`, `start_key`, `next_start_key`),
  * or, for `paginate=false`, every row from `start_key` on, read and written in chunks (see
- * StreamedData). Either way the first read happens here, so a listing's errors (an unknown hook)
- * are answered as errors.
+ * StreamedData), without paging keys (as Kazoo answers it). Either way the first read happens
+ * here, so a listing's errors (an unknown hook) are answered as errors. With filters in the query,
+ * the reads keep the items they keep, and a page is read on until full, letting other requests
+ * run between reads (a promise then).
  */
 export function listingReply<T, K>(
   query: URLSearchParams,
   read: (q: PageQuery<K>) => Page<T, K>,
   json: (row: T) => unknown,
   keys: KeyCodec<K>,
-  chunkRows = CHUNK_ROWS,
-): Reply {
+  opts: ListingOptions<T> = {},
+): Reply | Promise<Reply> {
   const q = pageQueryOf(query, keys.read);
+  const filter = rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>));
   if (q.pageSize !== undefined) {
-    const page = read(q);
-    return { data: page.items.map(json), extras: pageExtras(page, keys.show) };
+    const answer = (page: Page<T, K>): Reply => ({ data: page.items.map(json), extras: pageExtras(page, keys.show) });
+    if (!filter) return answer(read(q));
+    const page = filledPage(read, { ...q, pageSize: q.pageSize, filter });
+    return page instanceof Promise ? page.then(answer) : answer(page);
   }
-  const first = read({ pageSize: chunkRows, startKey: q.startKey });
-  return { stream: jsonArrayStream(everyPage(read, { first, chunkRows }), json) };
+  const chunkRows = opts.chunkRows ?? CHUNK_ROWS;
+  const first = filter ? timedRead(read, { pageSize: chunkRows, startKey: q.startKey, filter }) : read({ pageSize: chunkRows, startKey: q.startKey });
+  return { stream: { pieces: jsonArrayPieces(everyPage(read, { first, chunkRows, filter }), json) } };
 }
 
-/** A JSON array written chunk by chunk (one piece a chunk of rows), with its length as `page_size`. */
-export function jsonArrayStream<T>(chunks: Iterable<T[]>, json: (row: T) => unknown): StreamedData {
-  let count = 0;
-  return { pieces: jsonArrayPieces(chunks, json, (n) => (count = n)), extras: () => ({ page_size: count }) };
+/**
+ * A filtered page: read, and read on from where the last read stopped looking until the page is
+ * full or the listing ends, letting other work run between reads (each holds the event loop for
+ * about the filter's budget). The first read happens at once (a listing's errors are answered as
+ * errors); a promise only when more reads follow.
+ */
+export function filledPage<T, K>(
+  read: (q: PageQuery<K, T>) => Page<T, K>,
+  q: PageQuery<K, T> & { pageSize: number; filter: RowFilter<T> },
+): Page<T, K> | Promise<Page<T, K>> {
+  const page = timedRead(read, q);
+  return page.incomplete ? readOn(read, q, page) : page;
+}
+
+async function readOn<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q: PageQuery<K, T> & { pageSize: number; filter: RowFilter<T> }, first: Page<T, K>): Promise<Page<T, K>> {
+  const items = [...first.items];
+  let startKey = q.startKey ?? first.startKey;
+  let page = first;
+  while (page.incomplete) {
+    await nextTurn();
+    page = timedRead(read, { ...q, pageSize: q.pageSize - items.length, startKey: page.nextStartKey });
+    startKey ??= page.startKey;
+    items.push(...page.items);
+  }
+  const whole: Page<T, K> = { items };
+  if (startKey !== undefined) whole.startKey = startKey;
+  if (page.nextStartKey !== undefined) whole.nextStartKey = page.nextStartKey;
+  return whole;
 }
 
 /** A whole-number query parameter (Gregorian seconds, a paging key); a 400 for anything else. */
@@ -208,9 +273,14 @@ const ATTEMPT_CHUNK_ROWS = 100;
 
 /**
  * An attempts listing's answer (`created_from`, `created_to`, `page_size`, `start_key`, or
- * `paginate=false`), read by `read` in the window.
+ * `paginate=false`), read by `read` in the window; `whole`, what the query's filters test.
  */
-export function attemptsReply<T>(query: URLSearchParams, read: (q: TimeWindow & PageQuery<CompoundKey>) => Page<T, CompoundKey>, json: (row: T) => unknown): Reply {
+export function attemptsReply<T>(
+  query: URLSearchParams,
+  read: (q: TimeWindow & PageQuery<CompoundKey>) => Page<T, CompoundKey>,
+  json: (row: T) => unknown,
+  whole?: WholeDoc<T>,
+): Reply | Promise<Reply> {
   const window = timeWindowOf(query);
-  return listingReply(query, (q) => read({ ...window, ...q }), json, ATTEMPT_KEY, ATTEMPT_CHUNK_ROWS);
+  return listingReply(query, (q) => read({ ...window, ...q }), json, ATTEMPT_KEY, { whole, chunkRows: ATTEMPT_CHUNK_ROWS });
 }

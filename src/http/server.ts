@@ -23,6 +23,7 @@ import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './
 import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
 import { noteRequest } from './memory.js';
 import { keepTickShape } from './tick-shape.js';
+import { nextTurn } from '../util/timers.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -446,8 +447,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-/** Lets the event loop run what waits (other requests, timers) before going on. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Resolves once `res` may be written again (or is gone). */
 function drained(res: ServerResponse): Promise<void> {

@@ -302,7 +302,7 @@ export function listJobs(core: Core, q: JobFilter & PageQuery<number> = {}): Pag
   if (q.startKey !== undefined) (where.push(q.descending ? 'seq <= ?' : 'seq >= ?'), args.push(q.startKey));
   const sql = `SELECT ${JOB_COLUMNS} FROM resource_jobs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
     ORDER BY seq ${q.descending ? 'DESC' : 'ASC'} LIMIT ?`;
-  const rows = stmt(core.db, sql).all(...args, pageLimit(q.pageSize)) as unknown as JobRow[];
+  const rows = stmt(core.db, sql).all(...args, pageLimit(q)) as unknown as JobRow[];
   return keysetPage(rows, q, (r) => r.seq);
 }
 

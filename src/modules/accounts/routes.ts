@@ -3,7 +3,8 @@ import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { ancestorsPage, moveAccount, setReseller, siblingsPage } from './tree.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey } from '../../http/paging.js';
+import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey, type ListingOptions } from '../../http/paging.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { accountSchema } from './schema.js';
 import {
@@ -11,6 +12,7 @@ import {
   checkAccountWrite,
   createAccount,
   deleteAccount,
+  findAccount,
   getAccount,
   readApiKey,
   rotateApiKey,
@@ -34,10 +36,30 @@ function childJson(r: ChildRow): Record<string, unknown> {
   return { ...treeSummary(r), descendants_count: r.descendants_count };
 }
 
+/**
+ * The filters of the account listings test each account's document, as its GET answers it, with
+ * the private fields Kazoo keeps beside it.
+ */
+function accountFilters(core: Core): ListingOptions<{ id: string }> {
+  return {
+    whole: (r) => {
+      const a = findAccount(core, r.id);
+      if (!a) return { _id: r.id };
+      return wholeDoc(accountJson(a), { id: a.id, type: 'account', rev: a.rev, accountId: a.id, created: a.created, modified: a.modified });
+    },
+  };
+}
+
 /** `parents` and `tree`: the ancestors the caller may see, `{id, name}`, root first (nearest first when descending). */
-function ancestorsReply(ctx: RequestContext, core: Core): Reply {
+function ancestorsReply(ctx: RequestContext, core: Core): Reply | Promise<Reply> {
   const nearestFirst = descendingOf(ctx.query);
-  return listingReply(ctx.query, (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst), (r) => ({ id: r.id, name: r.name }), BY_DEPTH);
+  return listingReply(
+    ctx.query,
+    (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst),
+    (r) => ({ id: r.id, name: r.name }),
+    BY_DEPTH,
+    accountFilters(core),
+  );
 }
 
 /** `POST …/move`: where the account goes. */
@@ -116,7 +138,7 @@ export const accountRoutes: RouteDef[] = [
     response: CHILDREN,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME);
+      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME, accountFilters(core));
     },
   },
   {
@@ -126,7 +148,7 @@ export const accountRoutes: RouteDef[] = [
     response: CHILDREN,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME);
+      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME, accountFilters(core));
     },
   },
   {
@@ -171,7 +193,7 @@ export const accountRoutes: RouteDef[] = [
     response: SUMMARY,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME);
+      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME, accountFilters(core));
     },
   },
   {

@@ -1,5 +1,6 @@
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject } from '../../http/request.js';
+import { filtered } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
@@ -46,7 +47,8 @@ export const configRoutes: RouteDef[] = [
     method: 'GET',
     path: 'system_configs',
     superduper: true,
-    handler: (_ctx, core) => ({ data: core.config.list() }),
+    // the filters test each category's document
+    handler: (ctx, core) => ({ data: filtered(core.config.list(), ctx.query, (c) => core.config.get(c) ?? {}) }),
   },
   {
     method: 'GET',

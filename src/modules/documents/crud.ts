@@ -10,6 +10,7 @@ import { mergePatch } from '../../util/json.js';
 import {
   deleteDoc,
   docsPage,
+  filterDoc,
   getDoc,
   insertDoc,
   listDocs,
@@ -116,7 +117,9 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       response: listAnswer(svc.kind.schema, svc.kind.summary),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY);
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY, {
+          whole: (d) => filterDoc(d),
+        });
       },
     },
     {

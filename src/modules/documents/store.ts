@@ -5,6 +5,7 @@ import { stmt, transaction } from '../../store/db.js';
 import { deleteAttachments } from './files.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -71,6 +72,14 @@ export function publicDoc(d: StoredDoc): Record<string, unknown> {
   return { ...d.doc, id: d.id };
 }
 
+/**
+ * A stored document as a listing's filters see it: `fields` (its public view, `publicDoc` unless
+ * the kind shows it otherwise) and the private fields Kazoo keeps beside it.
+ */
+export function filterDoc(d: StoredDoc, fields: Readonly<Record<string, unknown>> = publicDoc(d)): Record<string, unknown> {
+  return wholeDoc(fields, { id: d.id, type: d.kind, rev: d.rev, accountId: d.accountId, created: d.created, modified: d.modified });
+}
+
 /** Reads one document of a kind in an account, or undefined. */
 export function findDoc(core: Core, kind: string, accountId: string, id: string): StoredDoc | undefined {
   const r = stmt(core.db, 'SELECT * FROM docs WHERE id = ? AND kind = ? AND account_id = ?')
@@ -105,8 +114,8 @@ export function listDocsUnder(core: Core, kind: string, accountId: string): Stor
  * A page of an account's documents of a kind, oldest first (newest first when `descending`),
  * keyed by `[created, id]`. Their private fields are not read (listings never show them).
  */
-export function docsPage(core: Core, kind: string, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
-  const page = readKeysetPage<Row>(
+export function docsPage(core: Core, kind: string, accountId: string, q: PageQuery<CompoundKey, StoredDoc>, descending = false): Page<StoredDoc, CompoundKey> {
+  return readKeysetPage<Row, StoredDoc>(
     core.db,
     {
       select: "SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs",
@@ -115,10 +124,10 @@ export function docsPage(core: Core, kind: string, accountId: string, q: PageQue
       order: ['created', 'id'],
       descending,
       keyOf: (r) => [r.created, r.id],
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
 
 /** What happened to a stored object, as `object` webhooks name it. */

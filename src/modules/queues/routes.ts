@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import { attemptJson } from '../../delivery/attempts.js';
+import { attemptFilterDoc, attemptJson } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
 import { ATTEMPTS_QUERY, attemptsReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
@@ -20,7 +20,12 @@ const rosterAnswer = documentAnswer(queueSchema, { agents: USER_IDS }, ['agents'
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
   const admin = isAccountAdmin(core, authOf(ctx));
-  return attemptsReply(ctx.query, (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q), (r) => attemptJson(r, admin));
+  return attemptsReply(
+    ctx.query,
+    (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q),
+    (r) => attemptJson(r, admin),
+    (r) => attemptFilterDoc(r, attemptJson(r, admin)),
+  );
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`), each queue's notification attempts and its roster. */

@@ -7,7 +7,7 @@ import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js
 import { errors } from '../../errors.js';
 import { getAccount, isDescendant, resellerIdOf } from '../accounts/service.js';
 import { documentService, documentSummary } from '../documents/crud.js';
-import { publicDoc, type StoredDoc } from '../documents/store.js';
+import { filterDoc, publicDoc, type StoredDoc } from '../documents/store.js';
 import { withKeptPasswords, withMaskedPasswords } from '../resources/service.js';
 import { isAccountAdmin } from '../users/service.js';
 import type { TelModule } from '../types.js';
@@ -69,7 +69,9 @@ const routes: RouteDef[] = [
     handler: (ctx, core) => {
       const owner = templateOwner(ctx, core);
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY);
+      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY, {
+        whole: (d) => filterDoc(d, templateJson(ctx, core, owner, d)),
+      });
     },
   },
   {

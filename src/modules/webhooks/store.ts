@@ -90,12 +90,11 @@ export function listHooksUnder(core: Core, accountId: string): Hook[] {
 
 /** One page of an account's hooks, oldest first (newest first when `descending`), keyed by `[created, id]`. */
 export function hooksPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<Hook, CompoundKey> {
-  const page = readKeysetPage<HookRow>(
+  return readKeysetPage<HookRow, Hook>(
     core.db,
-    { select: 'SELECT * FROM webhooks', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
+    { select: 'SELECT * FROM webhooks', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id], item: hookFromRow },
     q,
   );
-  return { ...page, items: page.items.map(hookFromRow) };
 }
 
 /** Stores a new hook (the document already validated). */
