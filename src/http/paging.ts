@@ -2,7 +2,7 @@ import { jsonArrayPieces, jsonTooDeep } from '../util/json.js';
 import { errors } from '../errors.js';
 import { CHUNK_ROWS, everyPage, ScanBudget, timedRead, type CompoundKey, type Page, type PageQuery, type RowFilter } from '../store/pages.js';
 import { gregorianWindow, type TimeWindow } from '../util/time.js';
-import { docFilterOf, type DocFilter } from '../util/doc-filter.js';
+import { docFilterOf, onlyTimeBounds, type DocFilter } from '../util/doc-filter.js';
 import { nextTurn } from '../util/timers.js';
 import type { EnvelopeExtras } from './envelope.js';
 import type { QueryParam, Reply, StreamedData } from './router.js';
@@ -33,15 +33,41 @@ export function pageSizeOf(query: URLSearchParams): number | undefined {
 }
 
 /**
+ * Kazoo's filters of a listing (crossbar_filter), a family of query parameters, combined by AND,
+ * each testing the listed document whole (its private `pvt_created`, `pvt_modified`, … too).
+ */
+export const FILTERS_QUERY: QueryParam = {
+  name: 'filters',
+  family: true,
+  description:
+    "Kazoo's filters: `filter_KEY=VALUE` (the value at KEY, a dotted path, is VALUE or, VALUE being a JSON list, one of its strings), `filter_not_KEY=VALUE`, `has_key=KEY`, `key_missing=KEY`, `has_value=KEY` (present and not empty), `value_missing=KEY`, `created_from`, `created_to`, `modified_from`, `modified_to` (Gregorian seconds); combined by AND",
+  schema: {
+    type: 'object',
+    properties: {
+      has_key: { type: 'string' },
+      key_missing: { type: 'string' },
+      has_value: { type: 'string' },
+      value_missing: { type: 'string' },
+      created_from: { type: 'integer' },
+      created_to: { type: 'integer' },
+      modified_from: { type: 'integer' },
+      modified_to: { type: 'integer' },
+    },
+    patternProperties: { '^filter_(not_)?.+$': { type: 'string' } },
+  },
+};
+
+/**
  * The paging parameters of a listing: `start_key` is the `next_start_key` of the page before, an
  * opaque key (the values of the listing's order for the row the page starts at) unless `startKey`
- * types it otherwise.
+ * types it otherwise; and its filters.
  */
 export function pagingQuery(startKey: QueryParam['schema'] = { type: 'string' }): QueryParam[] {
   return [
     { name: 'page_size', description: `items a page holds (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE } },
     { name: 'start_key', description: 'where the page starts: the `next_start_key` of the page before (opaque)', schema: startKey },
-    { name: 'paginate', description: '`false` lists everything, in one streamed answer', schema: { type: 'boolean' } },
+    { name: 'paginate', description: '`false` lists everything, in one streamed answer (without paging keys)', schema: { type: 'boolean' } },
+    FILTERS_QUERY,
   ];
 }
 
@@ -68,7 +94,7 @@ export const ANCESTORS_QUERY: readonly QueryParam[] = [...pagingQuery(), ...orde
 /** The paging and ordering parameters of a log listed newest first (`ascending=true`: oldest first). */
 export const NEWEST_FIRST_QUERY: readonly QueryParam[] = [...pagingQuery(), ...orderQuery('newest first', 'oldest first', true)];
 
-/** A time-ranged listing's window: `created_from` and `created_to`. */
+/** A time-ranged listing's window: `created_from` and `created_to` (read from the index, before the other filters). */
 export const TIME_WINDOW_QUERY: readonly QueryParam[] = [
   { name: 'created_from', description: 'only what was created at or after (Gregorian seconds)', schema: { type: 'integer', minimum: 0 } },
   { name: 'created_to', description: 'only what was created at or before (Gregorian seconds)', schema: { type: 'integer', minimum: 0 } },
@@ -105,8 +131,12 @@ export function filterOf(query: URLSearchParams): DocFilter | undefined {
 /** The document a listing's filters test for one of its items: the item as answered, unless a kind shows more. */
 export type WholeDoc<T> = (item: T) => Record<string, unknown>;
 
-/** A listing's filters as its reads apply them, over each item's `whole` document; undefined when the query has none. */
-export function rowFilterOf<T>(query: URLSearchParams, whole: WholeDoc<T>): RowFilter<T> | undefined {
+/**
+ * A listing's filters as its reads apply them, over each item's `whole` document; undefined when
+ * the query has none, or (a listing of a time range, `timeRange`) none but the time bounds.
+ */
+export function rowFilterOf<T>(query: URLSearchParams, whole: WholeDoc<T>, timeRange = false): RowFilter<T> | undefined {
+  if (timeRange && onlyTimeBounds(query)) return undefined;
   const f = filterOf(query);
   return f && { keeps: (item) => f.test(whole(item)), budget: new ScanBudget() };
 }
@@ -171,6 +201,8 @@ export interface ListingOptions<T> {
   whole?: WholeDoc<T>;
   /** rows a chunk of a whole listing (`paginate=false`) holds */
   chunkRows?: number;
+  /** the listing reads `created_from`/`created_to` as its range (Kazoo's ranged views): time bounds alone filter nothing more */
+  timeRange?: boolean;
 }
 
 /**
@@ -189,7 +221,7 @@ export function listingReply<T, K>(
   opts: ListingOptions<T> = {},
 ): Reply | Promise<Reply> {
   const q = pageQueryOf(query, keys.read);
-  const filter = rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>));
+  const filter = rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>), opts.timeRange);
   if (q.pageSize !== undefined) {
     const answer = (page: Page<T, K>): Reply => ({ data: page.items.map(json), extras: pageExtras(page, keys.show) });
     if (!filter) return answer(read(q));
@@ -198,7 +230,11 @@ export function listingReply<T, K>(
   }
   const chunkRows = opts.chunkRows ?? CHUNK_ROWS;
   const first = filter ? timedRead(read, { pageSize: chunkRows, startKey: q.startKey, filter }) : read({ pageSize: chunkRows, startKey: q.startKey });
-  return { stream: { pieces: jsonArrayPieces(everyPage(read, { first, chunkRows, filter }), json) } };
+  const chunks = function* (): Generator<unknown[]> {
+    // a fresh filter each reading: its budget learns anew
+    for (const items of everyPage(read, { startKey: q.startKey, chunkRows, filter: rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>), opts.timeRange) })) yield items.map(json);
+  };
+  return { stream: { pieces: jsonArrayPieces(everyPage(read, { first, chunkRows, filter }), json), rows: chunks } };
 }
 
 /**
@@ -282,5 +318,5 @@ export function attemptsReply<T>(
   whole?: WholeDoc<T>,
 ): Reply | Promise<Reply> {
   const window = timeWindowOf(query);
-  return listingReply(query, (q) => read({ ...window, ...q }), json, ATTEMPT_KEY, { whole, chunkRows: ATTEMPT_CHUNK_ROWS });
+  return listingReply(query, (q) => read({ ...window, ...q }), json, ATTEMPT_KEY, { whole, chunkRows: ATTEMPT_CHUNK_ROWS, timeRange: true });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docFilterOf, isFilterKey } from './doc-filter.js';
+import { docFilterOf, isFilterKey, onlyTimeBounds } from './doc-filter.js';
 
 // Kazoo's crossbar_filter, case by case: the document and the cases of its own
 // crossbar_filter_tests.hrl first, then what crossbar_filter.erl's functions do beyond them.
@@ -122,5 +122,13 @@ describe('crossbar_filter.erl beyond its tests', () => {
 
   it('a time bound that is not a whole number is a 400 (Kazoo keeps no document)', () => {
     expect(() => docFilterOf(new URLSearchParams('created_from=yesterday'))).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('is_only_time_filter/2: time bounds beside parameters that are no filters are only time bounds; any other filter is not', () => {
+    const only = (qs: string) => onlyTimeBounds(new URLSearchParams(qs));
+    expect(only('created_from=1&created_to=2&page_size=5')).toBe(true);
+    expect(only('modified_from=1')).toBe(true);
+    expect(only('created_from=1&filter_a=b')).toBe(false);
+    expect(only('has_key=a')).toBe(false);
   });
 });

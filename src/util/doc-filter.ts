@@ -21,6 +21,15 @@ export function isFilterKey(key: string): boolean {
   );
 }
 
+/**
+ * True when a query's only filters are time bounds (`crossbar_filter:is_only_time_filter/2`): a
+ * listing of a time range (attempts, jobs) reads them as its range, and applies no filter then.
+ */
+export function onlyTimeBounds(entries: Iterable<[string, string]>): boolean {
+  for (const [key] of entries) if (isFilterKey(key) && TIME_BOUNDS[key] === undefined) return false;
+  return true;
+}
+
 /** One condition: true, false, or THROWN when the path runs through a value that is neither an object nor a list. */
 type Condition = (doc: Record<string, unknown>) => boolean;
 

@@ -235,9 +235,10 @@ export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => un
 }
 
 /**
- * A request body read as tel's envelope (`{data, …}`): an object, its `data` (if any) an object or
- * an array; empty is `{}`. Refuses nesting past MAX_JSON_DEPTH, and past `limits` (more members, a
- * longer string), before parsing, and what is not JSON, as the 400s of the error catalogue.
+ * A request body read as tel's envelope (`{data, …}`): an object whose `data` is an object or an
+ * array (Kazoo's envelope schema, `api_util:is_valid_request_envelope/2`: a 400 otherwise); empty
+ * is `{}`. Refuses nesting past MAX_JSON_DEPTH, and past `limits` (more members, a longer string),
+ * before parsing, and what is not JSON, as the 400s of the error catalogue.
  */
 export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_LIMITS): Record<string, unknown> {
   if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
@@ -255,8 +256,11 @@ export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_L
     throw errors.invalidJson('the body must be a JSON object with the payload under "data"');
   }
   const env = parsed as Record<string, unknown>;
-  if ('data' in env && (env.data === null || typeof env.data !== 'object')) {
-    throw errors.invalidJson('"data" must be an object or an array');
+  if (env.data === undefined) {
+    throw errors.validation({ data: { required: { message: 'Field is required but missing', value: env } } });
+  }
+  if (env.data === null || typeof env.data !== 'object') {
+    throw errors.validation({ data: { type: { message: 'Value did not match type(s): object, array', target: 'object, array', value: env.data } } });
   }
   return env;
 }

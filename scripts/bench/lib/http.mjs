@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
@@ -145,4 +146,68 @@ export function runMain(main) {
     stopAll();
     process.exit(1);
   });
+}
+
+/**
+ * A second client asking for one account every 5 ms while the bench runs, on a thread of its own
+ * (this process's own work must not count as the server's). `span()` starts a span and answers
+ * the function that ends it with the worst wait (ms) of the span: how long the server made a
+ * request wait while something else ran.
+ */
+const PROBE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let worst = 0;
+let stopped = false;
+parentPort.on('message', (m) => {
+  if (m === 'stop') stopped = true;
+  else if (m === 'reset') worst = 0;
+  else parentPort.postMessage(worst);
+});
+(async () => {
+  while (!stopped) {
+    const t = performance.now();
+    const res = await fetch(workerData.url, { headers: { 'X-Auth-Token': workerData.token } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error('probe: ' + res.status);
+    worst = Math.max(worst, performance.now() - t);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+})();
+`;
+export async function startProbe(url, token, accountId) {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${accountId}`, token } });
+  const read = () => new Promise((resolve) => (worker.once('message', resolve), worker.postMessage('read')));
+  // warmed up (connected, compiled) before the first span
+  await new Promise((r) => setTimeout(r, 500));
+  return {
+    span() {
+      worker.postMessage('reset');
+      return async () => Math.round((await read()) * 10) / 10;
+    },
+    async stop() {
+      worker.postMessage('stop');
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * The server's own view of its event loop (lib/loop-delay.cjs): `reset()` starts a span, `read()`
+ * answers its longest delay since then and the most CPU the main thread spent without a turn of
+ * the loop (ms), however long the clients waited.
+ */
+export function loopDelay(child) {
+  let pending;
+  let buffer = '';
+  child.stderr.on('data', (d) => {
+    buffer += d;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(line);
+      if (m && pending) pending({ max: Number(m[1]), cpu: Number(m[2]) }), (pending = undefined);
+    }
+  });
+  const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
+  return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
 }

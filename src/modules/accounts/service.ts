@@ -4,7 +4,7 @@ import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { publishObject, stripServerFields } from '../documents/store.js';
 import { errors, type ValidationErrors } from '../../errors.js';
-import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
@@ -326,12 +326,13 @@ export function updateAccount(
     checkDoc(core, sent, id);
     const doc = mode === 'post' ? mergePatch(stored, sent) : sent;
     doc.realm = String(doc.realm).toLowerCase();
+    checkRevision(current.rev, ifMatch);
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);
     const res = stmt(core.db, 
         'UPDATE accounts SET name = ?, name_norm = ?, realm = ?, doc = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?',
       )
-      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
+      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     if (String(doc.name) !== current.name) renameInTree(core, id, String(doc.name));
     cache(core).clear(id);

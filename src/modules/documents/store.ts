@@ -1,6 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
 import { deleteAttachments } from './files.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
@@ -168,7 +168,7 @@ export function insertDoc(
 
 /**
  * Replaces a document's fields, checking `ifMatch` (a revision) when given: a stale revision is a
- * 409. Publishes `doc_edited`.
+ * 412, a change since `current` was read a 409. Publishes `doc_edited`.
  */
 export function updateDoc(
   core: Core,
@@ -181,9 +181,9 @@ export function updateDoc(
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);
     const now = Date.now();
-    const expected = ifMatch ?? current.rev;
+    checkRevision(current.rev, ifMatch);
     const res = stmt(core.db, 'UPDATE docs SET doc = ?, pvt = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?')
-      .run(body, JSON.stringify(pvt), rev, now, current.id, expected);
+      .run(body, JSON.stringify(pvt), rev, now, current.id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     const stored: StoredDoc = { ...current, doc, pvt, rev, modified: now };
     publishDocChange(core, stored, 'doc_edited');
@@ -191,10 +191,11 @@ export function updateDoc(
   });
 }
 
-/** Deletes a document for good, with its attachments, and publishes `doc_deleted`. */
+/** Deletes a document for good, with its attachments, and publishes `doc_deleted` (`ifMatch` as updateDoc's). */
 export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): void {
   transaction(core.db, () => {
-    const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+    checkRevision(current.rev, ifMatch);
+    const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     deleteAttachments(core, current.id);
     publishDocChange(core, current, 'doc_deleted');

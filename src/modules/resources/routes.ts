@@ -130,7 +130,7 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
         const accountId = jobAccount(core, scopeOf(ctx));
         const window = timeWindowOf(ctx.query);
         const descending = newestFirst(ctx.query);
-        return listingReply(ctx.query, (q) => listAccountJobs(core, { accountId, ...window, descending, ...q }), jobSummary, JOB_KEY, { whole: jobFilterDoc });
+        return listingReply(ctx.query, (q) => listAccountJobs(core, { accountId, ...window, descending, ...q }), jobSummary, JOB_KEY, { whole: jobFilterDoc, timeRange: true });
       },
     },
     {

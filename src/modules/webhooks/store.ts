@@ -4,7 +4,7 @@ import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
-import { newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, newId, nextRevision } from '../../util/ids.js';
 import { withinBounds } from './schema.js';
 
 /** A stored webhook. */
@@ -110,8 +110,9 @@ export function insertHook(core: Core, accountId: string, doc: Record<string, un
   return { id, accountId, doc, disableReason: null, previousSecret: null, rev, created: now, modified: now };
 }
 
-/** Replaces a hook's document (and its disable reason), checking the revision: a stale one is a 409. */
+/** Replaces a hook's document (and its disable reason), checking the revision: a stale `ifMatch` is a 412, a change since `current` was read a 409. */
 export function writeHook(core: Core, current: Hook, doc: Record<string, unknown>, disableReason: string | null, ifMatch?: string): Hook {
+  checkRevision(current.rev, ifMatch);
   const body = JSON.stringify(doc);
   const rev = nextRevision(current.rev, body);
   const now = Date.now();
@@ -127,7 +128,7 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
       rev,
       now,
       current.id,
-      ifMatch ?? current.rev,
+      current.rev,
     );
   if (res.changes === 0) throw errors.conflict();
   forgetMatching(core);
@@ -152,7 +153,8 @@ export function findHookById(core: Core, id: string): Hook | undefined {
 
 /** Deletes a hook for good. */
 export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
-  const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+  checkRevision(current.rev, ifMatch);
+  const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, current.rev);
   if (res.changes === 0) throw errors.conflict();
   forgetMatching(core);
 }
