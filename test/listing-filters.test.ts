@@ -5,6 +5,7 @@ import { enqueueDelivery, findDelivery } from '../src/delivery/outbox.js';
 import { recordPush } from '../src/modules/push/pushes.js';
 import { findSubscription } from '../src/modules/push/service.js';
 import { addApp } from '../src/modules/apps-store/service.js';
+import { runTel } from './helpers/cli.js';
 
 // Kazoo applies crossbar_filter to every listing (crossbar_view:build_load_params/3 builds the
 // filter into the view's mapper; modules that list files or lists of their own call
@@ -361,5 +362,35 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
     expect(second.next_start_key).toBeUndefined();
     expect((await get(path, 'filter_custom.tag=none')).data).toEqual([]);
     expect((await get(path, 'filter_custom.tag=rare&paginate=false')).data.map((d: any) => d.name)).toEqual(['Bulk 10', 'Bulk 2990']);
+  });
+
+  it('the CLI listings take --filter KEY=VALUE: the same filters, on the same documents, as the API', async () => {
+    const owner = (await createSubAccount(srv, account, 'CLI filters')).id;
+    const tel = (...args: string[]) => runTel([...args, '--db', srv.dbFile, '--json']);
+    const ids = (run: { code: number; stdout: string; stderr: string }) => {
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { id: string }[]).map((r) => r.id).sort();
+    };
+    const apiIds = async (path: string, qs: string) => (await get(path, `${qs}&paginate=false`)).data.map((r: any) => String(r.id)).sort();
+    for (const [i, hook] of ['channel_create', 'channel_answer', 'channel_create'].entries()) {
+      await put(`accounts/${owner}/webhooks`, { name: `CLI hook ${i}`, uri: `http://127.0.0.1:9/c${i}`, hook, custom_data: { team: i === 2 ? 'blue' : 'red' } });
+    }
+    expect(ids(await tel('webhooks', 'list', '--account', owner, '--filter', 'hook=channel_create', '--filter', 'custom_data.team=["red","green"]'))).toEqual(
+      await apiIds(`accounts/${owner}/webhooks`, 'filter_hook=channel_create&filter_custom_data.team=["red","green"]'),
+    );
+    for (const [i, weight] of [10, 20, 10].entries()) await put(`accounts/${owner}/resources`, { name: `CLI carrier ${i}`, weight_cost: weight, gateways: [{ server: `c${i}.example.com` }] });
+    const resources = ids(await tel('resources', 'list', '--account', owner, '--filter', 'weight_cost=10'));
+    expect(resources).toHaveLength(2);
+    expect(resources).toEqual(await apiIds(`accounts/${owner}/resources`, 'filter_weight_cost=10'));
+    await put(`accounts/${owner}`, { name: 'CLI child', custom: { tag: 'found' } });
+    const accounts = ids(await tel('accounts', 'list', '--under', owner, '--filter', 'custom.tag=found'));
+    expect(accounts).toEqual(await apiIds(`accounts/${owner}/descendants`, 'filter_custom.tag=found'));
+    expect(accounts).toHaveLength(1);
+    const hook = await put(`accounts/${owner}/webhooks`, { name: 'CLI attempted', uri: 'http://127.0.0.1:9/x', hook: 'channel_create' });
+    const made = attempts('webhook', owner, hook, [500, 200, 500]);
+    const failed = (JSON.parse((await tel('webhooks', 'attempts', '--account', owner, '--hook', hook, '--limit', '1', '--filter', 'result=failure')).stdout) as { id: number }[]).map((a) => String(a.id));
+    expect(failed).toEqual([made[0]]);
+    const usage = await runTel(['webhooks', 'list', '--account', owner, '--filter', 'no-equals-sign', '--db', srv.dbFile]);
+    expect(usage.code).toBe(2);
   });
 });

@@ -1,11 +1,11 @@
 import { jsonArrayPieces, jsonTooDeep } from '../util/json.js';
 import { errors } from '../errors.js';
-import { CHUNK_ROWS, everyPage, ScanBudget, timedRead, type CompoundKey, type Page, type PageQuery, type RowFilter } from '../store/pages.js';
+import { CHUNK_ROWS, everyPage, fillPage, ScanBudget, timedRead, type CompoundKey, type Page, type PageQuery, type RowFilter } from '../store/pages.js';
 import { gregorianWindow, type TimeWindow } from '../util/time.js';
 import { docFilterOf, onlyTimeBounds, type DocFilter } from '../util/doc-filter.js';
 import { nextTurn } from '../util/timers.js';
 import type { EnvelopeExtras } from './envelope.js';
-import type { QueryParam, Reply, StreamedData } from './router.js';
+import type { QueryParam, Reply } from './router.js';
 
 /** Kazoo's default page size. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -238,33 +238,24 @@ export function listingReply<T, K>(
 }
 
 /**
- * A filtered page: read, and read on from where the last read stopped looking until the page is
- * full or the listing ends, letting other work run between reads (each holds the event loop for
- * about the filter's budget). The first read happens at once (a listing's errors are answered as
- * errors); a promise only when more reads follow.
+ * A filtered page (`fillPage`), letting other work run between its reads (each holds the event
+ * loop for about the filter's budget). The first read happens at once (a listing's errors are
+ * answered as errors); a promise only when more reads follow.
  */
 export function filledPage<T, K>(
   read: (q: PageQuery<K, T>) => Page<T, K>,
   q: PageQuery<K, T> & { pageSize: number; filter: RowFilter<T> },
 ): Page<T, K> | Promise<Page<T, K>> {
-  const page = timedRead(read, q);
-  return page.incomplete ? readOn(read, q, page) : page;
-}
-
-async function readOn<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q: PageQuery<K, T> & { pageSize: number; filter: RowFilter<T> }, first: Page<T, K>): Promise<Page<T, K>> {
-  const items = [...first.items];
-  let startKey = q.startKey ?? first.startKey;
-  let page = first;
-  while (page.incomplete) {
-    await nextTurn();
-    page = timedRead(read, { ...q, pageSize: q.pageSize - items.length, startKey: page.nextStartKey });
-    startKey ??= page.startKey;
-    items.push(...page.items);
-  }
-  const whole: Page<T, K> = { items };
-  if (startKey !== undefined) whole.startKey = startKey;
-  if (page.nextStartKey !== undefined) whole.nextStartKey = page.nextStartKey;
-  return whole;
+  const reads = fillPage(read, q);
+  const first = reads.next();
+  if (first.done) return first.value;
+  return (async () => {
+    for (;;) {
+      await nextTurn();
+      const r = reads.next();
+      if (r.done) return r.value;
+    }
+  })();
 }
 
 /** A whole-number query parameter (Gregorian seconds, a paging key); a 400 for anything else. */

@@ -81,7 +81,7 @@ export const ACCEPTED_TYPES: readonly string[] = [
   'text/comma-separated-values',
 ];
 
-/** True when a write's body may be of this media type (none named reads as JSON, as Kazoo assumes). */
+/** True when a write's body may be of this media type: Kazoo's, and any JSON tel reads (none named is JSON, as Kazoo assumes). */
 export function acceptedMediaType(mediaType: string): boolean {
-  return mediaType === '' || ACCEPTED_TYPES.includes(mediaType);
+  return readsAsEnvelope(mediaType) || ACCEPTED_TYPES.includes(mediaType);
 }

@@ -14,7 +14,7 @@ import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from '
 import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
 import { DOCUMENT_BODY_LIMITS, UNLIMITED_BODY, parseEnvelope, type BodyLimits } from '../util/json.js';
-import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router, type StreamedData } from './router.js';
+import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router } from './router.js';
 import { mediaTypeOf, readsAsEnvelope, uploadOf } from './request.js';
 import { etagOf, JSONP_TYPE, jsonpOf, jsonpText, notModified, wantsCsv } from './answer-forms.js';
 import { csvPieces, csvText, CSV_FILE_NAME } from './csv.js';

@@ -3,6 +3,7 @@ import type { Core } from '../core-type.js';
 import { errors } from '../errors.js';
 import { newId } from '../util/ids.js';
 import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
+import { wholeDoc } from '../util/doc-filter.js';
 import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
 import { numberJsonText, type NumberRow } from '../modules/numbers/service.js';
 import { toE164 } from '../modules/numbers/normalize.js';
@@ -119,6 +120,11 @@ export function jobSummary(job: JobRow): Record<string, unknown> {
   };
   if (job.name) out.name = job.name;
   return out;
+}
+
+/** A job as the jobs listing's filters see it: as listed, with Kazoo's private fields (its `resource_job` documents'). */
+export function jobFilterDoc(job: JobRow): Record<string, unknown> {
+  return wholeDoc(jobSummary(job), { id: job.id, type: 'resource_job', accountId: job.account_id, created: job.created, modified: job.modified });
 }
 
 /** Results read a chunk at a time: a range of a job's positions (its results table's key). */

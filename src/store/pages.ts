@@ -170,6 +170,41 @@ export function* everyPage<T, K>(
   }
 }
 
+/**
+ * A filtered page read to the end: read, and read on from where the last read stopped looking
+ * until the page is full or the listing ends. A generator: it yields after each read that leaves
+ * the page incomplete (a server lets other work run there; the CLI goes straight on), and returns
+ * the page.
+ */
+export function* fillPage<T, K>(
+  read: (q: PageQuery<K, T>) => Page<T, K>,
+  q: PageQuery<K, T> & { pageSize: number; filter: RowFilter<T> },
+): Generator<void, Page<T, K>, undefined> {
+  let page = timedRead(read, q);
+  if (!page.incomplete) return page;
+  const items = [...page.items];
+  let startKey = q.startKey ?? page.startKey;
+  while (page.incomplete) {
+    yield;
+    page = timedRead(read, { ...q, pageSize: q.pageSize - items.length, startKey: page.nextStartKey });
+    startKey ??= page.startKey;
+    items.push(...page.items);
+  }
+  const whole: Page<T, K> = { items };
+  if (startKey !== undefined) whole.startKey = startKey;
+  if (page.nextStartKey !== undefined) whole.nextStartKey = page.nextStartKey;
+  return whole;
+}
+
+/** The page `fillPage` reads, read at once (where nothing else waits: the CLI). */
+export function filledPageNow<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q: PageQuery<K, T> & { pageSize: number; filter: RowFilter<T> }): Page<T, K> {
+  const reads = fillPage(read, q);
+  for (;;) {
+    const r = reads.next();
+    if (r.done) return r.value;
+  }
+}
+
 /** A filtered read, its time told to the filter's budget. */
 export function timedRead<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q: PageQuery<K, T> & { filter: RowFilter<T> }): Page<T, K> {
   const started = performance.now();

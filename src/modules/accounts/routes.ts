@@ -4,10 +4,10 @@ import type { Core } from '../../core-type.js';
 import { ancestorsPage, moveAccount, setReseller, siblingsPage } from './tree.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey, type ListingOptions } from '../../http/paging.js';
-import { wholeDoc } from '../../util/doc-filter.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { accountSchema } from './schema.js';
 import {
+  accountFilterDoc,
   accountJson,
   checkAccountWrite,
   createAccount,
@@ -44,8 +44,7 @@ function accountFilters(core: Core): ListingOptions<{ id: string }> {
   return {
     whole: (r) => {
       const a = findAccount(core, r.id);
-      if (!a) return { _id: r.id };
-      return wholeDoc(accountJson(a), { id: a.id, type: 'account', rev: a.rev, accountId: a.id, created: a.created, modified: a.modified });
+      return a ? accountFilterDoc(a) : { _id: r.id };
     },
   };
 }

@@ -9,6 +9,7 @@ import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { addToTree, hasChildren, removeFromTree, renameInTree } from './tree-index.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
@@ -212,6 +213,11 @@ function buildAccountJson(a: Account): Record<string, unknown> {
   if (a.reseller) out.is_reseller = true;
   out.created = unixMsToGregorian(a.created);
   return out;
+}
+
+/** An account as its listings' filters see it: as its GET answers it, with Kazoo's private fields. */
+export function accountFilterDoc(a: Account): Record<string, unknown> {
+  return wholeDoc(accountJson(a), { id: a.id, type: 'account', rev: a.rev, accountId: a.id, created: a.created, modified: a.modified });
 }
 
 /** The realm an account gets when it is created without one. */

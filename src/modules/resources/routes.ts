@@ -19,14 +19,23 @@ import {
 } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { ref } from '../../schema/registry.js';
-import { jobSummary, type JobRow } from '../../jobs/store.js';
+import { jobFilterDoc, jobSummary } from '../../jobs/store.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
-import { filterDoc, type StoredDoc } from '../documents/store.js';
-import { wholeDoc } from '../../util/doc-filter.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
-import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
+import {
+  createResource,
+  deleteResource,
+  getResource,
+  resourceFilterDoc,
+  resourceJson,
+  resourcesPage,
+  resourceSummary,
+  updateResource,
+  withMaskedPasswords,
+  type Scope,
+} from './service.js';
 import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs } from './jobs.js';
 import { textPieces } from '../../jobs/store.js';
 
@@ -51,15 +60,8 @@ const JOBS_QUERY = [...TIME_WINDOW_QUERY, ...pagingQuery({ type: 'integer', mini
 /** Jobs are listed by their sequence number, which their `start_key` is. */
 const JOB_KEY: KeyCodec<number> = { read: (q) => integerParam(q, 'start_key'), show: (k) => k };
 
-/** A job as the listing's filters see it (Kazoo keeps jobs as `resource_job` documents). */
-function jobFilterDoc(job: JobRow): Record<string, unknown> {
-  return wholeDoc(jobSummary(job), { id: job.id, type: 'resource_job', accountId: job.account_id, created: job.created, modified: job.modified });
-}
 
-/** A resource as its listing's filters see it: as a GET shows it to the caller (gateway passwords masked for non-admins). */
-function resourceFilterDoc(d: StoredDoc, admin: boolean): Record<string, unknown> {
-  return filterDoc(d, admin ? resourceJson(d) : withMaskedPasswords(resourceJson(d)));
-}
+
 
 const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
 const globalScope: ScopeOf = () => ({});

@@ -12,11 +12,11 @@ import { HOOK_TYPES } from './hook-types.js';
 import { replaySchema, validateReplay, webhookSchema } from './schema.js';
 import { parseInstant } from '../../util/time.js';
 import { samplesOf, SAMPLES } from './samples.js';
-import { wholeDoc } from '../../util/doc-filter.js';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
+  hookFilterDoc,
   hookJson,
   hookSummary,
   hookView,
@@ -114,7 +114,7 @@ export const webhookRoutes: RouteDef[] = [
       const admin = isAccountAdmin(core, authOf(ctx));
       const desc = descendingOf(ctx.query);
       return listingReply(ctx.query, (q) => webhooksPage(core, ctx.params.account_id, q, desc), (h) => hookView(hookSummary(h), admin), CREATED_KEY, {
-        whole: (h) => wholeDoc(hookView(hookJson(h), admin), { id: h.id, type: 'webhook', rev: h.rev, accountId: h.accountId, created: h.created, modified: h.modified }),
+        whole: (h) => hookFilterDoc(h, admin),
       });
     },
   },
