@@ -3,7 +3,8 @@ import { stmt, type Db } from './db.js';
 
 /**
  * How many rows a filtered read looks at: as many as about SCAN_TARGET_MS of testing takes (rows
- * differ in size from one listing to the next), told by what the reads before took.
+ * differ in size from one listing to the next), told by the CPU time the reads before took (a
+ * busy machine's pauses do not shrink it).
  */
 export class ScanBudget {
   rows = 256;
@@ -205,10 +206,11 @@ export function filledPageNow<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q:
   }
 }
 
-/** A filtered read, its time told to the filter's budget. */
+/** A filtered read, the CPU time it took told to the filter's budget. */
 export function timedRead<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q: PageQuery<K, T> & { filter: RowFilter<T> }): Page<T, K> {
-  const started = performance.now();
+  const started = process.threadCpuUsage();
   const page = read(q);
-  q.filter.budget.took(performance.now() - started);
+  const spent = process.threadCpuUsage(started);
+  q.filter.budget.took((spent.user + spent.system) / 1000);
   return page;
 }

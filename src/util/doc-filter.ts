@@ -219,13 +219,14 @@ export interface DocMeta {
 }
 
 /**
- * A listing's row as its filters see it: the document as a GET of it answers it (`fields`) and
- * the private fields Kazoo keeps beside it (`_id`, `_rev`, `pvt_type`, `pvt_account_id`,
- * `pvt_created`, `pvt_modified`, times in Gregorian seconds). Secrets are never in it: what no
- * answer shows is no filter's to probe.
+ * A listing's row as its filters see it: the document as a GET of it answers it (`fields`, its
+ * `id` added when they lack it) and the private fields Kazoo keeps beside it (`_id`, `_rev`,
+ * `pvt_type`, `pvt_account_id`, `pvt_created`, `pvt_modified`, times in Gregorian seconds).
+ * Secrets are never in it: what no answer shows is no filter's to probe.
  */
 export function wholeDoc(fields: Readonly<Record<string, unknown>>, meta: DocMeta): Record<string, unknown> {
   const doc: Record<string, unknown> = { ...fields, _id: meta.id, pvt_type: meta.type };
+  if (doc.id === undefined) doc.id = meta.id;
   if (meta.rev !== undefined) doc._rev = meta.rev;
   if (meta.accountId !== undefined) doc.pvt_account_id = meta.accountId;
   if (meta.created !== undefined) doc.pvt_created = unixMsToGregorian(meta.created);

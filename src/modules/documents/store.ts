@@ -73,10 +73,10 @@ export function publicDoc(d: StoredDoc): Record<string, unknown> {
 }
 
 /**
- * A stored document as a listing's filters see it: `fields` (its public view, `publicDoc` unless
- * the kind shows it otherwise) and the private fields Kazoo keeps beside it.
+ * A stored document as a listing's filters see it: `fields` (its public view, `publicDoc`'s fields
+ * unless the kind shows it otherwise) and the private fields Kazoo keeps beside it.
  */
-export function filterDoc(d: StoredDoc, fields: Readonly<Record<string, unknown>> = publicDoc(d)): Record<string, unknown> {
+export function filterDoc(d: StoredDoc, fields: Readonly<Record<string, unknown>> = d.doc): Record<string, unknown> {
   return wholeDoc(fields, { id: d.id, type: d.kind, rev: d.rev, accountId: d.accountId, created: d.created, modified: d.modified });
 }
 
