@@ -57,6 +57,13 @@ export const FILTERS_QUERY: QueryParam = {
   },
 };
 
+/** `accept=csv`: a GET's data as CSV, as `Accept: text/csv` asks for it. */
+export const CSV_QUERY: QueryParam = {
+  name: 'accept',
+  description: "`csv`: the data as Kazoo's CSV (`text/csv`, a header row, a row an item, nested keys joined by `_`), as `Accept: text/csv` asks for it",
+  schema: { type: 'string', enum: ['csv'] },
+};
+
 /**
  * The paging parameters of a listing: `start_key` is the `next_start_key` of the page before, an
  * opaque key (the values of the listing's order for the row the page starts at) unless `startKey`
@@ -68,6 +75,7 @@ export function pagingQuery(startKey: QueryParam['schema'] = { type: 'string' })
     { name: 'start_key', description: 'where the page starts: the `next_start_key` of the page before (opaque)', schema: startKey },
     { name: 'paginate', description: '`false` lists everything, in one streamed answer (without paging keys)', schema: { type: 'boolean' } },
     FILTERS_QUERY,
+    CSV_QUERY,
   ];
 }
 

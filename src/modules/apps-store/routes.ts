@@ -2,7 +2,7 @@ import type { Reply, RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
-import { FILTERS_QUERY, filtered } from '../../http/paging.js';
+import { CSV_QUERY, FILTERS_QUERY, filtered } from '../../http/paging.js';
 import { errors } from '../../errors.js';
 import { getAccount } from '../accounts/service.js';
 import type { StoredFile } from '../documents/files.js';
@@ -68,7 +68,7 @@ export const appsStoreRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: STORE,
-    query: [FILTERS_QUERY],
+    query: [FILTERS_QUERY, CSV_QUERY],
     handler: (ctx, core) => {
       const apiUrl = ownApiUrl(ctx);
       const list = accountAppsListing(core, ctx.params.account_id, apiUrl);

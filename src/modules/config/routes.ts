@@ -1,6 +1,6 @@
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject } from '../../http/request.js';
-import { FILTERS_QUERY, filtered } from '../../http/paging.js';
+import { CSV_QUERY, FILTERS_QUERY, filtered } from '../../http/paging.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
@@ -47,7 +47,7 @@ export const configRoutes: RouteDef[] = [
     method: 'GET',
     path: 'system_configs',
     superduper: true,
-    query: [FILTERS_QUERY],
+    query: [FILTERS_QUERY, CSV_QUERY],
     // the filters test each category's document
     handler: (ctx, core) => ({ data: filtered(core.config.list(), ctx.query, (c) => core.config.get(c) ?? {}) }),
   },
