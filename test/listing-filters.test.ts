@@ -51,6 +51,14 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
     return { path: `accounts/${account}/${endpoint}`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
   };
 
+  /** Three accounts under a new parent, the first and last with `custom.tag` = keep, listed at `listing` (below `accounts/`). */
+  const threeAccounts = (name: string, listing: (parent: string, ids: string[]) => string) => async (): Promise<Seeded> => {
+    const parent = (await createSubAccount(srv, account, `Parent of ${name}`)).id;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await put(`accounts/${parent}`, { name: `${name} ${i}`, custom: { tag: i === 1 ? 'drop' : 'keep' } }));
+    return { path: `accounts/${listing(parent, ids)}`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
+  };
+
   beforeAll(async () => {
     srv = await startTestServer();
     token = srv.adminToken;
@@ -104,33 +112,9 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
         return { path: `accounts/${account}/webhooks`, keep: 'filter_hook=channel_create', ids: ids as Seeded['ids'] };
       },
     },
-    {
-      name: 'account children, by the account document',
-      async seed() {
-        const parent = (await createSubAccount(srv, account, 'Parent of three')).id;
-        const ids: string[] = [];
-        for (let i = 0; i < 3; i++) ids.push(await put(`accounts/${parent}`, { name: `Child ${i}`, custom: { tag: i === 1 ? 'drop' : 'keep' } }));
-        return { path: `accounts/${parent}/children`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
-      },
-    },
-    {
-      name: 'account descendants',
-      async seed() {
-        const parent = (await createSubAccount(srv, account, 'Root of three')).id;
-        const ids: string[] = [];
-        for (let i = 0; i < 3; i++) ids.push(await put(`accounts/${parent}`, { name: `Descendant ${i}`, custom: { tag: i === 1 ? 'drop' : 'keep' } }));
-        return { path: `accounts/${parent}/descendants`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
-      },
-    },
-    {
-      name: 'account siblings',
-      async seed() {
-        const parent = (await createSubAccount(srv, account, 'Parent of siblings')).id;
-        const ids: string[] = [];
-        for (let i = 0; i < 3; i++) ids.push(await put(`accounts/${parent}`, { name: `Sibling ${i}`, custom: { tag: i === 1 ? 'drop' : 'keep' } }));
-        return { path: `accounts/${ids[0]}/siblings`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
-      },
-    },
+    { name: 'account children, by the account document', seed: threeAccounts('Child', (parent) => `${parent}/children`) },
+    { name: 'account descendants', seed: threeAccounts('Descendant', (parent) => `${parent}/descendants`) },
+    { name: 'account siblings', seed: threeAccounts('Sibling', (_parent, ids) => `${ids[0]}/siblings`) },
     {
       name: 'account parents (the ancestors)',
       async seed() {

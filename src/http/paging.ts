@@ -229,7 +229,8 @@ export function listingReply<T, K>(
   opts: ListingOptions<T> = {},
 ): Reply | Promise<Reply> {
   const q = pageQueryOf(query, keys.read);
-  const filter = rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>), opts.timeRange);
+  const filterOfQuery = () => rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>), opts.timeRange);
+  const filter = filterOfQuery();
   if (q.pageSize !== undefined) {
     const answer = (page: Page<T, K>): Reply => ({ data: page.items.map(json), extras: pageExtras(page, keys.show) });
     if (!filter) return answer(read(q));
@@ -238,11 +239,11 @@ export function listingReply<T, K>(
   }
   const chunkRows = opts.chunkRows ?? CHUNK_ROWS;
   const first = filter ? timedRead(read, { pageSize: chunkRows, startKey: q.startKey, filter }) : read({ pageSize: chunkRows, startKey: q.startKey });
-  const chunks = function* (): Generator<unknown[]> {
-    // a fresh filter each reading: its budget learns anew
-    for (const items of everyPage(read, { startKey: q.startKey, chunkRows, filter: rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>), opts.timeRange) })) yield items.map(json);
+  // the rows anew at each reading (a CSV answer reads them twice), each with a filter of its own
+  const rows = function* (): Generator<unknown[]> {
+    for (const items of everyPage(read, { startKey: q.startKey, chunkRows, filter: filterOfQuery() })) yield items.map(json);
   };
-  return { stream: { pieces: jsonArrayPieces(everyPage(read, { first, chunkRows, filter }), json), rows: chunks } };
+  return { stream: { pieces: jsonArrayPieces(everyPage(read, { first, chunkRows, filter }), json), rows } };
 }
 
 /**

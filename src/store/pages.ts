@@ -1,6 +1,9 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { stmt, type Db } from './db.js';
 
+/** What one filtered read may hold the event loop for (the reads then let other work run). */
+export const SCAN_TARGET_MS = 2;
+
 /**
  * How many rows a filtered read looks at: as many as about SCAN_TARGET_MS of testing takes (rows
  * differ in size from one listing to the next), told by the CPU time the reads before took (a
@@ -15,9 +18,6 @@ export class ScanBudget {
     else if (ms < SCAN_TARGET_MS / 4 && this.rows < 8192) this.rows <<= 1;
   }
 }
-
-/** What one filtered read may hold the event loop for (the reads then let other work run). */
-export const SCAN_TARGET_MS = 2;
 
 /** A listing's filters as its reads apply them: which items it keeps, and how many rows one read looks at. */
 export interface RowFilter<T> {
