@@ -2,7 +2,7 @@ import type { SQLInputValue } from 'node:sqlite';
 import { stmt, type Db } from './db.js';
 
 /** What one filtered read may hold the event loop for (the reads then let other work run). */
-export const SCAN_TARGET_MS = 2;
+const SCAN_TARGET_MS = 2;
 
 /**
  * How many rows a filtered read looks at: as many as about SCAN_TARGET_MS of testing takes (rows

@@ -220,9 +220,9 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * The JSON text of an array whose items come in chunks (a listing read a chunk at a time), one
- * piece a chunk, each item the JSON of `json(item)`; `counted` learns how many items were written.
+ * piece a chunk (an empty chunk is an empty piece), each item the JSON of `json(item)`.
  */
-export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => unknown, counted: (n: number) => void = () => {}): Generator<string> {
+export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => unknown): Generator<string> {
   let count = 0;
   let text = '[';
   for (const items of chunks) {
@@ -230,7 +230,6 @@ export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => un
     yield text;
     text = '';
   }
-  counted(count);
   yield `${text}]`;
 }
 
