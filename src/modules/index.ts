@@ -26,6 +26,14 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { blacklistsModule } from './blacklists/module.js';
+import { clicktocallModule } from './clicktocall/module.js';
+import { conferencesModule } from './conferences/module.js';
+import { directoriesModule } from './directories/module.js';
+import { groupsModule } from './groups/module.js';
+import { listsModule } from './lists/module.js';
+import { menusModule } from './menus/module.js';
+import { temporalRulesModule } from './temporal-rules/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -77,4 +85,12 @@ export const MODULES: TelModule[] = [
   aboutModule,
   openApiModule,
   deliveryModule,
+  blacklistsModule,
+  clicktocallModule,
+  conferencesModule,
+  directoriesModule,
+  groupsModule,
+  listsModule,
+  menusModule,
+  temporalRulesModule,
 ];
