@@ -26,13 +26,19 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { accessListsModule } from './access-lists/module.js';
+import { allotmentsModule } from './allotments/module.js';
+import { attachmentStorageModule } from './attachment-storage/module.js';
 import { blacklistsModule } from './blacklists/module.js';
 import { clicktocallModule } from './clicktocall/module.js';
+import { commentsModule } from './comments/module.js';
 import { conferencesModule } from './conferences/module.js';
 import { directoriesModule } from './directories/module.js';
 import { groupsModule } from './groups/module.js';
 import { listsModule } from './lists/module.js';
 import { menusModule } from './menus/module.js';
+import { metaflowsModule } from './metaflows/module.js';
+import { rateLimitsModule } from './rate-limits/module.js';
 import { temporalRulesModule } from './temporal-rules/module.js';
 
 /**
@@ -85,12 +91,18 @@ export const MODULES: TelModule[] = [
   aboutModule,
   openApiModule,
   deliveryModule,
+  accessListsModule,
+  allotmentsModule,
+  attachmentStorageModule,
   blacklistsModule,
   clicktocallModule,
+  commentsModule,
   conferencesModule,
   directoriesModule,
   groupsModule,
   listsModule,
   menusModule,
+  metaflowsModule,
+  rateLimitsModule,
   temporalRulesModule,
 ];
