@@ -27,14 +27,19 @@ import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
 import { accessListsModule } from './access-lists/module.js';
+import { agentsModule } from './agents/module.js';
 import { allotmentsModule } from './allotments/module.js';
 import { attachmentStorageModule } from './attachment-storage/module.js';
 import { blacklistsModule } from './blacklists/module.js';
 import { clicktocallModule } from './clicktocall/module.js';
 import { commentsModule } from './comments/module.js';
 import { conferencesModule } from './conferences/module.js';
+import { connectivityModule } from './connectivity/module.js';
+import { contactListModule } from './contact-list/module.js';
+import { dialplansModule } from './dialplans/module.js';
 import { directoriesModule } from './directories/module.js';
 import { groupsModule } from './groups/module.js';
+import { hotdesksModule } from './hotdesks/module.js';
 import { listsModule } from './lists/module.js';
 import { menusModule } from './menus/module.js';
 import { metaflowsModule } from './metaflows/module.js';
@@ -92,14 +97,19 @@ export const MODULES: TelModule[] = [
   openApiModule,
   deliveryModule,
   accessListsModule,
+  agentsModule,
   allotmentsModule,
   attachmentStorageModule,
   blacklistsModule,
   clicktocallModule,
   commentsModule,
   conferencesModule,
+  connectivityModule,
+  contactListModule,
+  dialplansModule,
   directoriesModule,
   groupsModule,
+  hotdesksModule,
   listsModule,
   menusModule,
   metaflowsModule,
