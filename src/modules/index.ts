@@ -44,6 +44,8 @@ import { listsModule } from './lists/module.js';
 import { menusModule } from './menus/module.js';
 import { metaflowsModule } from './metaflows/module.js';
 import { rateLimitsModule } from './rate-limits/module.js';
+import { ratesModule } from './rates/module.js';
+import { resourceSelectorsModule } from './resource-selectors/module.js';
 import { temporalRulesModule } from './temporal-rules/module.js';
 
 /**
@@ -114,5 +116,7 @@ export const MODULES: TelModule[] = [
   menusModule,
   metaflowsModule,
   rateLimitsModule,
+  ratesModule,
+  resourceSelectorsModule,
   temporalRulesModule,
 ];
