@@ -40,12 +40,14 @@ import { dialplansModule } from './dialplans/module.js';
 import { directoriesModule } from './directories/module.js';
 import { groupsModule } from './groups/module.js';
 import { hotdesksModule } from './hotdesks/module.js';
+import { ipAuthModule } from './ip-auth/module.js';
 import { listsModule } from './lists/module.js';
 import { menusModule } from './menus/module.js';
 import { metaflowsModule } from './metaflows/module.js';
 import { rateLimitsModule } from './rate-limits/module.js';
 import { ratesModule } from './rates/module.js';
 import { resourceSelectorsModule } from './resource-selectors/module.js';
+import { schemasModule } from './schemas/module.js';
 import { temporalRulesModule } from './temporal-rules/module.js';
 
 /**
@@ -112,11 +114,13 @@ export const MODULES: TelModule[] = [
   directoriesModule,
   groupsModule,
   hotdesksModule,
+  ipAuthModule,
   listsModule,
   menusModule,
   metaflowsModule,
   rateLimitsModule,
   ratesModule,
   resourceSelectorsModule,
+  schemasModule,
   temporalRulesModule,
 ];
