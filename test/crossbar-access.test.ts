@@ -1,51 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessListsModule } from '../src/modules/access-lists/module.js';
-import { agentsModule } from '../src/modules/agents/module.js';
-import { allotmentsModule } from '../src/modules/allotments/module.js';
-import { attachmentStorageModule } from '../src/modules/attachment-storage/module.js';
-import { blacklistsModule } from '../src/modules/blacklists/module.js';
-import { clicktocallModule } from '../src/modules/clicktocall/module.js';
-import { commentsModule } from '../src/modules/comments/module.js';
-import { conferencesModule } from '../src/modules/conferences/module.js';
-import { connectivityModule } from '../src/modules/connectivity/module.js';
-import { contactListModule } from '../src/modules/contact-list/module.js';
-import { dialplansModule } from '../src/modules/dialplans/module.js';
-import { directoriesModule } from '../src/modules/directories/module.js';
-import { groupsModule } from '../src/modules/groups/module.js';
-import { hotdesksModule } from '../src/modules/hotdesks/module.js';
-import { listsModule } from '../src/modules/lists/module.js';
-import { menusModule } from '../src/modules/menus/module.js';
-import { metaflowsModule } from '../src/modules/metaflows/module.js';
-import { rateLimitsModule } from '../src/modules/rate-limits/module.js';
-import { ratesModule } from '../src/modules/rates/module.js';
-import { resourceSelectorsModule } from '../src/modules/resource-selectors/module.js';
-import { temporalRulesModule } from '../src/modules/temporal-rules/module.js';
+import { MODULES } from '../src/modules/index.js';
 import { createSubAccount, startTestServer, type TestServer } from './helpers/server.js';
 
-/** The routes of Kazoo's modules that need a token, beside tel's first ones. */
-const ROUTES = [
-  accessListsModule,
-  agentsModule,
-  allotmentsModule,
-  attachmentStorageModule,
-  blacklistsModule,
-  clicktocallModule,
-  commentsModule,
-  conferencesModule,
-  connectivityModule,
-  contactListModule,
-  dialplansModule,
-  directoriesModule,
-  groupsModule,
-  hotdesksModule,
-  listsModule,
-  menusModule,
-  metaflowsModule,
-  rateLimitsModule,
-  ratesModule,
-  resourceSelectorsModule,
-  temporalRulesModule,
-].flatMap((m) => m.routes ?? []);
+/** The modules of Kazoo's crossbar served beside tel's first ones, by their name in MODULES. */
+const NEW_MODULES = [
+  'access_lists', 'agents', 'allotments', 'attachment_storage', 'blacklists', 'clicktocall', 'comments', 'conferences', 'connectivity',
+  'contact_list', 'dialplans', 'directories', 'groups', 'hotdesks', 'lists', 'menus', 'metaflows', 'rate_limits', 'rates',
+  'resource_selectors', 'temporal_rules',
+];
+
+/** Their routes that need a token. */
+const ROUTES = MODULES.filter((m) => NEW_MODULES.includes(m.name)).flatMap((m) => (m.routes ?? []).filter((r) => r.auth !== 'none'));
 
 const ID = 'f'.repeat(32);
 
@@ -71,6 +36,8 @@ describe("the order of checks on Kazoo's other modules", () => {
     restricted = await srv.apiLogin(mine.apiKey, { get: ['token_auth'] });
   });
   afterAll(() => srv?.close());
+
+  it('covers every module named', () => expect(new Set(MODULES.filter((m) => NEW_MODULES.includes(m.name)).map((m) => m.name)).size).toBe(NEW_MODULES.length));
 
   it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (_name, route) => {
     const path = pathOf(route.path, mine.id);

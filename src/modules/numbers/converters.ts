@@ -20,7 +20,11 @@ export const DEFAULT_E164_CONVERTERS: Readonly<Record<string, { prefix: string }
 /** Compiled patterns by source (null: one that does not compile, skipped); they come from a few settings. */
 const compiled = new Map<string, RegExp | null>();
 
-function regexOf(source: string): RegExp | null {
+/**
+ * A pattern of the system's or a super-duper admin's (converters, `reconcile_regex`, rates'
+ * routes), compiled once; null when it does not compile.
+ */
+export function regexOf(source: string): RegExp | null {
   let re = compiled.get(source);
   if (re === undefined) {
     try {

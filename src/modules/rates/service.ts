@@ -1,10 +1,10 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { stmt, transaction } from '../../store/db.js';
+import { stmt } from '../../store/db.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { documentService } from '../documents/crud.js';
 import { insertChosenId, type StoredDoc } from '../documents/store.js';
-import { isReconcilable, normalizeSystemNumber } from '../numbers/converters.js';
+import { isReconcilable, normalizeSystemNumber, regexOf } from '../numbers/converters.js';
 import { rateSchema } from './schema.js';
 
 /** The system configuration category of rating (Kazoo's hotornot). */
@@ -95,21 +95,8 @@ export function ratedecks(core: Core): { default_ratedeck: string; ratedecks: st
   return { default_ratedeck: ratedeckOf(core, undefined), ratedecks: owners.map((o) => o.account_id.slice('ratedeck:'.length)) };
 }
 
-/** Compiled route patterns (a super-duper admin's, a few hundred at most in use), by source; null: one that does not compile. */
-const routePatterns = new Map<string, RegExp | null>();
-
 function routeMatches(source: unknown, number: string): boolean {
-  if (typeof source !== 'string') return false;
-  let re = routePatterns.get(source);
-  if (re === undefined) {
-    try {
-      re = new RegExp(source);
-    } catch {
-      re = null;
-    }
-    if (routePatterns.size >= 10_000) routePatterns.clear();
-    routePatterns.set(source, re);
-  }
+  const re = typeof source === 'string' ? regexOf(source) : null;
   return re !== null && re.test(number);
 }
 

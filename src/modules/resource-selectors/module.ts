@@ -1,17 +1,18 @@
-import { deletedAnswer, documentAnswer } from '../../http/answers.js';
+import { documentAnswer } from '../../http/answers.js';
 import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply, opaqueKey, pagingQuery } from '../../http/paging.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import type { RequestContext } from '../../http/context.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { Core } from '../../core-type.js';
 import { ref } from '../../schema/registry.js';
+import { documentRoutes } from '../documents/crud.js';
 import { publicDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { resourceSelectorRulesSchema, resourceSelectorSchema } from './schema.js';
 import { getRules, putSelector, resourceSelectors, selectorCounts, selectorRow, selectorsPage, setRules, type SelectorCount } from './service.js';
 
 const BASE = 'accounts/:account_id/resource_selectors';
-const ONE = `${BASE}/:selector_id`;
+const ONE = `${BASE}/:doc_id`;
 
 const ROWS = {
   type: 'array',
@@ -85,29 +86,14 @@ const routes: RouteDef[] = [
     response: ref(resourceSelectorRulesSchema),
     handler: (ctx, core) => ({ data: setRules(core, ctx.params.account_id, dataObject(ctx)) }),
   },
-  {
-    method: 'GET',
-    path: ONE,
-    response: answer,
-    handler: (ctx, core) => {
-      const d = resourceSelectors.get(core, ctx.params.account_id, ctx.params.selector_id);
-      return { data: publicDoc(d), extras: { revision: d.rev } };
-    },
-  },
   ...writeRoutes(
     ONE,
-    (ctx, core, mode) => ({ data: publicDoc(putSelector(core, ctx.params.account_id, ctx.params.selector_id, dataObject(ctx), mode, ifMatchOf(ctx))) }),
+    (ctx, core, mode) => ({ data: publicDoc(putSelector(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))) }),
     resourceSelectorSchema,
     answer,
   ).filter((r) => r.method === 'POST'),
-  {
-    method: 'DELETE',
-    path: ONE,
-    response: deletedAnswer(resourceSelectorSchema),
-    handler: (ctx, core) => ({
-      data: { ...publicDoc(resourceSelectors.remove(core, ctx.params.account_id, ctx.params.selector_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
-    }),
-  },
+  // reading and deleting one are those of any document
+  ...documentRoutes(resourceSelectors).filter((r) => r.path === ONE && (r.method === 'GET' || r.method === 'DELETE')),
 ];
 
 /**
