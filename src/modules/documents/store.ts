@@ -176,9 +176,9 @@ function publishDocChange(core: Core, d: StoredDoc, action: ObjectAction): void 
 }
 
 /**
- * Inserts a new document with an id chosen from what it says (a rate's, a click-to-call's account's):
- * an id any document of tel holds already is a 409, as Kazoo's save answers it, after the document
- * was checked.
+ * Inserts a new document with an id chosen for it (a rate's, made of what it says; the account's,
+ * for its storage settings; a selector's, from its path): an id any document of tel holds already
+ * is a 409, as Kazoo's save answers it, after the document was checked.
  */
 export function insertChosenId(insert: () => StoredDoc): StoredDoc {
   try {
