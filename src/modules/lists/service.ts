@@ -4,7 +4,7 @@ import { stmt, transaction } from '../../store/db.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { documentService } from '../documents/crud.js';
 import { findAttachment } from '../documents/files.js';
-import { deleteDoc, docsPage, publicDoc, type StoredDoc } from '../documents/store.js';
+import { docsPage, publicDoc, type StoredDoc } from '../documents/store.js';
 import { userVcard } from '../users/vcard.js';
 import { listEntrySchema, listSchema } from './schema.js';
 
@@ -24,7 +24,7 @@ export const listEntries = documentService({ kind: 'list_entry', endpoint: 'entr
 const ENTRY_FIELDS = ['capture_group_key', 'capture_group_length', 'name', 'number', 'pattern', 'prefix', 'regexp', 'type'];
 
 /** An entry as Kazoo's `lists/entries` view answers it: `{id, key: list_id, value: {…}}`. */
-export function entryRow(d: StoredDoc): Record<string, unknown> {
+export function entryRow(d: Pick<StoredDoc, 'id' | 'doc'>): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   for (const f of ENTRY_FIELDS) if (d.doc[f] !== undefined) value[f] = d.doc[f];
   return { id: d.id, key: d.doc.list_id, value };
@@ -75,24 +75,16 @@ export function removeEntry(core: Core, accountId: string, listId: string, entry
   });
 }
 
-/** The ids of a list's entries (those a deletion takes). */
-function entryIds(core: Core, accountId: string, listId: string): string[] {
-  return (
-    stmt(core.db, "SELECT id FROM docs WHERE account_id = ? AND kind = 'list_entry' AND json_extract(doc, '$.list_id') = ?").all(accountId, listId) as {
-      id: string;
-    }[]
-  ).map((r) => r.id);
-}
-
-/** Removes every entry of a list; answers them as the entries listing shows them. */
+/** Removes every entry of a list, in one statement (with their photos); answers them as the entries listing shows them. */
 export function clearEntries(core: Core, accountId: string, listId: string): Record<string, unknown>[] {
   return transaction(core.db, () => {
     lists.get(core, accountId, listId);
-    return entryIds(core, accountId, listId).map((id) => {
-      const d = listEntries.get(core, accountId, id);
-      deleteDoc(core, d);
-      return entryRow(d);
-    });
+    const gone = stmt(
+      core.db,
+      "DELETE FROM docs INDEXED BY docs_list_entries WHERE account_id = ? AND kind = 'list_entry' AND json_extract(doc, '$.list_id') = ? RETURNING id, doc",
+    ).all(accountId, listId) as { id: string; doc: string }[];
+    stmt(core.db, 'DELETE FROM doc_attachments WHERE doc_id IN (SELECT value FROM json_each(?))').run(JSON.stringify(gone.map((g) => g.id)));
+    return gone.map((g) => entryRow({ id: g.id, doc: JSON.parse(g.doc) as Record<string, unknown> }));
   });
 }
 
