@@ -145,6 +145,19 @@ describe("Kazoo's plain document modules", () => {
     expect((await srv.request('GET', path(c.endpoint, id), { token })).status).toBe(404);
   });
 
+  it("fire no `object` events (Kazoo's object hooks are of accounts, users, devices, callflows, vmboxes, faxboxes, media…); an account's settings fire the account's", async () => {
+    const seen: unknown[] = [];
+    const stop = srv.core.bus.subscribe((e) => e.type === 'object' && seen.push(e.payload));
+    try {
+      for (const c of CASES) expect((await srv.request('PUT', path(c.endpoint), { token, data: c.minimal })).status).toBe(201);
+      expect(seen).toEqual([]);
+      await srv.request('POST', path('metaflows'), { token, data: { binding_digit: '#' } });
+      expect(seen).toEqual([{ id: account, account_id: account, action: 'doc_edited', type: 'account' }]);
+    } finally {
+      stop();
+    }
+  });
+
   it('names refuse control characters, as every name of tel', async () => {
     for (const c of CASES) {
       const r = await srv.request('PUT', path(c.endpoint), { token, data: { ...c.minimal, name: 'evil\u001b[2J' } });
