@@ -62,4 +62,13 @@ describe('the layers of the code', () => {
   it('the live view imports nothing from the CLI', () => {
     expect(edges(under('tui'), under('cli'))).toEqual([]);
   });
+
+  it('each module folder declares itself in its own module.ts, and the list of modules imports each', () => {
+    const folders = readdirSync(join(src, 'modules'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(20);
+    expect(folders.filter((name) => !graph.has(`src/modules/${name}/module.ts`))).toEqual([]);
+    const listed = graph.get('src/modules/index.ts')!.filter((d) => d !== 'src/modules/types.ts');
+    expect(listed.filter((d) => !/^src\/modules\/[^/]+\/module\.ts$/.test(d))).toEqual([]);
+    expect(folders.filter((name) => !listed.includes(`src/modules/${name}/module.ts`))).toEqual([]);
+  });
 });
