@@ -26,7 +26,12 @@ function importsOf(file: string): string[] {
 
 const graph = new Map(sources().map((f) => [f, importsOf(f)]));
 const under = (dir: string) => (f: string) => f.startsWith(`src/${dir}/`);
-const isService = (f: string) => f.endsWith('/service.ts');
+/**
+ * A module's HTTP adapters: its routes, its declaration, its request checks (`authorize.ts`), and the
+ * list and type of modules. Every other file of a module is part of its services.
+ */
+const isAdapter = (f: string) => /^src\/modules\/(?:[^/]+\/(?:routes|module|authorize)|index|types)\.tsx?$/.test(f);
+const isService = (f: string) => under('modules')(f) && !isAdapter(f);
 
 /** The edges from files matching `from` to files matching `to`, as `a -> b`. */
 function edges(from: (f: string) => boolean, to: (f: string) => boolean): string[] {
@@ -39,7 +44,12 @@ describe('the layers of the code', () => {
     expect(graph.get('src/http/server.ts')).toContain('src/errors.ts');
   });
 
-  it('no store, jobs, delivery or service file imports the HTTP layer', () => {
+  it("tells a module's services from its HTTP adapters", () => {
+    expect(['src/modules/webhooks/service.ts', 'src/modules/documents/crud.ts', 'src/modules/documents/files.ts'].every(isService)).toBe(true);
+    expect(['src/modules/webhooks/routes.ts', 'src/modules/about/module.ts', 'src/modules/token-restrictions/authorize.ts'].some(isService)).toBe(false);
+  });
+
+  it("no store, jobs or delivery file, nor any of a module's services, imports the HTTP layer", () => {
     expect(edges((f) => under('store')(f) || under('jobs')(f) || under('delivery')(f) || isService(f), under('http'))).toEqual([]);
   });
 
