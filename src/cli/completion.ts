@@ -6,7 +6,8 @@ import { zshScript } from '../completion/zsh.js';
 import { completionModel } from '../completion/model.js';
 import { accountChoices } from '../modules/accounts/choices.js';
 import { globalsOf, type CliIo } from './io.js';
-import { defineAll, type Shell } from './program.js';
+import { defineAll } from './definitions.js';
+import type { Shell } from '../completion/shells.js';
 
 const SCRIPTS: Record<Shell, typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 

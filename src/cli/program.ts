@@ -4,6 +4,10 @@ import { escapeControls } from '../util/text.js';
 import { SCHEMA_VERSION } from '../store/db.js';
 import { describeError } from '../errors.js';
 import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
+import { define, defineLater } from './definitions.js';
+import { SHELLS } from '../completion/shells.js';
+
+export { defineAll } from './definitions.js';
 
 /** What a command's module exports to define it: its options, subcommands, help text and action. */
 type Define = (cmd: Command, io: CliIo) => void;
@@ -28,10 +32,6 @@ function command(usage: string, description: string, load: () => Promise<Define>
 function group(name: string, description: string, load: () => Promise<Define>): TopCommand {
   return { declare: (program) => program.command(name).description(description), load };
 }
-
-/** The shells `tel completion` writes a script for. */
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 /** tel's commands, in the order `tel --help` lists them. */
 const COMMANDS: TopCommand[] = [
@@ -90,9 +90,6 @@ const COMMANDS: TopCommand[] = [
   ),
 ];
 
-/** How each command `buildProgram` declared is defined, once (see `define`). */
-const definitions = new WeakMap<Command, () => Promise<void>>();
-
 /**
  * Builds the `tel` program writing to `io`: every command declared, none defined yet (`define`,
  * `defineAll`); `runCli` defines the ones its arguments name.
@@ -126,33 +123,21 @@ Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused 
     );
   for (const top of COMMANDS) {
     const cmd = top.declare(program);
-    let defined: Promise<void> | undefined;
-    definitions.set(cmd, () => (defined ??= defineWith(cmd, top, io)));
+    defineLater(cmd, () => defineWith(cmd, top, io));
   }
   refuseOptionsAsValues(program, false);
   return program;
 }
 
 async function defineWith(cmd: Command, top: TopCommand, io: CliIo): Promise<void> {
-  let define: Define;
+  let defineIt: Define;
   try {
-    define = await top.load();
+    defineIt = await top.load();
   } catch (err) {
     throw new CliError(`tel ${cmd.name()} cannot start: ${describeError(err).replace(/\.?$/, '.')}`);
   }
-  define(cmd, io);
+  defineIt(cmd, io);
   refuseOptionsAsValues(cmd);
-}
-
-/** Defines a command of the program: its module loaded, its options, subcommands and action added. */
-function define(cmd: Command): Promise<void> {
-  return definitions.get(cmd)?.() ?? Promise.resolve();
-}
-
-/** Defines every command of the program (the completion scripts, the reference pages). */
-export async function defineAll(program: Command): Promise<Command> {
-  await Promise.all(program.commands.map(define));
-  return program;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { HANGUP_CODES } from '../modules/simulations/call.js';
 import { CliError, withGlobals, type CliIo } from './io.js';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
 interface CallOptions {
   account: string;

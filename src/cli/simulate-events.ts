@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { NOTIFICATION_TYPES } from '../modules/webhooks/notifications.js';
 import { OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from '../modules/webhooks/hook-types.js';
 import { CliError, jsonArg, withGlobals, type CliIo } from './io.js';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
 interface MessageOptions {
   account: string;

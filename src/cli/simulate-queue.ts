@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 import { withGlobals, type CliIo } from './io.js';
 
 interface CallerOptions {
