@@ -148,13 +148,14 @@ key). Passwords are never exported: tel keeps only salted hashes.`,
     .action(async (opts: { account?: string; withSecrets?: boolean }, cmd: Command) =>
       withCore(cmd, async (core, g) => {
         const accountId = opts.account ? existingAccount(core, opts.account) : undefined;
-        let lab;
+        let exported;
         try {
-          lab = exportLab(core, { accountId, withSecrets: opts.withSecrets === true });
+          exported = exportLab(core, { accountId, withSecrets: opts.withSecrets === true });
         } catch (err) {
           throw new CliError(`Cannot export: ${(err as Error).message}.`);
         }
-        io.out((await labText(lab, g.json ? 'json' : 'yaml')).replace(/\n$/, ''));
+        io.out((await labText(exported.lab, g.json ? 'json' : 'yaml')).replace(/\n$/, ''));
+        for (const note of exported.notes) io.err(`Note: ${note}.`);
       }),
     );
 }
