@@ -130,7 +130,7 @@ one, shown once. Works beside a running server: its webhooks see the changes' ob
 /** `tel export`: the database as a lab file. */
 export function defineExport(exportCmd: Command, io: CliIo): void {
   exportCmd
-    .option('--account <id>', 'only this account and its sub-accounts (the file names its parent)')
+    .option('--account <account>', 'only this account and its sub-accounts (the file names its parent)')
     .option('--with-secrets', 'write API keys, webhook secrets and gateway passwords as they are (masked otherwise)')
     .addHelpText(
       'after',

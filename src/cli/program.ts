@@ -46,7 +46,7 @@ const COMMANDS: TopCommand[] = [
   command('backup <file>', "copy the database to FILE with SQLite's online backup: consistent while a server writes", async () => (await import('./backup.js')).defineBackup),
   command('restore <file>', 'replace the database with a backup (refused while a server runs on the database)', async () => (await import('./backup.js')).defineRestore),
   command('reset', 'empty the database back to a fresh init, keeping the master account and its admin users', async () => (await import('./backup.js')).defineReset),
-  group('accounts', 'list, show, create, move and delete accounts (the account tree)', async () => (await import('./accounts.js')).defineAccounts),
+  group('accounts', 'list, show, create, update, move and delete accounts (the account tree)', async () => (await import('./accounts.js')).defineAccounts),
   group('tokens', 'issue, list and revoke authentication tokens offline', async () => (await import('./tokens.js')).defineTokens),
   group('restrictions', "token restrictions: an account's template, and a dry run that explains a decision", async () => (await import('./restrictions.js')).defineRestrictions),
   group('config', "read and change system configuration (system_configs categories), or an account's (--account)", async () => (await import('./config.js')).defineConfig),
@@ -56,11 +56,11 @@ const COMMANDS: TopCommand[] = [
     async () => (await import('./simulate.js')).defineSimulate,
   ),
   group('limits', "read and change an account's trunk and call limits (charges must be accepted)", async () => (await import('./limits.js')).defineLimits),
-  group('resources', 'carrier resources: list, show, create, delete, import (global, or --account ID)', async () => (await import('./resources.js')).defineResources),
+  group('resources', 'carrier resources: list, show, create, update, delete, import (global, or --account ID)', async () => (await import('./resources.js')).defineResources),
   group('jobs', 'bulk number jobs: create (with a progress bar), list, show, run', async () => (await import('./jobs.js')).defineJobs),
   group(
     'webhooks',
-    'list, create, enable, disable and delete webhooks; read the attempt log; re-enable and resend',
+    'list, create, update, enable, disable and delete webhooks; read the attempt log; re-enable and resend',
     async () => (await import('./webhooks.js')).defineWebhooks,
   ),
   command('sink', 'a webhook receiver for the lab: records every request, checks signatures, answers as told', async () => (await import('./sink.js')).defineSink),
@@ -84,7 +84,7 @@ const COMMANDS: TopCommand[] = [
   },
   command(
     '__complete',
-    'values for the completion scripts: account ids and names (id, a tab, name; one a line)',
+    'values for the completion scripts: accounts by name, or by id when one is typed (the value, a tab, the other; one a line)',
     async () => (await import('./completion.js')).defineComplete,
     { hidden: true },
   ),
@@ -119,7 +119,8 @@ Examples:
   $ tel accounts list --json                                       machine output
   $ tel --db other.db tokens list                                  another database
 
-Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
+Global options work before or after the subcommand; an account is given by id, name or realm.
+Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
     );
   for (const top of COMMANDS) {
     const cmd = top.declare(program);

@@ -23,7 +23,7 @@ export function defineTokens(tokens: Command, io: CliIo): void {
 
   withGlobals(tokens.command('create'))
     .description('issue a token for an account (and user); prints it')
-    .requiredOption('--account <id>', 'account the token acts for')
+    .requiredOption('--account <account>', 'account the token acts for')
     .option('--user <id>', 'user the token belongs to (method cb_user_auth)')
     .option('--restrictions <json|@file>', 'endpoint rules to copy into the token instead of the templates')
     .addHelpText(
@@ -33,7 +33,7 @@ export function defineTokens(tokens: Command, io: CliIo): void {
     .action(async (opts: { account: string; user?: string; restrictions?: string }, cmd: Command) => {
       const rules = opts.restrictions ? await jsonArg(opts.restrictions, '--restrictions') : undefined;
       await withCore(cmd, (core, g) => {
-        const account = getAccount(core, opts.account);
+        const account = getAccount(core, existingAccount(core, opts.account));
         if (opts.user) getUser(core, account.id, opts.user);
         if (rules !== undefined && (typeof rules !== 'object' || rules === null || Array.isArray(rules))) {
           throw new CliError('--restrictions must be a JSON object of endpoint rules.', 2);
@@ -54,7 +54,7 @@ export function defineTokens(tokens: Command, io: CliIo): void {
 
   withGlobals(tokens.command('list'))
     .description('tokens, newest first, by id (the SHA-256 of the token: tokens themselves are not kept)')
-    .option('--account <id>', 'only this account')
+    .option('--account <account>', 'only this account')
     .addHelpText('after', '\nExamples:\n  $ tel tokens list\n  $ tel tokens list --account <id> --json\n\nA token is shown once, when issued; the database keeps only its hash, the id listed here.')
     .action(async (opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
