@@ -135,17 +135,76 @@ export interface PageRun {
   failed?: { example: DocExample; code: number | null; output: string };
 }
 
+/** Makes `bin` hold `tel` (this checkout) and an `npx` that runs only it; answers a PATH with `bin` first. */
+function telAndNpxOnPath(bin: string): string {
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'npx'), '#!/bin/sh\n[ "$1" = tel ] || { echo "doc examples run only \\`npx tel …\\`, not npx $1" >&2; exit 127; }\nshift\nexec tel "$@"\n');
+  chmodSync(join(bin, 'npx'), 0o755);
+  return telOnPath(bin);
+}
+
+/** A bash `curl` that fails on an HTTP error answer and sends the docs' server URL to `$TEL_URL`. */
+const CURL_TO_THE_SERVER =
+  'curl() { local a=() x; for x in "$@"; do a+=("${x//http:\\/\\/127.0.0.1:8000/$TEL_URL}"); done; command curl --fail-with-body --show-error "${a[@]}"; }';
+
+/** How README's first screen went for a newcomer: what it printed, and `$TOKEN` as it left it. */
+export interface FirstScreenRun {
+  code: number | null;
+  output: string;
+  token: string;
+}
+
+/**
+ * README's first screen as a newcomer runs it, in an empty directory standing for the clone's
+ * root: its first block line by line, then its setup blocks (the login that sets `$TOKEN`).
+ * `tel` and `npx tel` run this checkout; `npm install` is this checkout's node_modules (what it
+ * prints is the install test's); `npm start` runs what package.json's start script runs, `tel
+ * serve`, in the background on a free port, where the blocks' `http://127.0.0.1:8000` goes;
+ * `npm test` is not run from inside the suite.
+ */
+export async function runFirstScreen(first: string, setup: DocExample[], timeoutMs = 60_000): Promise<FirstScreenRun> {
+  const { dir, cleanup } = tempDir('tel-first-screen-');
+  try {
+    const work = join(dir, 'clone');
+    mkdirSync(work);
+    const PATH = telAndNpxOnPath(join(dir, 'bin'));
+    const script = [
+      'set -euo pipefail',
+      'exec 2>&1',
+      'TEL_URL=',
+      'npm() {',
+      '  case "$1" in',
+      '    install) echo "(npm install: this checkout\'s node_modules)" ;;',
+      `    start) tel serve --port 0 > '${join(dir, 'serve.log')}' 2>&1 &`,
+      `      for _ in $(seq 300); do grep -q 'listening on' '${join(dir, 'serve.log')}' && break; sleep 0.1; done`,
+      `      cat '${join(dir, 'serve.log')}'`,
+      `      TEL_URL=$(grep -o 'listening on http://[^ ]*' '${join(dir, 'serve.log')}' | cut -d' ' -f3) ;;`,
+      '    test) echo "(npm test: not run from inside the suite)" ;;',
+      '    *) echo "npm $1 is not a step of the first screen" >&2; return 127 ;;',
+      '  esac',
+      '}',
+      CURL_TO_THE_SERVER,
+      `trap 'echo "(the command that failed: $BASH_COMMAND)"' ERR`,
+      first,
+      ...setup.map((e) => e.code),
+      'printf "\\n@@token=%s\\n" "$TOKEN"',
+    ].join('\n');
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH };
+    delete env.TEL_DB;
+    const r = await bash(script, work, env, timeoutMs);
+    return { ...r, token: /^@@token=(.*)$/m.exec(r.output)?.[1] ?? '' };
+  } finally {
+    cleanup();
+  }
+}
+
 /** Runs a page's runnable examples in order against a throw-away server (see the top of this file). */
 export async function runExamples(examples: DocExample[], timeoutMs = 60_000): Promise<PageRun> {
   const { dir, cleanup } = tempDir('tel-doc-examples-');
-  const bin = join(dir, 'bin');
   const work = join(dir, 'work');
-  mkdirSync(bin);
   mkdirSync(work);
   mkdirSync(join(work, 'examples'));
-  const PATH = telOnPath(bin);
-  writeFileSync(join(bin, 'npx'), '#!/bin/sh\n[ "$1" = tel ] || { echo "doc examples run only \\`npx tel …\\`, not npx $1" >&2; exit 127; }\nshift\nexec tel "$@"\n');
-  chmodSync(join(bin, 'npx'), 0o755);
+  const PATH = telAndNpxOnPath(join(dir, 'bin'));
   writeFileSync(join(dir, 'fixture.yaml'), FIXTURE);
 
   const server = startTel(['serve', '--ephemeral', '--fixture', join(dir, 'fixture.yaml'), '--port', '0', '--json']);
