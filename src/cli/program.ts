@@ -1,4 +1,4 @@
-import { Argument, Command, CommanderError, InvalidArgumentError, type CommandOptions } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, type CommandOptions, type Option } from 'commander';
 import { VERSION } from '../version.js';
 import { escapeControls } from '../util/text.js';
 import { SCHEMA_VERSION } from '../store/db.js';
@@ -8,6 +8,32 @@ import { define, defineLater } from './definitions.js';
 import { SHELLS } from '../completion/shells.js';
 
 export { defineAll } from './definitions.js';
+
+/** Commander's own checks this file calls (not in its types: they are its error reports). */
+interface CommanderReports {
+  missingMandatoryOptionValue(option: Option): void;
+  unknownOption(flag: string): void;
+}
+const reports = Command.prototype as unknown as CommanderReports;
+
+/**
+ * tel's commands (and their subcommands): an option that is not one of the command's (a typo,
+ * `--acount`) is told with its likely spelling, where commander would first report the required
+ * option the typo left missing (`--account`), without a word of the typo.
+ */
+class TelCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new TelCommand(name);
+  }
+
+  missingMandatoryOptionValue(option: Option): void {
+    const known = new Set<string>();
+    for (let c: Command | null = this; c; c = c.parent) for (const o of c.options) if (o.long) known.add(o.long);
+    const typo = this.args.map((a) => a.split('=')[0]).find((a) => a.startsWith('--') && a !== '--' && !known.has(a));
+    if (typo) reports.unknownOption.call(this, typo);
+    reports.missingMandatoryOptionValue.call(this, option);
+  }
+}
 
 /** What a command's module exports to define it: its options, subcommands, help text and action. */
 type Define = (cmd: Command, io: CliIo) => void;
@@ -95,7 +121,7 @@ const COMMANDS: TopCommand[] = [
  * `defineAll`); `runCli` defines the ones its arguments name.
  */
 export function buildProgram(io: CliIo): Command {
-  const program = withGlobals(new Command('tel'))
+  const program = withGlobals(new TelCommand('tel'))
     .description("A telephony platform's management API (Kazoo-compatible /v2) on one SQLite file.")
     .version(`${VERSION} (database schema ${SCHEMA_VERSION})`, '-V, --version', 'the version, and the database schema it writes')
     .enablePositionalOptions(false)
@@ -104,7 +130,8 @@ export function buildProgram(io: CliIo): Command {
       writeOut: (s) => io.out(s.replace(/\n$/, '')),
       writeErr: (s) => io.err(s.replace(/\n$/, '')),
       // One sentence on stderr, the hint included, as every other error.
-      outputError: (s, write) => write(`${s.trim().replace(/^error: /, '').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
+      outputError: (s, write) =>
+        write(`${s.trim().replace(/^error: /, '').replace(/\s*\n\(Did you mean (.*)\)$/, ': did you mean $1').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
       // rather than commander asking process.stdout, which costs a pipe (see stdio.ts): only a
       // terminal has a width (commander's default: 80) and colours
       getOutHelpWidth: () => (io.isTTY ? process.stdout.columns : 80),

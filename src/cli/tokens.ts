@@ -3,6 +3,7 @@ import { getAccount } from '../modules/accounts/service.js';
 import { issueToken, listTokens, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken } from '../modules/auth/service.js';
 import { getUser } from '../modules/users/service.js';
 import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
+import { describeRule } from '../errors.js';
 import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
 
@@ -10,7 +11,7 @@ import { existingAccount, withCore } from './database.js';
 function tokenRules(value: unknown): EndpointRules {
   const errs = validateEndpointRules(value);
   if (!errs) return value as EndpointRules;
-  const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.values(rules)[0]?.message}`);
+  const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.entries(rules).map(([rule, d]) => describeRule(rule, d))[0]}`);
   throw new CliError(`--restrictions is not valid: ${detail.join('; ')}.`, 2);
 }
 

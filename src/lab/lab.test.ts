@@ -294,9 +294,9 @@ account:
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       'account.api_key: an API key is 32 to 128 letters, digits, _ or - (or ********: keep the key it has, a new account gets one generated)',
-      'account.users[0].priv_level: Value not found in enumerated list of values',
+      'account.users[0].priv_level: Value not found in enumerated list of values (one of: user, admin)',
       'account.users[1].username: "ADMIN" is also account.users[0]: a username is given once',
-      'account.webhooks[0].hook: Value not found in enumerated list of values',
+      'account.webhooks[0].hook: Value not found in enumerated list of values (one of: channel_create, channel_answer, channel_bridge, channel_destroy, object, sms, mms, parking, notifications)',
       'account.webhooks[0].uri: invalid client URL',
       'account.children[1].name: an account needs a name (its key: accounts are matched by name under their parent)',
       'account.webhooks[0]: {{accounts.Nowhere.id}}: the file declares no accounts "Nowhere"',
