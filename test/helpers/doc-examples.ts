@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTel } from './tel-process.js';
@@ -132,6 +133,8 @@ export function missingTools(examples: DocExample[], tools: string[] = OPTIONAL_
 /** How a page's examples went: `failed` names the block, the command's exit code and what it printed. */
 export interface PageRun {
   ran: number;
+  /** the accounts the run's server held at its end (what its deliveries carry as `account_id`) */
+  accountIds: string[];
   failed?: { example: DocExample; code: number | null; output: string };
 }
 
@@ -227,14 +230,25 @@ export async function runExamples(examples: DocExample[], timeoutMs = 60_000): P
       "echo '@@done'",
     ].join('\n');
     const r = await bash(script, work, { ...process.env, PATH, TEL_DB: String(master.db) }, timeoutMs);
+    const accountIds = accountsOf(String(master.db));
     const parts = r.output.split(/^@@example (\d+)\n/m);
     const reached = parts.length > 1 ? Number(parts[parts.length - 2]) : 0;
-    if (r.code === 0 && r.output.includes('@@done')) return { ran: examples.length };
+    if (r.code === 0 && r.output.includes('@@done')) return { ran: examples.length, accountIds };
     const output = (parts[parts.length - 1] ?? r.output).trim();
-    return { ran: reached, failed: { example: examples[reached], code: r.code, output } };
+    return { ran: reached, accountIds, failed: { example: examples[reached], code: r.code, output } };
   } finally {
     await server.stop();
     cleanup();
+  }
+}
+
+/** The ids of a database's accounts, read without changing it. */
+function accountsOf(file: string): string[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return (db.prepare('SELECT id FROM accounts').all() as { id: string }[]).map((a) => a.id);
+  } finally {
+    db.close();
   }
 }
 
