@@ -11,7 +11,10 @@ import { existingAccount, withCore } from './database.js';
 function tokenRules(value: unknown): EndpointRules {
   const errs = validateEndpointRules(value);
   if (!errs) return value as EndpointRules;
-  const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.entries(rules).map(([rule, d]) => describeRule(rule, d))[0]}`);
+  const detail = Object.entries(errs).map(([field, rules]) => {
+    const [rule, d] = Object.entries(rules)[0];
+    return `${field}: ${describeRule(rule, d)}`;
+  });
   throw new CliError(`--restrictions is not valid: ${detail.join('; ')}.`, 2);
 }
 

@@ -78,7 +78,7 @@ export function docPorts(pages: string[]): number[] {
 }
 
 /** A port nothing listens on now, chosen by the system. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
