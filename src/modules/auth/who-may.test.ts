@@ -321,10 +321,10 @@ const SCENARIOS: Scenario[] = [
     expect: CHANGED_BY_ITS_ADMINS,
   },
   {
-    name: "read the account's apps blacklist",
+    name: "read the account's apps blacklist (from an account above it only)",
     method: 'GET',
     path: (w) => `/v2/accounts/${w.sub}/apps_store/blacklist`,
-    expect: READ_BY_ITS_CALLERS,
+    expect: { ...READ_BY_ITS_CALLERS, 'account admin': 403, 'plain user': 403 },
   },
   {
     name: "change the account's apps blacklist (an admin of a reseller above it: here only the master account)",
