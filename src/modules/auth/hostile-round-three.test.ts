@@ -57,6 +57,99 @@ describe('round three: what a tenant must not reach', () => {
     await srv?.close();
   });
 
+  /**
+   * The slowest of another tenant's requests (GET of its own account, one after another) while
+   * `attack` runs: what the attack costs everyone else.
+   */
+  async function othersWorstMs(token: string, account: string, attack: () => Promise<unknown>): Promise<number> {
+    let done = false;
+    let worst = 0;
+    const other = (async () => {
+      while (!done) {
+        const started = performance.now();
+        expect((await srv.request('GET', `/v2/accounts/${account}`, { token })).status).toBe(200);
+        worst = Math.max(worst, performance.now() - started);
+      }
+    })();
+    // the other tenant is under way before the attack starts
+    await new Promise((r) => setTimeout(r, 20));
+    try {
+      await attack();
+    } finally {
+      done = true;
+      await other;
+    }
+    return worst;
+  }
+
+  describe("1: no tenant's pattern holds the server", () => {
+    const hostile = '^([0-9]+)*$';
+    // 3.8 s for 31 characters with a backtracking engine, halved with each one fewer
+    const number = `${'1'.repeat(27)}!`;
+
+    it("a dial plan or an account's e164_converters that backtrack exponentially cost another tenant nothing", async () => {
+      expect((await srv.request('PATCH', `/v2/accounts/${A.id}`, { token: t.TA, data: { dial_plan: { [hostile]: { prefix: '+1' } } } })).status).toBe(200);
+      const viaDialPlan = await othersWorstMs(t.TC, C.id, async () => {
+        const r = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TU, data: { numbers: [number], flow: { module: 'park' } } });
+        expect(r.status, r.text).toBe(201);
+        expect(r.body.data.numbers).toEqual([number]);
+      });
+      expect((await srv.request('PATCH', `/v2/accounts/${A.id}`, { token: t.TA, data: { dial_plan: null } })).status).toBe(200);
+      expect((await srv.request('POST', `/v2/accounts/${A.id}/configs/number_manager`, { token: t.TA, data: { e164_converters: { [hostile]: { prefix: '+' } } } })).status).toBe(200);
+      const viaConverters = await othersWorstMs(t.TC, C.id, async () => {
+        const r = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TU, data: { numbers: [`2${number}`], flow: { module: 'park' } } });
+        expect(r.status, r.text).toBe(201);
+      });
+      await srv.request('DELETE', `/v2/accounts/${A.id}/configs/number_manager`, { token: t.TA });
+      expect(Math.max(viaDialPlan, viaConverters)).toBeLessThan(250);
+      // the patterns still rewrite numbers as they should
+      const ok = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TU, data: { numbers: ['4155550123'], flow: { module: 'park' } } });
+      expect(ok.body.data.numbers).toEqual(['+14155550123']);
+    }, 60_000);
+
+    it('a pattern the linear-time engine cannot take is refused when it is written, in Kazoo’s shape', async () => {
+      const refused = '^(\\d)\\1$';
+      const cases: [string, string, unknown, string][] = [
+        ['PATCH', `/v2/accounts/${A.id}`, { dial_plan: { [refused]: { prefix: '+1' } } }, `dial_plan.${refused}`],
+        ['POST', `/v2/accounts/${A.id}/configs/number_manager`, { e164_converters: { '(?=1)1': { prefix: '+' } } }, 'e164_converters.(?=1)1'],
+        ['PUT', `/v2/accounts/${A.id}/callflows`, { numbers: ['7001'], patterns: ['^\\*7(?!0)\\d+$'], flow: { module: 'park' } }, 'patterns.0'],
+        ['PUT', `/v2/accounts/${A.id}/resources`, { name: 'Carrier', gateways: [{ server: 'sip.example' }], rules: ['^\\+1\\d{10}$', '(a)(?<=a)'] }, 'rules.1'],
+        ['PUT', `/v2/accounts/${A.id}/devices`, { name: 'Desk', dial_plan: { 'a++': {} } }, 'dial_plan.a++'],
+      ];
+      for (const [method, path, data, field] of cases) {
+        const r = await srv.request(method, path, { token: t.TA, data });
+        expect(r.status, `${path} ${r.text}`).toBe(400);
+        expect(Object.keys(r.body.data), path).toEqual([field]);
+        expect(r.body.data[field].error.message).toMatch(/^invalid regular expression: /);
+      }
+      // a document holds 64 patterns at most
+      const many = Array.from({ length: 65 }, (_, i) => `^\\*${i}$`);
+      const tooMany = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TA, data: { numbers: ['7002'], patterns: many, flow: { module: 'park' } } });
+      expect(tooMany.status).toBe(400);
+      expect(Object.keys(tooMany.body.data)).toEqual(['patterns.64']);
+    });
+
+    it("a token restriction's argument key and a login's pattern hold 1,000 characters at most (matching walks their segments)", async () => {
+      const key = `${Array.from({ length: 600 }, () => '#/x').join('/')}/z`;
+      const template = await srv.request('POST', `/v2/accounts/${A.id}/token_restrictions`, { token: t.TA, data: { restrictions: { _: { _: { users: [{ rules: { [key]: ['GET'] } }] } } } } });
+      expect(template.status).toBe(400);
+      const login = await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('tu:pw-tu-1'), account_name: 'Tenant A', restrictions: { get: [key] } } });
+      expect(login.status).toBe(400);
+      expect((await srv.request('POST', `/v2/accounts/${A.id}/token_restrictions`, { token: t.TA, data: { restrictions: { _: { _: { users: [{ rules: { '*/#': ['GET'] } }] } } } } })).status).toBe(200);
+      await srv.request('DELETE', `/v2/accounts/${A.id}/token_restrictions`, { token: t.TA });
+    });
+
+    it('a pattern stored before such patterns were refused matches nothing, and breaks no read or call', async () => {
+      srv.core.db.prepare("UPDATE accounts SET doc = json_set(doc, '$.dial_plan', json(?)) WHERE id = ?").run(JSON.stringify({ '(\\d)\\1': { prefix: 'x' }, '^(\\d{7})$': { prefix: '+1415' } }), A.id);
+      const { clearRowCaches } = await import('../../store/cache.js');
+      clearRowCaches(srv.core.db);
+      expect((await srv.request('GET', `/v2/accounts/${A.id}`, { token: t.TU })).status).toBe(200);
+      const r = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TU, data: { numbers: ['5550111'], flow: { module: 'park' } } });
+      expect(r.status, r.text).toBe(201);
+      expect(r.body.data.numbers).toEqual(['+14155550111']);
+    });
+  });
+
   describe("2: an account sees of the system's and its reseller's settings only the keys its category lets it set", () => {
     it('the SMTP password the super-duper admin set (system) or the reseller set (its own) is not in an account’s view', async () => {
       const system = await srv.request('POST', '/v2/system_configs/notify.smtp', { token: srv.adminToken, data: { default: { username: 'mailer', password: 'smtp-system-secret' } } });
