@@ -8,7 +8,7 @@ import {
   listChildren,
   listDescendants,
 } from '../modules/accounts/service.js';
-import { moveAccount } from '../modules/accounts/tree.js';
+import { moveAccount } from '../modules/accounts/move.js';
 import type { Core } from '../core.js';
 import type { Account } from '../modules/accounts/service.js';
 import { masterAccount } from '../modules/accounts/service.js';
@@ -122,8 +122,8 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       '\nExamples:\n  $ tel accounts move <id> --to <new_parent_id>\n  $ tel accounts move <id> --to <new_parent_id> --json\n\nThe master account stays where it is; an account cannot move under itself or its sub-accounts.',
     )
     .action(async (id: string, opts: { to: string }, cmd: Command) =>
-      withCore(cmd, (core, g) => {
-        const a = moveAccount(core, undefined, existingAccount(core, id, 'ID'), existingAccount(core, opts.to, '--to'));
+      withCore(cmd, async (core, g) => {
+        const a = await moveAccount(core, undefined, existingAccount(core, id, 'ID'), existingAccount(core, opts.to, '--to'));
         emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${getAccount(core, opts.to).name} (${opts.to}).`);
       }),
     );

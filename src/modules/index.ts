@@ -3,6 +3,7 @@ import { reportDbError } from '../store/health.js';
 import { withoutWaiting } from '../store/db.js';
 import { accountRoutes } from './accounts/routes.js';
 import { ACCOUNTS_CONFIG_CATEGORY } from './accounts/tree.js';
+import { resumeAccountMoves } from './accounts/move.js';
 import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { configRoutes, requireAdminForAccountConfig } from './config/routes.js';
@@ -33,7 +34,7 @@ import { storageModule } from './storage/module.js';
  */
 export const MODULES: TelModule[] = [
   storageModule,
-  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes, configs: [ACCOUNTS_CONFIG_CATEGORY] },
+  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes, configs: [ACCOUNTS_CONFIG_CATEGORY], start: resumeAccountMoves },
   { name: 'users', endpoints: ['users'], routes: userRoutes },
   {
     name: 'auth',
