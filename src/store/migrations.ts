@@ -682,4 +682,13 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: '3301-attempts-peer-public',
+    sql: `
+      -- Whether what answered a try was on a public address: what an endpoint on this machine or a
+      -- private network answers is shown to super-duper admins only (delivery/attempts.ts).
+      -- Tries recorded before are not known to have been public (NULL).
+      ALTER TABLE delivery_attempts ADD COLUMN peer_public INTEGER;
+    `,
+  },
 ];
