@@ -11,64 +11,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { bundle } from '../bundle.mjs';
-import { runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { client, loopDelay, runMain, startAccountProbe, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const ACCOUNTS = Number(args[args.indexOf('--accounts') + 1] || 10_000);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/tel.js');
 const round = (n) => Math.round(n * 10) / 10;
-
-function client(url, token) {
-  return async (method, path, data) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-    return JSON.parse(text);
-  };
-}
-
-/** The other tenant: asks for its account every 2 ms; answers its waits (ms) since the last read. */
-const PROBE = `
-const { parentPort, workerData } = require('node:worker_threads');
-let waits = [];
-let stopped = false;
-parentPort.on('message', (m) => {
-  if (m === 'stop') stopped = true;
-  else { parentPort.postMessage(waits); waits = []; }
-});
-(async () => {
-  while (!stopped) {
-    const t = performance.now();
-    const res = await fetch(workerData.url, { headers: { 'X-Auth-Token': workerData.token } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error('probe: ' + res.status);
-    waits.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-})();
-`;
-
-/** The server's own view of its loop since the last ask (lib/loop-delay.cjs). */
-function loopDelay(child) {
-  let pending;
-  let buffer = '';
-  child.stderr.on('data', (d) => {
-    buffer += d;
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(buffer.slice(0, i));
-      buffer = buffer.slice(i + 1);
-      if (m && pending) pending({ server_loop_max_ms: Number(m[1]), server_held_cpu_ms: Number(m[2]) }), (pending = undefined);
-    }
-  });
-  return () => new Promise((r) => ((pending = r), child.kill('SIGUSR2')));
-}
 
 async function main() {
   if (Number(process.versions.node.split('.')[0]) < 24) throw new Error('run it with `npx node scripts/bench/account-move.mjs` (Node 24)');
@@ -79,8 +29,16 @@ async function main() {
     const init = JSON.parse((await promisify(execFile)(process.execPath, [bin, 'init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 'admin-pass', '--json'])).stdout);
     const { child, url } = await startProcess([...TEL_NODE_FLAGS, '--require', join(root, 'scripts/bench/lib/loop-delay.cjs'), bin, 'serve', '--db', db, '--port', '0']);
     const loop = loopDelay(child);
-    const login = async (api_key) => (await client(url)('PUT', '/v2/api_auth', { api_key })).auth_token;
-    const api = client(url, await login(init.api_key));
+    const call = (token) => {
+      const send = client(url, token);
+      return async (method, path, data) => {
+        const r = await send(method, path, data);
+        if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+        return r.body;
+      };
+    };
+    const login = async (api_key) => (await call()('PUT', '/v2/api_auth', { api_key })).auth_token;
+    const api = call(await login(init.api_key));
     const put = async (parent, name) => (await api('PUT', `/v2/accounts/${parent}`, { name })).data.id;
     const tenant = await put(init.account_id, 'Tenant B');
     const ends = [await put(init.account_id, 'Parent One'), await put(init.account_id, 'Parent Two')];
@@ -94,20 +52,18 @@ async function main() {
         for (let j = 0; j < 4 && 1 + children + i * 4 + j < ACCOUNTS; j++) await put(c, `Site ${i}-${j}`);
       }
     }));
-    const probe = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${tenant}`, token: await login((await api('GET', `/v2/accounts/${tenant}/api_key`)).data.api_key) } });
-    const waits = () => new Promise((r) => (probe.once('message', r), probe.postMessage('read')));
-    await new Promise((r) => setTimeout(r, 1000));
+    const probe = await startAccountProbe(url, await login((await api('GET', `/v2/accounts/${tenant}/api_key`)).data.api_key), tenant, 2);
+    const waits = probe.waits;
     for (const to of [ends[1], ends[0]]) {
       await waits();
-      await loop();
+      await loop.reset();
       const t0 = performance.now();
       await api('POST', `/v2/accounts/${top}/move`, { to });
-      const move_s = round((performance.now() - t0) / 1000) ;
+      const move_s = round((performance.now() - t0) / 1000);
       const w = (await waits()).sort((a, b) => a - b);
-      console.log(JSON.stringify({ bench: 'account-move', accounts: ACCOUNTS, move_s, other_requests: w.length, other_p99_ms: round(w[Math.floor(w.length * 0.99)]), other_worst_ms: round(w[w.length - 1]), ...(await loop()) }));
+      console.log(JSON.stringify({ bench: 'account-move', accounts: ACCOUNTS, move_s, other_requests: w.length, other_p99_ms: round(w[Math.floor(w.length * 0.99)]), other_worst_ms: round(w[w.length - 1]), ...(await loop.read()) }));
     }
-    probe.postMessage('stop');
-    await probe.terminate();
+    await probe.stop();
   } finally {
     stopAll();
     rmSync(dir, { recursive: true, force: true });

@@ -1,29 +1,13 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { createAccount } from '../accounts/service.js';
 import { WEBHOOKS_APP_ID } from '../apps-store/files.js';
+import { requestFrom as from, userToken } from '../../../test/helpers/tenants.js';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const SECRET = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
 const OTHER_SECRET = 'whsec_b3RoZXItb3RoZXItb3RoZXItb3RoZXItb3RoZXItMTI=';
-
-/** A JSON request sent from a chosen local address (127.0.0.0/8 all reaches a loopback server): another client. */
-function from(base: string, localAddress: string, method: string, path: string, data?: unknown) {
-  const url = new URL(base + path);
-  const body = data === undefined ? undefined : JSON.stringify({ data });
-  return new Promise<{ status: number; body: any; ms: number }>((resolve, reject) => {
-    const started = Date.now();
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, localAddress, headers: { 'Content-Type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /**
  * The third hostile-tenant review, row by row, over HTTP (row 4, restore, is in
@@ -37,11 +21,7 @@ describe('round three: what a tenant must not reach', () => {
   let C: { id: string };
   const t = { TA: '', TU: '', TR: '', TC: '' };
 
-  async function user(account: string, name: string, username: string, priv_level: 'admin' | 'user'): Promise<string> {
-    const r = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}-1`, first_name: username, last_name: name, priv_level } });
-    expect(r.status, r.text).toBe(201);
-    return srv.userLogin(name, username, `pw-${username}-1`);
-  }
+  const user = (account: string, name: string, username: string, priv_level: 'admin' | 'user') => userToken(srv, account, name, username, priv_level);
 
   beforeAll(async () => {
     srv = await startTestServer();

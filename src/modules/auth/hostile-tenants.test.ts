@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink } from '../../../test/helpers/sink.js';
+import { requestFrom as from, userToken } from '../../../test/helpers/tenants.js';
 import { closeCore, openCore } from '../../core.js';
 import { startApi } from '../../http/app.js';
 import { createAccount } from '../accounts/service.js';
@@ -13,25 +13,6 @@ const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const SECRET = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
 /** A 1×1 PNG: real image bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-/** A JSON request sent from a chosen local address (127.0.0.0/8 all reaches a loopback server): another client. */
-function from(base: string, localAddress: string, method: string, path: string, data?: unknown, headers: Record<string, string> = {}) {
-  const url = new URL(base + path);
-  const body = data === undefined ? undefined : JSON.stringify({ data });
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; ms: number }>((resolve, reject) => {
-    const started = Date.now();
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method, localAddress, headers: { 'Content-Type': 'application/json', ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /**
  * The hostile-tenant review, row by row, over HTTP (rows 3, 6's outputs, 12 and the timers of row 1
@@ -46,11 +27,7 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
   let B: { id: string; apiKey: string };
   const t = { TA: '', TU: '', TA1: '', TB: '' };
 
-  async function user(account: string, name: string, username: string, priv_level: 'admin' | 'user'): Promise<string> {
-    const r = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}-1`, first_name: username, last_name: name, priv_level } });
-    expect(r.status, r.text).toBe(201);
-    return srv.userLogin(name, username, `pw-${username}-1`);
-  }
+  const user = (account: string, name: string, username: string, priv_level: 'admin' | 'user') => userToken(srv, account, name, username, priv_level);
 
   beforeAll(async () => {
     srv = await startTestServer();
