@@ -81,7 +81,9 @@ describe('round three: what a tenant must not reach', () => {
         expect(r.status, r.text).toBe(201);
       });
       await srv.request('DELETE', `/v2/accounts/${A.id}/configs/number_manager`, { token: t.TA });
-      expect(Math.max(viaDialPlan, viaConverters)).toBeLessThan(250);
+      // what this machine's own load makes of the same requests, attacking nothing
+      const quiet = await othersWorstMs(t.TC, C.id, () => new Promise((r) => setTimeout(r, 500)));
+      expect(Math.max(viaDialPlan, viaConverters)).toBeLessThan(250 + quiet);
       // the patterns still rewrite numbers as they should
       const ok = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TU, data: { numbers: ['4155550123'], flow: { module: 'park' } } });
       expect(ok.body.data.numbers).toEqual(['+14155550123']);
