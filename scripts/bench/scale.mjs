@@ -71,7 +71,6 @@ async function telMedian(db, ...argv) {
   return runs.sort((a, b) => a.ms - b.ms)[1];
 }
 
-/** An API client over one keep-alive connection pool. */
 /** Runs `fn` over `items`, `width` at a time. */
 async function inParallel(items, width, fn) {
   let next = 0;

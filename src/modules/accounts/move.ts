@@ -145,52 +145,73 @@ interface Below {
  * found too: it is below the moved account either way), then ends the move.
  */
 async function rewriteSubtree(core: Core, movedId: string): Promise<void> {
+  // where the walk is: after this name and id; undefined: the walk is done, a last look remains
   let after: [string, string] | undefined = ['', ''];
   for (;;) {
-    const done = await slice(core, () => {
-      const moved = findAccount(core, movedId);
-      if (!moved) return true;
-      // the start of the line of every account below it (its id's closing quote ends it: no other line starts so)
-      const prefix = JSON.stringify([...moved.tree, moved.id]).slice(0, -1);
-      const next = stmt(
-        core.db,
-        `SELECT t.name, t.account_id, t.depth, a.tree FROM account_tree t JOIN accounts a ON a.id = t.account_id
-          WHERE t.ancestor_id = ? AND (t.name > ? OR (t.name = ? AND t.account_id > ?)) ORDER BY t.name, t.account_id LIMIT 256`,
-      );
-      const started = performance.now();
-      if (after !== undefined) {
-        for (;;) {
-          const rows = next.all(movedId, after[0], after[0], after[1]) as unknown as Below[];
-          for (const r of rows) {
-            after = [r.name, r.account_id];
-            // already on the new line (a move resumed, or an account created under a rewritten one)
-            if (!r.tree.startsWith(prefix)) rewriteLine(core, r.account_id, r.depth, moved.tree);
-            if (performance.now() - started > SLICE_MS) break;
-          }
-          if (performance.now() - started > SLICE_MS) {
-            clearRowCaches(core.db);
-            return false;
-          }
-          if (rows.length < 256) break;
-        }
-        // the last slice looks again for any account still on the old line (renamed meanwhile, its place in the order changed)
-        after = undefined;
-        clearRowCaches(core.db);
-        return false;
-      }
-      const stale = stmt(
-        core.db,
-        `SELECT t.account_id, t.depth FROM account_tree t JOIN accounts a ON a.id = t.account_id
-          WHERE t.ancestor_id = ? AND substr(a.tree, 1, ?) <> ?`,
-      ).all(movedId, prefix.length, prefix) as { account_id: string; depth: number }[];
-      for (const r of stale) rewriteLine(core, r.account_id, r.depth, moved.tree);
-      stmt(core.db, 'DELETE FROM account_moves WHERE account_id = ?').run(movedId);
-      clearRowCaches(core.db);
-      return true;
-    });
-    if (done) return;
+    const from: [string, string] | undefined = after;
+    // the slice answers where the next one starts (a slice run again after a busy lock starts where it did)
+    const next: [string, string] | undefined | 'done' = await slice(core, () => (from ? walkSlice(core, movedId, from) : endMove(core, movedId)));
+    if (next === 'done') return;
+    after = next;
     await pause();
   }
+}
+
+/** The start of the line of every account below the moved one (its id's closing quote ends it: no other line starts so). */
+function linePrefix(moved: Account): string {
+  return JSON.stringify([...moved.tree, moved.id]).slice(0, -1);
+}
+
+/**
+ * One slice of the walk: rewrites the accounts after `from` (by name and id) until SLICE_MS has
+ * passed; answers where the next slice starts, undefined once the walk is over, or `done` when the
+ * moved account is gone.
+ */
+function walkSlice(core: Core, movedId: string, from: [string, string]): [string, string] | undefined | 'done' {
+  const moved = findAccount(core, movedId);
+  if (!moved) return endMove(core, movedId);
+  const prefix = linePrefix(moved);
+  const page = stmt(
+    core.db,
+    `SELECT t.name, t.account_id, t.depth, a.tree FROM account_tree t JOIN accounts a ON a.id = t.account_id
+      WHERE t.ancestor_id = ? AND (t.name > ? OR (t.name = ? AND t.account_id > ?)) ORDER BY t.name, t.account_id LIMIT 256`,
+  );
+  const started = performance.now();
+  let at = from;
+  try {
+    for (;;) {
+      const rows = page.all(movedId, at[0], at[0], at[1]) as unknown as Below[];
+      for (const r of rows) {
+        at = [r.name, r.account_id];
+        // already on the new line (a move resumed, or an account created under a rewritten one)
+        if (!r.tree.startsWith(prefix)) rewriteLine(core, r.account_id, r.depth, moved.tree);
+        if (performance.now() - started > SLICE_MS) return at;
+      }
+      if (rows.length < 256) return undefined;
+    }
+  } finally {
+    clearRowCaches(core.db);
+  }
+}
+
+/**
+ * The last slice of a move: any account below still on the old line (renamed during the walk, its
+ * place in the order changed) is rewritten, and the move is over.
+ */
+function endMove(core: Core, movedId: string): 'done' {
+  const moved = findAccount(core, movedId);
+  if (moved) {
+    const prefix = linePrefix(moved);
+    const stale = stmt(
+      core.db,
+      `SELECT t.account_id, t.depth FROM account_tree t JOIN accounts a ON a.id = t.account_id
+        WHERE t.ancestor_id = ? AND substr(a.tree, 1, ?) <> ?`,
+    ).all(movedId, prefix.length, prefix) as { account_id: string; depth: number }[];
+    for (const r of stale) rewriteLine(core, r.account_id, r.depth, moved.tree);
+  }
+  stmt(core.db, 'DELETE FROM account_moves WHERE account_id = ?').run(movedId);
+  clearRowCaches(core.db);
+  return 'done';
 }
 
 /** Finishes the moves a process left half-way (the oldest first). */
