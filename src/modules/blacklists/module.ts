@@ -1,6 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { isObject } from '../../util/json.js';
-import { documentRoutes, documentService, flaggedRow } from '../documents/crud.js';
+import { documentService, flaggedRow } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import { normalizeSystemNumber } from '../numbers/converters.js';
 import type { TelModule } from '../types.js';
 import { blacklistSchema } from './schema.js';

@@ -4,7 +4,7 @@ import { CREATED_KEY, listingReply, newestFirst, orderQuery, pagingQuery, TIME_W
 import { ifMatchOf } from '../../http/request.js';
 import type { QueryParam, RouteDef } from '../../http/router.js';
 import type { JsonSchema } from '../../schema/registry.js';
-import { documentRoutes } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import { publicDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { clicktocallSchema } from './schema.js';

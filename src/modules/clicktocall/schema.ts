@@ -26,6 +26,6 @@ export const clicktocallSchema = defineSchema('clicktocall', {
     ringback: { type: 'string' },
     throttle: { type: 'integer' },
     timeout: { type: 'integer' },
-    whitelist: { type: 'array', items: { type: 'string', minLength: 1 } },
+    whitelist: { type: 'array', items: { type: 'string', minLength: 1, 'x-regex': true } },
   },
 });

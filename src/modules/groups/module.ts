@@ -1,5 +1,6 @@
 import { isObject } from '../../util/json.js';
-import { documentRoutes, documentService } from '../documents/crud.js';
+import { documentService } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import type { StoredDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { groupSchema } from './schema.js';

@@ -4,7 +4,7 @@ import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../ht
 import { deletedAnswer, documentAnswer } from '../../http/answers.js';
 import type { JsonSchema } from '../../schema/registry.js';
 import { transaction } from '../../store/db.js';
-import { documentRoutes } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import { fileFromUpload, IMAGE_TYPES, putAttachment } from '../documents/files.js';
 import { publicDoc } from '../documents/store.js';
 import { vcardType } from '../users/routes.js';

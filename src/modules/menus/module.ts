@@ -1,4 +1,5 @@
-import { documentRoutes, documentService, flaggedRow } from '../documents/crud.js';
+import { documentService, flaggedRow } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import type { TelModule } from '../types.js';
 import { menuSchema } from './schema.js';
 

@@ -4,7 +4,8 @@ import { stmt } from '../../store/db.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { documentService } from '../documents/crud.js';
 import { insertChosenId, type StoredDoc } from '../documents/store.js';
-import { isReconcilable, normalizeSystemNumber, regexOf } from '../numbers/converters.js';
+import { isReconcilable, normalizeSystemNumber } from '../numbers/converters.js';
+import { linearExec } from '../../util/linear-regex.js';
 import { rateSchema } from './schema.js';
 
 /** The system configuration category of rating (Kazoo's hotornot). */
@@ -95,9 +96,9 @@ export function ratedecks(core: Core): { default_ratedeck: string; ratedecks: st
   return { default_ratedeck: ratedeckOf(core, undefined), ratedecks: owners.map((o) => o.account_id.slice('ratedeck:'.length)) };
 }
 
+/** Whether a rate's route takes the number (on RE2's linear-time engine, as every stored pattern). */
 function routeMatches(source: unknown, number: string): boolean {
-  const re = typeof source === 'string' ? regexOf(source) : null;
-  return re !== null && re.test(number);
+  return typeof source === 'string' && linearExec(source, number) !== null;
 }
 
 /** What a rate lookup filters on besides the number (`direction`, the query's). */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../http/context.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { Core } from '../../core-type.js';
 import { ref } from '../../schema/registry.js';
-import { documentRoutes } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import { publicDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { resourceSelectorRulesSchema, resourceSelectorSchema } from './schema.js';
