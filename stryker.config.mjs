@@ -1,0 +1,32 @@
+// Mutation testing of tel's core: `npm run mutate` (opt-in, not in CI). How to read its report:
+// docs/testing.md.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: [
+    'src/restrictions/**/*.ts',
+    'src/delivery/**/*.ts',
+    'src/jobs/**/*.ts',
+    'src/modules/limits/**/*.ts',
+    'src/modules/auth/**/*.ts',
+    'src/modules/webhooks/**/*.ts',
+    'src/http/authorize.ts',
+    '!**/*.test.ts',
+  ],
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts', related: true, pool: 'forks' },
+  coverageAnalysis: 'perTest',
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  checkerNodeArgs: ['--import', './scripts/mutate/typescript-api.mjs'],
+  concurrency: 2,
+  timeoutMS: 10_000,
+  dryRunTimeoutMinutes: 20,
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, reportTests: false, reportMutants: true, reportScoreTable: true },
+  ignorePatterns: ['dist', 'reports', '.tel-test-*'],
+};

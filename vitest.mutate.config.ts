@@ -1,0 +1,29 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The suite as `npm run mutate` runs it (stryker.config.mjs). A mutant is switched on inside the
+ * test's own process, so tests that drive tel in a child process cannot kill one, and tests that
+ * measure time, memory or CPU would fail under the instrumentation: both are left out here (they
+ * still run in `npm test`).
+ */
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['src/**/*.test.ts', 'test/contract.test.ts', 'test/hostile-timers.test.ts', 'test/storage-faults.test.ts'],
+    exclude: [
+      ...configDefaults.exclude,
+      'src/http/fuzz.test.ts',
+      'src/http/memory.test.ts',
+      'src/http/malloc-trim.test.ts',
+      'src/http/tick-shape.test.ts',
+      'src/http/wide-json.test.ts',
+      'src/lab/scale.test.ts',
+      'src/docs/docs.test.ts',
+      'src/completion/**',
+      'src/modules/webhooks/kill.test.ts',
+    ],
+    isolate: false,
+  },
+});
