@@ -11,7 +11,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['src/**/*.test.ts', 'test/contract.test.ts', 'test/hostile-timers.test.ts', 'test/storage-faults.test.ts'],
+    include: ['src/**/*.test.ts', 'test/contract.test.ts', 'test/storage-faults.test.ts'],
     exclude: [
       ...configDefaults.exclude,
       'src/http/fuzz.test.ts',
@@ -20,10 +20,14 @@ export default defineConfig({
       'src/http/tick-shape.test.ts',
       'src/http/wide-json.test.ts',
       'src/lab/scale.test.ts',
-      'src/docs/docs.test.ts',
       'src/completion/**',
       'src/modules/webhooks/kill.test.ts',
+      'src/jobs/recovery.test.ts',
+      'src/cli/stdio.test.ts',
     ],
     isolate: false,
+    // a timing bound missed under the instrumentation on a busy machine is tried again, so the
+    // first, complete run passes and a mutant is killed by what it changed, not by the load
+    retry: 2,
   },
 });

@@ -6,6 +6,7 @@ import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/si
 import { nowGregorian } from '../../util/time.js';
 import { pruneAttempts } from '../../delivery/attempts.js';
 import { deliverySettings } from '../../delivery/settings.js';
+import { underMutation } from '../../../test/helpers/mutation.js';
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
@@ -313,7 +314,8 @@ describe('webhook delivery to a real local sink', () => {
     await srv.request('POST', '/v2/system_configs/webhooks', { token, data: cfg });
   });
 
-  it('a dead endpoint does not delay deliveries to the others', async () => {
+  // forty calls and their deliveries within 3 s: a figure the instrumentation of `npm run mutate` cannot hold
+  it.skipIf(underMutation)('a dead endpoint does not delay deliveries to the others', async () => {
     const dead = await startSink();
     dead.respond(() => 'hang');
     const live = route();
