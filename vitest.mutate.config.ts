@@ -3,9 +3,10 @@ import base from './vitest.config.js';
 
 /**
  * The suite as `npm run mutate` runs it (stryker.config.mjs). A mutant is switched on inside the
- * test's own process, so tests that drive tel in a child process cannot kill one, and tests that
- * measure time, memory or CPU would fail under the instrumentation: both are left out here (they
- * still run in `npm test`).
+ * test's own process, so tests that drive tel in a child process cannot kill one; tests that
+ * measure time, memory or CPU would fail under the instrumentation; tests that count what a fresh
+ * process loaded cannot share the kept worker. All are left out here (`underMutation` skips single
+ * tests) and still run in `npm test`.
  */
 export default defineConfig({
   ...base,
@@ -24,6 +25,7 @@ export default defineConfig({
       'src/modules/webhooks/kill.test.ts',
       'src/jobs/recovery.test.ts',
       'src/cli/stdio.test.ts',
+      'src/cli/startup.test.ts',
     ],
     isolate: false,
     // a timing bound missed under the instrumentation on a busy machine is tried again, so the
