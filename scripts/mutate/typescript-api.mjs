@@ -1,7 +1,8 @@
-// Loaded into Stryker's type-checker process (`checkerNodeArgs` in stryker.config.mjs).
-// The checker drives TypeScript's JavaScript compiler API, which TypeScript 7 (the project's
-// `typescript`, a native compiler) no longer has: the checker's `typescript` is TypeScript 6
-// (the dev dependency `typescript6`), which checks the same code the same way.
+// Loaded into Stryker's own process (`npm run mutate`) and its type checker's (`checkerNodeArgs`
+// in stryker.config.mjs). Both call TypeScript's JavaScript compiler API (to read tsconfig.json,
+// to check mutants), which TypeScript 7 (the project's `typescript`, a native compiler) no longer
+// has: their `typescript` is TypeScript 6 (the dev dependency `typescript6`), which reads and
+// checks the same code the same way.
 import { registerHooks } from 'node:module';
 
 registerHooks({
