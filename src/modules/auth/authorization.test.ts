@@ -226,10 +226,11 @@ describe('authorization holes a reviewer finds first', () => {
       expect(back.body.data.secret).toBe(MASKED);
       const real = (await srv.request('GET', path, { token: bs })).body.data;
       expect(real).toMatchObject({ name: 'CRM 2', secret: hook.secret, uri: hook.uri });
-      // what a plain user sets is shown to them once, in the answer of that write
-      const set = await srv.request('PATCH', path, { token: cl, data: { secret: 'whsec_bmV3LXNlY3JldC1uZXctc2VjcmV0LW5ldy1zZWNyZXQ=' } });
-      expect(set.body.data.secret).toBe('whsec_bmV3LXNlY3JldC1uZXctc2VjcmV0LW5ldy1zZWNyZXQ=');
-      expect((await srv.request('GET', path, { token: cl })).body.data.secret).toBe(MASKED);
+      // a plain user changes no secret; one they give a hook they create is shown to them once, in that answer
+      expect((await srv.request('PATCH', path, { token: cl, data: { secret: 'whsec_bmV3LXNlY3JldC1uZXctc2VjcmV0LW5ldy1zZWNyZXQ=' } })).status).toBe(403);
+      const own = await srv.request('PUT', `/v2/accounts/${o.id}/webhooks`, { token: cl, data: { ...hook, secret: 'whsec_bmV3LXNlY3JldC1uZXctc2VjcmV0LW5ldy1zZWNyZXQ=' } });
+      expect(own.body.data.secret).toBe('whsec_bmV3LXNlY3JldC1uZXctc2VjcmV0LW5ldy1zZWNyZXQ=');
+      expect((await srv.request('GET', `/v2/accounts/${o.id}/webhooks/${own.body.data.id}`, { token: cl })).body.data.secret).toBe(MASKED);
     });
   });
 

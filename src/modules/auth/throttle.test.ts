@@ -70,10 +70,10 @@ describe('the login throttle', () => {
     await failedTries(t, guesser, 3);
     const elsewhere = t.turn({ address: '198.51.100.1', accounts: ['acct-a'] });
     expect(vi.getTimerCount()).toBe(0);
-    (await elsewhere).succeeded();
+    (await elsewhere).succeeded('acct-a');
     const right = t.turn(guesser);
     await vi.runAllTimersAsync();
-    (await right).succeeded();
+    (await right).succeeded('acct-a');
     const afterRight = Date.now() - T0;
     expect(await failedTries(t, guesser, 1)).toEqual([afterRight]);
   });
