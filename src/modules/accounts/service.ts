@@ -234,6 +234,15 @@ export function defaultRealm(id: string): string {
   return `${id.slice(0, 8)}.tel.local`;
 }
 
+/**
+ * The realm an account created without one gets: its id's first eight characters, or its whole id
+ * when another account already has that (at 10,000 accounts, one lab in a hundred would meet it).
+ */
+function unusedDefaultRealm(core: Core, id: string): string {
+  const short = defaultRealm(id);
+  return findAccountsByRealm(core, short).length === 0 ? short : `${id}.tel.local`;
+}
+
 /** The timezone an account gets when its document has none: system config `accounts` `default_timezone`. */
 export function defaultTimezone(core: Core): string {
   const tz = core.config.value<unknown>('accounts', 'default_timezone', DEFAULT_TIMEZONE);
@@ -276,7 +285,7 @@ export interface CreateAccountOptions {
 export function createAccount(core: Core, input: Record<string, unknown>, opts: CreateAccountOptions = {}): Account {
   const doc = clientFields(input);
   const id = opts.id ?? newId();
-  if (doc.realm === undefined) doc.realm = defaultRealm(id);
+  if (doc.realm === undefined) doc.realm = unusedDefaultRealm(core, id);
   checkDoc(core, doc);
   doc.realm = String(doc.realm).toLowerCase();
   return transaction(core.db, () => {
