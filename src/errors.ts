@@ -150,6 +150,12 @@ export const errors = {
   /** 400: the request is not one HTTP can read (request line, header, method). */
   badRequest: (cause: string) => new ApiError(400, 'bad_request', { cause, message: 'bad request' }),
 
+  /** 400 with Kazoo's sentence as the message and the details it gives, if any (`crossbar_util:response_400`). */
+  refused: (message: string, data: Record<string, unknown> = {}) => new ApiError(400, message, data),
+
+  /** 500: Kazoo's answer when no rate prices a number (its rater answered nothing). */
+  noRate: () => new ApiError(500, 'No rate found for this number', { message: 'No rate found for this number' }),
+
   /** 408: the request did not arrive in time. */
   requestTimeout: () => new ApiError(408, 'request_timeout', { message: 'request timeout' }),
 
@@ -202,6 +208,22 @@ export const errors = {
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;
 
+/** How many of an enum's values a sentence lists before saying how many more there are. */
+const LISTED_VALUES = 40;
+
+/**
+ * What a validation rule says, in a sentence for a person (the CLI, a lab file's problems): its
+ * message, and for a value not among an enum's, the values that are (`one of: admin, user`).
+ */
+export function describeRule(rule: string, detail: { message?: unknown; target?: unknown } | undefined): string {
+  const message = String(detail?.message ?? rule);
+  const allowed = detail?.target;
+  if (rule !== 'enum' || !Array.isArray(allowed) || allowed.length === 0) return message;
+  const shown = allowed.slice(0, LISTED_VALUES).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const more = allowed.length > LISTED_VALUES ? ` and ${allowed.length - LISTED_VALUES} more` : '';
+  return `${message} (one of: ${shown.join(', ')}${more})`;
+}
+
 /** One sentence for an error, as the CLI and the live view tell it. */
 export function describeError(err: unknown): string {
   // a SQLite error that names a storage fault is told as the API answers it
@@ -213,7 +235,7 @@ export function describeError(err: unknown): string {
       const parts: string[] = [];
       for (const [field, rules] of Object.entries(d)) {
         for (const [rule, detail] of Object.entries((rules ?? {}) as Record<string, { message?: string }>)) {
-          parts.push(`${field}: ${detail?.message ?? rule}`);
+          parts.push(`${field}: ${describeRule(rule, detail)}`);
         }
       }
       if (parts.length) return `Refused: ${parts.join('; ')}.`;

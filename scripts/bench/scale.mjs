@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
 import { bundle } from '../bundle.mjs';
-import { loopDelay, memoryMb, runMain, startProbe, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { client, loopDelay, memoryMb, runMain, startAccountProbe, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -71,25 +71,31 @@ async function telMedian(db, ...argv) {
   return runs.sort((a, b) => a.ms - b.ms)[1];
 }
 
-/** An API client over one keep-alive connection pool. */
-function client(url, token) {
-  return async (method, path, data) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-  };
-}
-
 /** Runs `fn` over `items`, `width` at a time. */
 async function inParallel(items, width, fn) {
   let next = 0;
   await Promise.all(Array.from({ length: width }, async () => {
     while (next < items.length) await fn(items[next++]);
   }));
+}
+
+/**
+ * A second client asking for one account every 5 ms while the bench runs (lib/http.mjs's probe, on
+ * a thread of its own). `span()` starts a span and answers the function that ends it with the
+ * worst wait (ms) of the span: how long the server made a request wait while something else ran.
+ */
+async function startProbe(url, token, accountId) {
+  const probe = await startAccountProbe(url, token, accountId, 5);
+  return {
+    span() {
+      const started = probe.waits();
+      return async () => {
+        await started;
+        return round(Math.max(0, ...(await probe.waits())));
+      };
+    },
+    stop: probe.stop,
+  };
 }
 
 /** Peak RSS (MB) of the server while `fn` runs, sampled every 20 ms. */
@@ -225,7 +231,7 @@ async function build(dbFile, api, master) {
     VALUES (?, ?, 'webhook', ?, ?, ?, 'channel_create', ?, 'post', ?, ?, NULL, ?, 12, 1, 2, ?, ?, ?, ?, ?)`);
   const body = JSON.stringify({ call_id: 'x'.repeat(40), caller_id_number: '+14155550100', callee_id_number: '+14155550101', hook_event: 'channel_create', pad: 'y'.repeat(300) });
   for (let i = 0; i < SIZES.attempts; i++) {
-    const source = i < 10 ? quiet : hooks[1 + (i % 100)];
+    const source = i < 10 ? quiet : hooks[1 + (i % Math.min(100, hooks.length - 1))];
     const ok = i % 10 !== 0;
     attempt.run(i + 1, randomBytes(5).toString('hex'), objects.id, source, 'Hook', 'http://127.0.0.1:9/h', ok ? 'success' : 'failure', ok ? null : 'bad response code',
       ok ? 200 : 503, '{"content-type":"application/json"}', body, '{"content-type":"text/plain"}', ok ? 'ok' : 'down', now - week + Math.floor((i / SIZES.attempts) * week));

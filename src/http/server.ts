@@ -13,6 +13,7 @@ import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
+import { accessEntry, type AccessEntry } from './access-log.js';
 import { DOCUMENT_BODY_LIMITS, UNLIMITED_BODY, parseEnvelope, type BodyLimits } from '../util/json.js';
 import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router } from './router.js';
 import { mediaTypeOf, readsAsEnvelope, uploadOf } from './request.js';
@@ -203,6 +204,8 @@ export interface ServerPolicy {
   origins?: OriginPolicy;
   /** `GET /metrics` answers any client, not only loopback ones and super-duper admin tokens */
   openMetrics?: boolean;
+  /** called once a request's answer has ended (`tel serve --access-log`) */
+  accessLog?: (entry: AccessEntry) => void;
 }
 
 const LOOPBACK_PAGES = originPolicy();
@@ -225,6 +228,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   let releaseSlot: (() => void) | undefined;
   /** the function a JSONP answer calls, once the request is read (`?jsonp=`) */
   let jsonp: string | undefined;
+  /** the answer's body bytes, for the access log (null: streamed) */
+  let bytes: number | null = 0;
   try {
     if (policy.guard && !policy.guard(req.headers.host)) {
       throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
@@ -248,7 +253,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (requested === 'OPTIONS') {
       // read (and drop) any body first: closing on unread bytes would reset the connection
       await drain(req);
-      send(res, 200, undefined, { ...corsOf(match, preflightMethods(allowed, req), req, policy), 'X-Request-ID': requestId });
+      bytes = send(res, 200, undefined, { ...corsOf(match, preflightMethods(allowed, req), req, policy), 'X-Request-ID': requestId });
       return;
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112): nothing to wait for.
@@ -339,14 +344,21 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       const revision = reply.extras?.revision;
       if (typeof revision === 'string' && reply.data !== undefined) {
         headers.ETag = etagOf(revision);
-        if (req.headers['if-none-match'] !== undefined && notModified(req.headers, revision)) return send(res, 304, undefined, headers);
+        if (req.headers['if-none-match'] !== undefined && notModified(req.headers, revision)) {
+          bytes = send(res, 304, undefined, headers);
+          return;
+        }
       }
-      if (hasRows(reply) && wantsCsv(req.headers, query, envelope, envelope.data)) return await sendCsv(res, headers, reply, headOnly, (err) => void internal(core, err, requestId));
+      if (hasRows(reply) && wantsCsv(req.headers, query, envelope, envelope.data)) {
+        bytes = await sendCsv(res, headers, reply, headOnly, (err) => void internal(core, err, requestId));
+        return;
+      }
     }
     if (reply.stream) {
       const { stream, extras } = reply;
       const callback = jsonp;
       headers['Content-Type'] = callback ? JSONP_TYPE : JSON_TYPE;
+      bytes = null;
       await sendStream(
         res,
         status,
@@ -360,18 +372,21 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       );
       return;
     }
-    if (reply.file) send(res, status, reply.file, headers);
+    if (reply.file) bytes = send(res, status, reply.file, headers);
     else {
       const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-      if (jsonp) send(res, status, Buffer.from(jsonpText(jsonp, answer.text)), { ...headers, 'Content-Type': JSONP_TYPE });
-      else send(res, status, answer.text, headers, answer.bytes);
+      if (jsonp) bytes = send(res, status, Buffer.from(jsonpText(jsonp, answer.text)), { ...headers, 'Content-Type': JSONP_TYPE });
+      else bytes = send(res, status, answer.text, headers, answer.bytes);
     }
   } catch (err) {
     if (err instanceof ClientGone) return;
-    sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors, jsonp });
+    bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors, jsonp });
   } finally {
     releaseSlot?.();
-    if (res.headersSent) observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
+    if (res.headersSent) {
+      observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
+      policy.accessLog?.(accessEntry(req, { status: res.statusCode, bytes, requestId, startedMs: started }));
+    }
   }
 }
 
@@ -379,16 +394,19 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
 const UNROUTED_LABELS = routeLabels('', '');
 
 /** `GET /metrics`: the server's health in Prometheus' text format (no CORS headers: not for web pages). */
-function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, open: boolean): void {
+function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, policy: ServerPolicy): void {
+  const startedMs = performance.now();
   const requestId = nextRequestId();
+  let bytes: number;
   try {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (method !== 'GET') throw errors.methodNotAllowed(['GET']);
-    checkMetricsAccess(core, req, open);
-    send(res, 200, Buffer.from(metricsText(core)), { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'X-Request-ID': requestId });
+    checkMetricsAccess(core, req, policy.openMetrics === true);
+    bytes = send(res, 200, Buffer.from(metricsText(core)), { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'X-Request-ID': requestId });
   } catch (err) {
-    sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId);
+    bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId);
   }
+  policy.accessLog?.(accessEntry(req, { status: res.statusCode, bytes, requestId, startedMs }));
 }
 
 /** A document's limits, strings of any length (a file sent as base64). */
@@ -425,12 +443,12 @@ function sendError(
   err: ApiError,
   requestId: string,
   seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>>; jsonp?: string } = {},
-): void {
+): number {
   const envelope = errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false);
   const headers = { ...(seen.cors ?? UNROUTED_CORS), 'X-Request-ID': requestId, ...err.headers };
   // as Kazoo's create_resp_content/2, an error is a JSONP call too when one was asked for
-  if (seen.jsonp) send(res, err.status, Buffer.from(jsonpText(seen.jsonp, JSON.stringify(envelope))), { ...headers, 'Content-Type': JSONP_TYPE });
-  else send(res, err.status, envelope, headers);
+  if (seen.jsonp) return send(res, err.status, Buffer.from(jsonpText(seen.jsonp, JSON.stringify(envelope))), { ...headers, 'Content-Type': JSONP_TYPE });
+  return send(res, err.status, envelope, headers);
 }
 
 /** The CORS headers of an answer on a path: any page's (Kazoo's `*`), or for logins the allowed pages' only. */
@@ -474,14 +492,16 @@ function internal(core: Core, err: unknown, requestId: string): ApiError {
  * Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined:
  * no body); `bytes`, the body's length when the caller knows it.
  */
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, bytes?: number): void {
-  if (res.headersSent) return;
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, bytes?: number): number {
+  if (res.headersSent) return 0;
   const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const all: Record<string, string | number> = headers;
   if (body !== undefined && !Buffer.isBuffer(body)) all['Content-Type'] = JSON_TYPE;
-  all['Content-Length'] = bytes ?? Buffer.byteLength(text);
+  const length = bytes ?? Buffer.byteLength(text);
+  all['Content-Length'] = length;
   res.writeHead(status, all);
   res.end(text);
+  return length;
 }
 
 
@@ -528,7 +548,10 @@ async function sendStream(
       if (res.destroyed) return;
       next = pieces.next();
     }
-    if (emptyIs204 && next?.done) return send(res, 204, undefined, headers);
+    if (emptyIs204 && next?.done) {
+      send(res, 204, undefined, headers);
+      return;
+    }
     res.writeHead(status, headers);
     if (!next) {
       res.end();
@@ -562,13 +585,16 @@ async function sendStream(
  * streamed when the listing is, read twice then (see csvPieces). Nothing to write is a 204, as
  * Kazoo's empty CSV. Data that is not rows of objects (a job's detail, a text) is answered as JSON.
  */
-async function sendCsv(res: ServerResponse, headers: Record<string, string>, reply: Reply, headOnly: boolean, failed: (err: unknown) => void): Promise<void> {
+async function sendCsv(res: ServerResponse, headers: Record<string, string>, reply: Reply, headOnly: boolean, failed: (err: unknown) => void): Promise<number | null> {
   const csvHeaders = { ...headers, 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${CSV_FILE_NAME}"` };
   const status = reply.status ?? 200;
-  if (reply.stream?.rows) return sendStream(res, status, csvHeaders, csvPieces(reply.stream.rows), headOnly, '', () => '', failed, true);
+  if (reply.stream?.rows) {
+    await sendStream(res, status, csvHeaders, csvPieces(reply.stream.rows), headOnly, '', () => '', failed, true);
+    return null;
+  }
   const text = csvText(Array.isArray(reply.data) ? reply.data : [reply.data]);
   if (text === '') return send(res, 204, undefined, headers);
-  send(res, status, Buffer.from(text), csvHeaders);
+  return send(res, status, Buffer.from(text), csvHeaders);
 }
 
 /** True when a reply's data are rows a CSV answer can write: a listing's, or a document (a job's detail, a text are not). */
@@ -625,7 +651,7 @@ export function createApiServer(core: Core, router: Router, policy: ServerPolicy
     noteRequest();
     const url = req.url ?? '';
     if ((url === '/metrics' || url.startsWith('/metrics?')) && (!policy.guard || policy.guard(req.headers.host))) {
-      answerMetrics(core, req, res, policy.openMetrics === true);
+      answerMetrics(core, req, res, policy);
       return;
     }
     handleRequest(core, router, req, res, policy).catch((err) => {

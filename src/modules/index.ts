@@ -1,13 +1,8 @@
 import type { TelModule } from './types.js';
-import { reportDbError } from '../store/health.js';
-import { withoutWaiting } from '../store/db.js';
-import { accountRoutes } from './accounts/routes.js';
-import { ACCOUNTS_CONFIG_CATEGORY } from './accounts/tree.js';
-import { userRoutes } from './users/routes.js';
-import { authRoutes } from './auth/routes.js';
-import { configRoutes, requireAdminForAccountConfig } from './config/routes.js';
-import { sweepExpiredTokens } from './auth/service.js';
-import { AUTH_CONFIG } from './auth/config.js';
+import { accountsModule } from './accounts/module.js';
+import { usersModule } from './users/module.js';
+import { authModule } from './auth/module.js';
+import { configModule } from './config/module.js';
 import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
@@ -26,6 +21,29 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { accessListsModule } from './access-lists/module.js';
+import { agentsModule } from './agents/module.js';
+import { allotmentsModule } from './allotments/module.js';
+import { attachmentStorageModule } from './attachment-storage/module.js';
+import { blacklistsModule } from './blacklists/module.js';
+import { clicktocallModule } from './clicktocall/module.js';
+import { commentsModule } from './comments/module.js';
+import { conferencesModule } from './conferences/module.js';
+import { connectivityModule } from './connectivity/module.js';
+import { contactListModule } from './contact-list/module.js';
+import { dialplansModule } from './dialplans/module.js';
+import { directoriesModule } from './directories/module.js';
+import { groupsModule } from './groups/module.js';
+import { hotdesksModule } from './hotdesks/module.js';
+import { ipAuthModule } from './ip-auth/module.js';
+import { listsModule } from './lists/module.js';
+import { menusModule } from './menus/module.js';
+import { metaflowsModule } from './metaflows/module.js';
+import { rateLimitsModule } from './rate-limits/module.js';
+import { ratesModule } from './rates/module.js';
+import { resourceSelectorsModule } from './resource-selectors/module.js';
+import { schemasModule } from './schemas/module.js';
+import { temporalRulesModule } from './temporal-rules/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -33,33 +51,10 @@ import { storageModule } from './storage/module.js';
  */
 export const MODULES: TelModule[] = [
   storageModule,
-  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes, configs: [ACCOUNTS_CONFIG_CATEGORY] },
-  { name: 'users', endpoints: ['users'], routes: userRoutes },
-  {
-    name: 'auth',
-    endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
-    routes: authRoutes,
-    configs: [AUTH_CONFIG],
-    start(core) {
-      const timer = setInterval(() => {
-        try {
-          withoutWaiting(core.db, () => sweepExpiredTokens(core));
-        } catch (err) {
-          // a file another process holds, or a full disk: the next sweep takes them
-          reportDbError(core.db, 'sweeping expired tokens failed', err);
-        }
-      }, 60_000);
-      timer.unref();
-      return { stop: async () => clearInterval(timer) };
-    },
-  },
-  {
-    name: 'config',
-    endpoints: ['system_configs', 'configs'],
-    routes: configRoutes,
-    accountTables: ['account_configs'],
-    authorizers: [requireAdminForAccountConfig],
-  },
+  accountsModule,
+  usersModule,
+  authModule,
+  configModule,
   documentsModule,
   simulationsModule,
   tokenRestrictionsModule,
@@ -77,4 +72,27 @@ export const MODULES: TelModule[] = [
   aboutModule,
   openApiModule,
   deliveryModule,
+  accessListsModule,
+  agentsModule,
+  allotmentsModule,
+  attachmentStorageModule,
+  blacklistsModule,
+  clicktocallModule,
+  commentsModule,
+  conferencesModule,
+  connectivityModule,
+  contactListModule,
+  dialplansModule,
+  directoriesModule,
+  groupsModule,
+  hotdesksModule,
+  ipAuthModule,
+  listsModule,
+  menusModule,
+  metaflowsModule,
+  rateLimitsModule,
+  ratesModule,
+  resourceSelectorsModule,
+  schemasModule,
+  temporalRulesModule,
 ];

@@ -1,11 +1,12 @@
+import { PRINTABLE } from './formats.js';
 import { defineSchema, ref } from './registry.js';
 import { customSipHeadersInOut } from './shared.js';
 
 // A callflow's `flow` is a tree of actions, `{module, data, children}`; each module's `data` has a
 // schema of its own, named `callflows.<module>` as in Kazoo, and a module without one is refused.
 // The facts (fields, types, enums, bounds, defaults) are those of Kazoo's schemas, module by
-// module (`scripts/kazoo-schemas.mjs` compares them with a Kazoo checkout); `conferences` is here
-// because the conference modules' `config` is a conference document.
+// module (`scripts/kazoo-schemas.mjs` compares them with a Kazoo checkout); `conferences` (the
+// conferences module's documents) is here because the conference modules' `config` is one.
 
 export const callflowsAction = defineSchema('callflows.action', {
   type: 'object',
@@ -92,7 +93,7 @@ export const conferences = defineSchema('conferences', {
       default: {},
     },
     moderator_controls: { type: 'string' },
-    name: { type: 'string', minLength: 1, maxLength: 128 },
+    name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
     owner_id: { type: 'string', minLength: 32, maxLength: 32 },
     play_entry_tone: { oneOf: [{ type: 'boolean' }, { type: 'string' }] },
     play_exit_tone: { oneOf: [{ type: 'boolean' }, { type: 'string' }] },
@@ -274,8 +275,8 @@ export const callflowsBranchBnumber = defineSchema('callflows.branch_bnumber', {
   type: 'object',
   properties: {
     hunt: { type: 'boolean', default: false },
-    hunt_allow: { type: 'string' },
-    hunt_deny: { type: 'string' },
+    hunt_allow: { type: 'string', 'x-regex': true },
+    hunt_deny: { type: 'string', 'x-regex': true },
     skip_module: { type: 'boolean' },
   },
 });
@@ -324,7 +325,7 @@ export const callflowsCheckCid = defineSchema('callflows.check_cid', {
         external: { type: 'object', properties: { name: { type: 'string' }, number: { type: 'string' } } },
       },
     },
-    regex: { type: 'string', default: '.*' },
+    regex: { type: 'string', default: '.*', 'x-regex': true },
     skip_module: { type: 'boolean' },
     use_absolute_mode: { type: 'boolean', default: false },
     user_id: { type: 'string' },
@@ -444,7 +445,7 @@ export const callflowsDynamicCid = defineSchema('callflows.dynamic_cid', {
     min_digits: { type: 'integer' },
     permit_custom_callflow: { type: 'boolean', default: false },
     skip_module: { type: 'boolean' },
-    whitelist_regex: { type: 'string' },
+    whitelist_regex: { type: 'string', 'x-regex': true },
   },
 });
 

@@ -1,10 +1,10 @@
 // Shared pieces of the HTTP benchmarks: start a server process, keep requests in flight.
+import { Worker } from 'node:worker_threads';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
@@ -148,46 +148,16 @@ export function runMain(main) {
   });
 }
 
-/**
- * A second client asking for one account every 5 ms while the bench runs, on a thread of its own
- * (this process's own work must not count as the server's). `span()` starts a span and answers
- * the function that ends it with the worst wait (ms) of the span: how long the server made a
- * request wait while something else ran.
- */
-const PROBE = `
-const { parentPort, workerData } = require('node:worker_threads');
-let worst = 0;
-let stopped = false;
-parentPort.on('message', (m) => {
-  if (m === 'stop') stopped = true;
-  else if (m === 'reset') worst = 0;
-  else parentPort.postMessage(worst);
-});
-(async () => {
-  while (!stopped) {
-    const t = performance.now();
-    const res = await fetch(workerData.url, { headers: { 'X-Auth-Token': workerData.token } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error('probe: ' + res.status);
-    worst = Math.max(worst, performance.now() - t);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-})();
-`;
-export async function startProbe(url, token, accountId) {
-  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${accountId}`, token } });
-  const read = () => new Promise((resolve) => (worker.once('message', resolve), worker.postMessage('read')));
-  // warmed up (connected, compiled) before the first span
-  await new Promise((r) => setTimeout(r, 500));
-  return {
-    span() {
-      worker.postMessage('reset');
-      return async () => Math.round((await read()) * 10) / 10;
-    },
-    async stop() {
-      worker.postMessage('stop');
-      await worker.terminate();
-    },
+/** A JSON client of a tel server (`token`: its X-Auth-Token): answers status, text and the parsed body. */
+export function client(url, token) {
+  return async (method, path, data) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
+      body: data === undefined ? undefined : JSON.stringify({ data }),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
   };
 }
 
@@ -210,4 +180,42 @@ export function loopDelay(child) {
   });
   const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
   return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
+}
+
+/** The probe's thread: asks for the account every `everyMs`, keeps each wait until it is read. */
+const PROBE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let waits = [];
+let stopped = false;
+parentPort.on('message', (m) => {
+  if (m === 'stop') stopped = true;
+  else { parentPort.postMessage(waits); waits = []; }
+});
+(async () => {
+  while (!stopped) {
+    const t = performance.now();
+    const res = await fetch(workerData.url, { headers: { 'X-Auth-Token': workerData.token } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error('probe: ' + res.status);
+    waits.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, workerData.everyMs));
+  }
+})();
+`;
+
+/**
+ * Another tenant of a server under test: a client on a thread of its own (this process's work must
+ * not count as the server's) asking for an account every `everyMs`, warmed up (connected,
+ * compiled) when this resolves. `waits()` answers its waits (ms) since the last call.
+ */
+export async function startAccountProbe(url, token, accountId, everyMs) {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${accountId}`, token, everyMs } });
+  await new Promise((r) => setTimeout(r, 500));
+  return {
+    waits: () => new Promise((resolve) => (worker.once('message', resolve), worker.postMessage('read'))),
+    async stop() {
+      worker.postMessage('stop');
+      await worker.terminate();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { ancestorsPage, moveAccount, setReseller, siblingsPage } from './tree.js';
+import { ancestorsPage, setReseller, siblingsPage } from './tree.js';
+import { moveAccount } from './move.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey, type ListingOptions } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
@@ -9,6 +10,7 @@ import { accountSchema } from './schema.js';
 import {
   accountFilterDoc,
   accountJson,
+  checkAccountCreate,
   checkAccountWrite,
   createAccount,
   deleteAccount,
@@ -104,7 +106,11 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id',
     body: accountSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: ctx.params.account_id })) }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      checkAccountCreate(core, authOf(ctx), input);
+      return { data: accountJson(createAccount(core, input, { parentId: ctx.params.account_id })) };
+    },
   },
   {
     method: 'GET',
@@ -169,7 +175,7 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id/move',
     body: moveSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
+    handler: async (ctx, core) => ({ data: accountJson(await moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
   },
   {
     method: 'PUT',

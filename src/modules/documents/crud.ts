@@ -1,8 +1,4 @@
 import type { Core } from '../../core-type.js';
-import { writeRoutes, type RouteDef } from '../../http/router.js';
-import { dataObject, ifMatchOf } from '../../http/request.js';
-import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
-import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { compileValidator, mergeErrors, throwIfErrors, type JsonSchema } from '../../schema/validate.js';
 import type { ValidationErrors } from '../../errors.js';
@@ -14,7 +10,6 @@ import {
   getDoc,
   insertDoc,
   listDocs,
-  publicDoc,
   stripServerFields,
   updateDoc,
   type StoredDoc,
@@ -30,6 +25,13 @@ export interface DocumentKind {
   schema: JsonSchema;
   /** fields shown in listings besides `id` */
   summary: string[];
+  /**
+   * A listing row as Kazoo's view emits it, where it computes fields (`flags` as `[]` when absent, a
+   * count): answers `summary`'s fields, those the kind's schema lacks typed in `rowFields`.
+   */
+  row?(d: StoredDoc): Record<string, unknown>;
+  /** the JSON Schemas of the row's fields that are not the document's (see `row`) */
+  rowFields?: Record<string, JsonSchema>;
   /**
    * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
    * E.164), in place.
@@ -99,55 +101,21 @@ export function documentService(kind: DocumentKind): DocumentService {
 
 /** A listing row of a document: its id and the kind's summary fields it has. */
 export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string, unknown> {
+  if (kind.row) return { id: d.id, ...kind.row(d) };
   const row: Record<string, unknown> = { id: d.id };
   for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
   return row;
 }
 
-/** The HTTP routes of a plain document kind. */
-export function documentRoutes(svc: DocumentService): RouteDef[] {
-  const base = `accounts/:account_id/${svc.kind.endpoint}`;
-  const one = `${base}/:doc_id`;
-  const answer = documentAnswer(svc.kind.schema);
-  return [
-    {
-      method: 'GET',
-      path: base,
-      query: LISTING_QUERY,
-      response: listAnswer(svc.kind.schema, svc.kind.summary),
-      handler: (ctx, core) => {
-        const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY, {
-          whole: (d) => filterDoc(d),
-        });
-      },
-    },
-    {
-      method: 'PUT',
-      path: base,
-      body: svc.kind.schema,
-      response: answer,
-      handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
-    },
-    {
-      method: 'GET',
-      path: one,
-      response: answer,
-      handler: (ctx, core) => {
-        const d = svc.get(core, ctx.params.account_id, ctx.params.doc_id);
-        return { data: publicDoc(d), extras: { revision: d.rev } };
-      },
-    },
-    ...writeRoutes(one, (ctx, core, mode) => ({
-      data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    }), svc.kind.schema, answer),
-    {
-      method: 'DELETE',
-      path: one,
-      response: deletedAnswer(svc.kind.schema),
-      handler: (ctx, core) => ({
-        data: { ...publicDoc(svc.remove(core, ctx.params.account_id, ctx.params.doc_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
-      }),
-    },
-  ];
+/**
+ * The rows of Kazoo's `crossbar_listing` views that name a few fields and `flags` (`[]` when the
+ * document has none): the `row` of a kind.
+ */
+export function flaggedRow(fields: readonly string[]): (d: StoredDoc) => Record<string, unknown> {
+  return (d) => {
+    const row: Record<string, unknown> = {};
+    for (const f of fields) if (d.doc[f] !== undefined) row[f] = d.doc[f];
+    row.flags = d.doc.flags ?? [];
+    return row;
+  };
 }
