@@ -128,6 +128,36 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
       idsOf: (data) => data.map((r: any) => r.id),
     },
     {
+      name: 'a list’s entries',
+      async seed() {
+        const list = await put(`accounts/${account}/lists`, { name: 'Filtered list' });
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i++) ids.push(await put(`accounts/${account}/lists/${list}/entries`, { number: `+1415555010${i}`, custom: { tag: i === 1 ? 'drop' : 'keep' } }));
+        return { path: `accounts/${account}/lists/${list}/entries`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
+      },
+    },
+    {
+      name: 'agents (the users with queues), by the user document',
+      async seed() {
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          ids.push(await put(`accounts/${account}/users`, { username: `agent-${i}`, first_name: 'A', last_name: `G${i}`, queues: [], custom: { tag: i === 1 ? 'drop' : 'keep' } }));
+        }
+        return { path: `accounts/${account}/agents`, keep: 'filter_custom.tag=keep', ids: ids as Seeded['ids'] };
+      },
+    },
+    {
+      name: 'resource selectors, by the selector document',
+      async seed() {
+        const ids = ['sel-a', 'sel-b', 'sel-c'];
+        for (const [i, id] of ids.entries()) {
+          const r = await srv.request('POST', `/v2/accounts/${account}/resource_selectors/${id}`, { token, data: { name: 'lcr', resource: 'carrier', selector: `s${i}`, value: i === 1 ? 'drop' : 'keep' } });
+          if (r.status >= 300) throw new Error(`${id}: ${r.status} ${r.text}`);
+        }
+        return { path: `accounts/${account}/resource_selectors/name/lcr/resource/carrier`, keep: 'filter_value=keep', ids: ids as Seeded['ids'] };
+      },
+    },
+    {
       name: 'webhook attempts (and the time bounds)',
       async seed() {
         const hook = await put(`accounts/${account}/webhooks`, { name: 'Attempted', uri: 'http://127.0.0.1:9/a', hook: 'channel_create' });
