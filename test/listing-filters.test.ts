@@ -404,6 +404,8 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
     const made = attempts('webhook', owner, hook, [500, 200, 500]);
     const failed = (JSON.parse((await tel('webhooks', 'attempts', '--account', owner, '--hook', hook, '--limit', '1', '--filter', 'result=failure')).stdout) as { id: number }[]).map((a) => String(a.id));
     expect(failed).toEqual([made[0]]);
+    const app = addApp(srv.core, { name: 'cli-app', i18n: { 'en-US': { label: 'CLI app' } }, tags: ['cli-only'] }).id;
+    expect(ids(await tel('apps', 'list', '--filter', 'tags=cli-only'))).toEqual([app]);
     const usage = await runTel(['webhooks', 'list', '--account', owner, '--filter', 'no-equals-sign', '--db', srv.dbFile]);
     expect(usage.code).toBe(2);
   });
