@@ -92,6 +92,11 @@ describe('request features (api_util, api_resource, crossbar_doc, cowboy_rest)',
       expect(await same.text()).toBe('');
       expect((await raw('GET', `${base()}/devices/${d.id}`, { headers: { 'If-None-Match': '"1-stale"' } })).status).toBe(200);
       expect((await raw('GET', `${base()}/devices/${d.id}`, { headers: { 'If-None-Match': '*' } })).status).toBe(304);
+      // a document answered in pieces (a directory with its users) is tagged as well
+      const dir = (await srv.request('PUT', `${base()}/directories`, { token, data: { name: 'Tagged directory' } })).body.data;
+      const streamed = await raw('GET', `${base()}/directories/${dir.id}`);
+      expect(streamed.headers.get('etag')).toBe(`"${((await streamed.json()) as { revision: string }).revision}"`);
+      expect((await raw('GET', `${base()}/directories/${dir.id}`, { headers: { 'If-None-Match': streamed.headers.get('etag')! } })).status).toBe(304);
     });
 
     it('a stale If-Match is a 412 on POST, PATCH and DELETE (if_match/3), after validation; the current one goes through', async () => {

@@ -342,7 +342,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (method === 'GET') {
       // a document's answer is tagged with its revision (generate_etag/2); a client holding it is answered 304
       const revision = reply.extras?.revision;
-      if (typeof revision === 'string' && reply.data !== undefined) {
+      if (typeof revision === 'string' && (reply.data !== undefined || reply.stream !== undefined)) {
         headers.ETag = etagOf(revision);
         if (req.headers['if-none-match'] !== undefined && notModified(req.headers, revision)) {
           bytes = send(res, 304, undefined, headers);
@@ -503,7 +503,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
   return length;
 }
-
 
 /** Resolves once `res` may be written again (or is gone). */
 function drained(res: ServerResponse): Promise<void> {
