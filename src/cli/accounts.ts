@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  accountDoc,
   accountJson,
   createAccount,
   deleteAccount,
@@ -80,7 +81,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = getAccount(core, id);
-        const value = { ...accountJson(a), tree: a.tree, children: listChildren(core, id).map((c) => c.id) };
+        const value = { ...accountJson(core, a), tree: a.tree, children: listChildren(core, id).map((c) => c.id) };
         emit(io, g, value, () =>
           [`${a.name} (${a.id})`, `realm: ${a.realm}`, `parents: ${a.tree.join(' > ') || '(root)'}`, `children: ${value.children.length}`].join('\n'),
         );
@@ -98,7 +99,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (name: string, opts: { parent: string; realm?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: opts.parent });
-        emit(io, g, accountJson(a), () => `Created account ${a.name} (${a.id}) under ${opts.parent}.`);
+        emit(io, g, accountJson(core, a), () => `Created account ${a.name} (${a.id}) under ${opts.parent}.`);
       }),
     );
 
@@ -124,7 +125,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, opts: { to: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = moveAccount(core, undefined, existingAccount(core, id, 'ID'), existingAccount(core, opts.to, '--to'));
-        emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${getAccount(core, opts.to).name} (${opts.to}).`);
+        emit(io, g, { ...accountJson(core, a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${getAccount(core, opts.to).name} (${opts.to}).`);
       }),
     );
 
@@ -134,7 +135,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = deleteAccount(core, id);
-        emit(io, g, { ...accountJson(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
+        emit(io, g, { ...accountDoc(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
       }),
     );
 }

@@ -18,9 +18,11 @@ export interface TreeRow {
   tree: string;
   name: string;
   realm: string;
+  /** the document's `flags` (JSON), or null */
+  flags: string | null;
 }
 
-const TREE_COLUMNS = 'a.id, a.parent_id, a.tree, a.name, a.realm';
+const TREE_COLUMNS = "a.id, a.parent_id, a.tree, a.name, a.realm, json_extract(a.doc, '$.flags') AS flags";
 
 /** Adds a new account's rows, one per ancestor (`tree`, root first), in the transaction that creates it. */
 export function addToTree(core: Core, id: string, name: string, tree: readonly string[]): void {
