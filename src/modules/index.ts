@@ -26,6 +26,7 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { voicemailModule } from './voicemail/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -61,6 +62,7 @@ export const MODULES: TelModule[] = [
     authorizers: [requireAdminForAccountConfig],
   },
   documentsModule,
+  voicemailModule,
   simulationsModule,
   tokenRestrictionsModule,
   limitsModule,

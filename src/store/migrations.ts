@@ -670,4 +670,22 @@ export const MIGRATIONS: Migration[] = [
       INSERT OR IGNORE INTO ip_auth (doc_id, ip) SELECT doc_id, ip FROM ip_auth_of;
     `,
   },
+  {
+    id: '3500-vm-messages',
+    sql: `
+      -- Voicemail messages (Kazoo's mailbox_message documents): a box's are listed newest first
+      -- and counted by folder from the first index, an account's from the second.
+      CREATE TABLE vm_messages (
+        id TEXT PRIMARY KEY,             -- YYYYMM- and 32 hex digits, also its media_id
+        account_id TEXT NOT NULL,
+        box_id TEXT NOT NULL,
+        folder TEXT NOT NULL,            -- new | saved | deleted
+        timestamp INTEGER NOT NULL,      -- when it was left, Gregorian seconds
+        metadata TEXT NOT NULL,          -- JSON, as Kazoo answers it
+        created INTEGER NOT NULL         -- unix ms
+      );
+      CREATE INDEX vm_messages_box ON vm_messages(account_id, box_id, timestamp, id);
+      CREATE INDEX vm_messages_account ON vm_messages(account_id, timestamp, id);
+    `,
+  },
 ];

@@ -27,8 +27,15 @@ export interface DocumentKind {
   /** endpoint name (`devices`) */
   endpoint: string;
   schema: JsonSchema;
-  /** fields shown in listings besides `id` */
+  /** fields shown in listings besides `id` (those the kind's schema types; see `row`) */
   summary: string[];
+  /**
+   * A listing row as Kazoo's view for the kind emits it (its `crossbar_listing` map, and what its
+   * crossbar module adds), when it is more than `id` and the `summary` fields the document has.
+   */
+  row?(d: StoredDoc, core: Core): Record<string, unknown>;
+  /** the JSON Schemas of the row's fields that are not the kind's own (a vmbox's `messages` count) */
+  rowFields?: Record<string, JsonSchema>;
   /**
    * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
    * E.164), in place.
@@ -96,8 +103,9 @@ export function documentService(kind: DocumentKind): DocumentService {
   };
 }
 
-/** A listing row of a document: its id and the kind's summary fields it has. */
-export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string, unknown> {
+/** A listing row of a document: the kind's `row`, else its id and the kind's summary fields it has. */
+export function documentSummary(kind: DocumentKind, d: StoredDoc, core: Core): Record<string, unknown> {
+  if (kind.row) return kind.row(d, core);
   const row: Record<string, unknown> = { id: d.id };
   for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
   return row;
@@ -113,10 +121,10 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'GET',
       path: base,
       query: LISTING_QUERY,
-      response: listAnswer(svc.kind.schema, svc.kind.summary),
+      response: listAnswer(svc.kind.schema, svc.kind.summary, svc.kind.rowFields),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY);
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d, core), CREATED_KEY);
       },
     },
     {

@@ -5,12 +5,15 @@ import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
 import { mediaSchema } from './schemas/media.js';
 import { vmboxSchema } from './schemas/vmboxes.js';
+import { CALLFLOW_ROW, callflowRow, DEVICE_ROW, deviceRow, MEDIA_ROW, mediaRow, VMBOX_ROW, vmboxRow } from './rows.js';
 
 /** Devices: SIP phones and softphones of an account. */
 export const devices = documentService({
   kind: 'device',
   endpoint: 'devices',
-  summary: ['name', 'device_type', 'owner_id', 'enabled', 'mac_address'],
+  summary: DEVICE_ROW.fields,
+  row: deviceRow,
+  rowFields: DEVICE_ROW.extra,
   schema: deviceSchema,
   check: checkDevice,
 });
@@ -19,7 +22,9 @@ export const devices = documentService({
 export const callflows = documentService({
   kind: 'callflow',
   endpoint: 'callflows',
-  summary: ['name', 'numbers', 'patterns', 'featurecode'],
+  summary: CALLFLOW_ROW.fields,
+  row: callflowRow,
+  rowFields: CALLFLOW_ROW.extra,
   schema: callflowSchema,
   prepare: prepareCallflow,
   check: checkCallflow,
@@ -29,7 +34,9 @@ export const callflows = documentService({
 export const vmboxes = documentService({
   kind: 'vmbox',
   endpoint: 'vmboxes',
-  summary: ['name', 'mailbox', 'owner_id'],
+  summary: VMBOX_ROW.fields,
+  row: vmboxRow,
+  rowFields: VMBOX_ROW.extra,
   schema: vmboxSchema,
   check: checkVmbox,
 });
@@ -47,7 +54,9 @@ export const faxboxes = documentService({
 export const media = documentService({
   kind: 'media',
   endpoint: 'media',
-  summary: ['name', 'media_source', 'language'],
+  summary: MEDIA_ROW.fields,
+  row: mediaRow,
+  rowFields: MEDIA_ROW.extra,
   schema: mediaSchema,
 });
 

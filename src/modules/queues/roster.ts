@@ -1,6 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { transaction } from '../../store/db.js';
+import { stmt, transaction } from '../../store/db.js';
 import { publicDoc, updateDoc, type StoredDoc } from '../documents/store.js';
 import { getUser, isAccountAdmin, listUsers, type Actor } from '../users/service.js';
 import { queues } from './kind.js';
@@ -10,12 +10,18 @@ function queuesOf(user: StoredDoc): string[] {
   return Array.isArray(user.doc.queues) ? user.doc.queues.filter((q): q is string => typeof q === 'string') : [];
 }
 
-/** The roster of a queue: the ids of the account's users who answer it (404 for an unknown queue). */
+/**
+ * The roster of a queue: the ids of the account's users who answer it, oldest first (404 for an
+ * unknown queue). One statement over the account's users (Kazoo's `queues/agents_listing` view).
+ */
 export function listRoster(core: Core, accountId: string, queueId: string): string[] {
   const queue = queues.get(core, accountId, queueId);
-  return listUsers(core, accountId)
-    .filter((u) => queuesOf(u).includes(queue.id))
-    .map((u) => u.id);
+  const rows = stmt(
+    core.db,
+    `SELECT d.id FROM docs d WHERE d.account_id = ? AND d.kind = 'user'
+       AND EXISTS (SELECT 1 FROM json_each(d.doc, '$.queues') q WHERE q.value = ?) ORDER BY d.created, d.id`,
+  ).all(accountId, queue.id) as { id: string }[];
+  return rows.map((r) => r.id);
 }
 
 /** Changing a roster changes users' documents: an admin of the account's work. */

@@ -69,7 +69,7 @@ const routes: RouteDef[] = [
     handler: (ctx, core) => {
       const owner = templateOwner(ctx, core);
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY);
+      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d, core), CREATED_KEY);
     },
   },
   {

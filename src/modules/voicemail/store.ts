@@ -1,0 +1,114 @@
+import type { Core } from '../../core-type.js';
+import { stmt } from '../../store/db.js';
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+
+/**
+ * Voicemail messages, as Kazoo keeps them in an account's MODBs (`mailbox_message` documents):
+ * one row a message, its `metadata` as Kazoo's `kzd_box_message:metadata/1` answers it, the box it
+ * is in, its folder and when it was left (Gregorian seconds), so that a box's messages are listed
+ * newest first one page at a time and counted by folder.
+ */
+
+/** Kazoo's folders of a message. */
+export type Folder = 'new' | 'saved' | 'deleted';
+
+/** One stored message. */
+export interface VmMessage {
+  /** `YYYYMM-` and 32 hex digits: also its `media_id` */
+  id: string;
+  accountId: string;
+  boxId: string;
+  folder: Folder;
+  /** Gregorian seconds */
+  timestamp: number;
+  metadata: Record<string, unknown>;
+}
+
+interface Row {
+  id: string;
+  account_id: string;
+  box_id: string;
+  folder: Folder;
+  timestamp: number;
+  metadata: string;
+}
+
+function fromRow(r: Row): VmMessage {
+  return { id: r.id, accountId: r.account_id, boxId: r.box_id, folder: r.folder, timestamp: r.timestamp, metadata: JSON.parse(r.metadata) };
+}
+
+/** Stores a new message. */
+export function insertMessage(core: Core, m: VmMessage): void {
+  stmt(core.db, 'INSERT INTO vm_messages (id, account_id, box_id, folder, timestamp, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    m.id,
+    m.accountId,
+    m.boxId,
+    m.folder,
+    m.timestamp,
+    JSON.stringify({ ...m.metadata, folder: m.folder }),
+    Date.now(),
+  );
+}
+
+/** A message of an account, or undefined. */
+export function findMessage(core: Core, accountId: string, id: string): VmMessage | undefined {
+  const r = stmt(core.db, 'SELECT * FROM vm_messages WHERE id = ? AND account_id = ?').get(id, accountId) as Row | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
+/** Writes a message's folder (in its metadata too). */
+export function updateFolder(core: Core, m: VmMessage, folder: Folder): VmMessage {
+  const metadata = { ...m.metadata, folder };
+  stmt(core.db, 'UPDATE vm_messages SET folder = ?, metadata = ? WHERE id = ?').run(folder, JSON.stringify(metadata), m.id);
+  return { ...m, folder, metadata };
+}
+
+/** Removes a message for good (Kazoo soft-deletes it: no listing shows it again). */
+export function removeMessage(core: Core, id: string): void {
+  stmt(core.db, 'DELETE FROM vm_messages WHERE id = ?').run(id);
+}
+
+/** Moves every message of a box to the `deleted` folder (a deleted box's, as Kazoo does). */
+export function moveBoxToDeleted(core: Core, accountId: string, boxId: string): void {
+  stmt(core.db, `UPDATE vm_messages SET folder = 'deleted', metadata = json_set(metadata, '$.folder', 'deleted') WHERE account_id = ? AND box_id = ?`).run(accountId, boxId);
+}
+
+/**
+ * A box's messages by folder, as Kazoo's `count_per_box_folder` view counts them (one range of
+ * the box's index); undefined when it holds none, in any folder.
+ */
+export function folderCounts(core: Core, accountId: string, boxId: string): Record<Folder, number> | undefined {
+  const rows = stmt(core.db, 'SELECT folder, count(*) AS n FROM vm_messages WHERE account_id = ? AND box_id = ? GROUP BY folder').all(accountId, boxId) as unknown as {
+    folder: Folder;
+    n: number;
+  }[];
+  if (rows.length === 0) return undefined;
+  const counts: Record<Folder, number> = { new: 0, saved: 0, deleted: 0 };
+  for (const r of rows) counts[r.folder] = r.n;
+  return counts;
+}
+
+/**
+ * A page of an account's messages (of one box when `boxId` is given) by when they were left,
+ * newest first unless `oldestFirst`, keyed by `[timestamp, id]`.
+ */
+export function messagesPage(core: Core, accountId: string, boxId: string | undefined, q: PageQuery<CompoundKey>, oldestFirst = false): Page<VmMessage, CompoundKey> {
+  const page = readKeysetPage<Row>(
+    core.db,
+    {
+      select: 'SELECT id, account_id, box_id, folder, timestamp, metadata FROM vm_messages',
+      where: boxId === undefined ? ['account_id = ?'] : ['account_id = ?', 'box_id = ?'],
+      args: boxId === undefined ? [accountId] : [accountId, boxId],
+      order: ['timestamp', 'id'],
+      descending: !oldestFirst,
+      keyOf: (r) => [r.timestamp, r.id],
+    },
+    q,
+  );
+  return { ...page, items: page.items.map(fromRow) };
+}
+
+/** Every message of a box (a bulk change's candidates), newest first. */
+export function boxMessages(core: Core, accountId: string, boxId: string): VmMessage[] {
+  return (stmt(core.db, 'SELECT * FROM vm_messages WHERE account_id = ? AND box_id = ? ORDER BY timestamp DESC, id DESC').all(accountId, boxId) as unknown as Row[]).map(fromRow);
+}
