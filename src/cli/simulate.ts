@@ -6,6 +6,7 @@ import { existingAccount, withCore } from './database.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
+import { simulateRegistrationCommand } from './simulate-registration.js';
 
 /** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
 export type SimulateCommand = (simulate: Command, io: CliIo) => void;
@@ -20,6 +21,7 @@ export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateVoicemailCommand,
   simulateNotificationCommand,
   simulateObjectCommand,
+  simulateRegistrationCommand,
 ];
 
 /** Runs a simulation offline on the database and prints the events it emitted. */
@@ -47,6 +49,7 @@ Examples:
   $ tel simulate parking --account <id> --slot 101 --outcome retrieved
   $ tel simulate voicemail --account <id> --vmbox <vmbox_id> --json
   $ tel simulate notification --account <id> --event register
+  $ tel simulate registration --account <id> --device <device_id>
 
 The events go through the same webhook engine as the API; a running \`tel serve\` sends them.`,
   );

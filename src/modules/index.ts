@@ -27,6 +27,7 @@ import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
 import { voicemailModule } from './voicemail/module.js';
+import { registrationsModule } from './registrations/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -63,6 +64,7 @@ export const MODULES: TelModule[] = [
   },
   documentsModule,
   voicemailModule,
+  registrationsModule,
   simulationsModule,
   tokenRestrictionsModule,
   limitsModule,

@@ -688,4 +688,21 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX vm_messages_account ON vm_messages(account_id, timestamp, id);
     `,
   },
+  {
+    id: '3500-registrations',
+    sql: `
+      -- SIP registrations (Kazoo's registrar keeps them in memory; here the simulations make them):
+      -- one a username of an account, live until expires_at, swept by that index once lapsed.
+      CREATE TABLE registrations (
+        account_id TEXT NOT NULL,
+        username TEXT NOT NULL,          -- lower case
+        device_id TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,     -- unix ms
+        fields TEXT NOT NULL,            -- JSON, as cb_registrations answers it
+        PRIMARY KEY (account_id, username)
+      );
+      CREATE INDEX registrations_expiry ON registrations(expires_at);
+      CREATE INDEX registrations_device ON registrations(account_id, device_id);
+    `,
+  },
 ];
