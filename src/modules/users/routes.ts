@@ -12,6 +12,7 @@ import { getAccount } from '../accounts/service.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { userVcard } from './vcard.js';
+import { tokenKey } from '../auth/service.js';
 
 /** A user's photo: Kazoo's attachment name. */
 const PHOTO = 'photo';
@@ -116,7 +117,10 @@ export const userRoutes: RouteDef[] = [
     const { account_id: accountId, user_id: userId } = ctx.params;
     const input = userInput(ctx, core);
     const password = await hashPasswordOf(core, accountId, input, { userId, mode });
-    return { data: userJson(updateUser(core, accountId, userId, input, mode, ifMatchOf(ctx), password)) };
+    // a user changing their own password keeps the session they changed it from
+    const auth = authOf(ctx);
+    const own = auth.ownerId === userId && auth.accountId === accountId ? { ownTokenKey: tokenKey(auth.token) } : {};
+    return { data: userJson(updateUser(core, accountId, userId, input, mode, ifMatchOf(ctx), { ...password, ...own })) };
   }, userSchema, answer),
   {
     method: 'DELETE',
@@ -170,7 +174,8 @@ export const userRoutes: RouteDef[] = [
     path: 'accounts/:account_id/users/:user_id/photo',
     handler: (ctx, core) => {
       deleteAttachments(core, photoOwner(ctx, core), PHOTO);
-      return { data: {} };
+      // crossbar_doc:delete_attachment/3 answers an empty document, deleted
+      return { data: { _read_only: { deleted: true } } };
     },
   },
 ];
