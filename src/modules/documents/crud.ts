@@ -36,6 +36,12 @@ export interface DocumentKind {
   row?(d: StoredDoc, core: Core): Record<string, unknown>;
   /** the JSON Schemas of the row's fields that are not the kind's own (a vmbox's `messages` count) */
   rowFields?: Record<string, JsonSchema>;
+  /** private fields a new document gets (a fax box's SMTP address) */
+  newPrivate?(core: Core, accountId: string): Record<string, unknown>;
+  /** what Kazoo's module copies from the private fields into its create and change answers (`leak_private_fields`) */
+  leak?(d: StoredDoc): Record<string, unknown>;
+  /** the JSON Schemas of the fields `leak` adds */
+  leakFields?: Record<string, JsonSchema>;
   /**
    * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
    * E.164), in place.
@@ -81,7 +87,7 @@ export function documentService(kind: DocumentKind): DocumentService {
     page: (core, accountId, q, descending) => docsPage(core, kind.kind, accountId, q, descending),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
     create(core, accountId, input, id) {
-      return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), {}, id));
+      return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), kind.newPrivate?.(core, accountId) ?? {}, id));
     },
     update(core, accountId, id, input, mode, ifMatch) {
       return transaction(core.db, () => {
@@ -116,6 +122,9 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
   const base = `accounts/:account_id/${svc.kind.endpoint}`;
   const one = `${base}/:doc_id`;
   const answer = documentAnswer(svc.kind.schema);
+  const writeAnswer = svc.kind.leakFields ? documentAnswer(svc.kind.schema, svc.kind.leakFields) : answer;
+  /** a create's or change's answer: the document, with what the kind leaks of its private fields */
+  const written = (d: StoredDoc) => (svc.kind.leak ? { ...publicDoc(d), ...svc.kind.leak(d) } : publicDoc(d));
   return [
     {
       method: 'GET',
@@ -131,8 +140,8 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'PUT',
       path: base,
       body: svc.kind.schema,
-      response: answer,
-      handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
+      response: writeAnswer,
+      handler: (ctx, core) => ({ data: written(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
     },
     {
       method: 'GET',
@@ -144,8 +153,8 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       },
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
-      data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    }), svc.kind.schema, answer),
+      data: written(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
+    }), svc.kind.schema, writeAnswer),
     {
       method: 'DELETE',
       path: one,

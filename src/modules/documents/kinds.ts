@@ -5,7 +5,7 @@ import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
 import { mediaSchema } from './schemas/media.js';
 import { vmboxSchema } from './schemas/vmboxes.js';
-import { CALLFLOW_ROW, callflowRow, DEVICE_ROW, deviceRow, MEDIA_ROW, mediaRow, VMBOX_ROW, vmboxRow } from './rows.js';
+import { CALLFLOW_ROW, callflowRow, DEVICE_ROW, deviceRow, FAXBOX_LEAK, faxboxLeak, faxboxPrivate, faxboxRow, prepareFaxbox, MEDIA_ROW, mediaRow, VMBOX_ROW, vmboxRow } from './rows.js';
 
 /** Devices: SIP phones and softphones of an account. */
 export const devices = documentService({
@@ -46,6 +46,12 @@ export const faxboxes = documentService({
   kind: 'faxbox',
   endpoint: 'faxboxes',
   summary: ['name', 'caller_name', 'caller_id'],
+  row: faxboxRow,
+  rowFields: FAXBOX_LEAK,
+  prepare: prepareFaxbox,
+  newPrivate: faxboxPrivate,
+  leak: faxboxLeak,
+  leakFields: FAXBOX_LEAK,
   schema: faxboxSchema,
   check: checkFaxbox,
 });

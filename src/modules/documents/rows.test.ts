@@ -103,6 +103,19 @@ describe('listing rows as Kazoo views emit them', () => {
     expect(row).toEqual({ id: box, name: 'Counted', mailbox: '3100', messages: 2, folders: { new: 1, saved: 1 }, flags: [] });
   });
 
+  it("a fax box's SMTP address is made at create and shown in its create and change answers and its row, not in a read (cb_faxboxes)", async () => {
+    const created = await srv.request('PUT', `${base}/faxboxes`, { token: srv.adminToken, data: { name: 'Fax', smtp_email_address: 'mine@example.com' } });
+    const address = created.body.data.smtp_email_address;
+    expect(address).toMatch(/^[0-9a-f]{8}\.fax\.kazoo\.io$/);
+    const id = created.body.data.id;
+    const read = await srv.request('GET', `${base}/faxboxes/${id}`, { token: srv.adminToken });
+    expect(read.body.data.smtp_email_address).toBeUndefined();
+    const changed = await srv.request('POST', `${base}/faxboxes/${id}`, { token: srv.adminToken, data: { ...read.body.data, smtp_email_address: 'x@example.com' } });
+    expect(changed.body.data.smtp_email_address).toBe(address);
+    const row = (await srv.request('GET', `${base}/faxboxes`, { token: srv.adminToken })).body.data.find((r: { id: string }) => r.id === id);
+    expect(row).toMatchObject({ id, name: 'Fax', smtp_email_address: address });
+  });
+
   it("a queue is answered with its agents (cb_queues read/2)", async () => {
     const queue = (await srv.request('PUT', `${base}/queues`, { token: srv.adminToken, data: { name: 'Agents' } })).body.data.id;
     expect((await srv.request('GET', `${base}/queues/${queue}`, { token: srv.adminToken })).body.data.agents).toEqual([]);

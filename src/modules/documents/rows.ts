@@ -1,7 +1,8 @@
 import type { Core } from '../../core-type.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { folderCounts } from '../voicemail/store.js';
-import type { StoredDoc } from './store.js';
+import { findDoc, type StoredDoc } from './store.js';
+import { newId } from '../../util/ids.js';
 
 // Listing rows as Kazoo's CouchDB views emit them (the `crossbar_listing` map functions of
 // kazoo_apps' account views and kazoo_media's media view), with what the kind's crossbar module
@@ -113,6 +114,37 @@ export const VMBOX_ROW = {
     },
   } as Record<string, JsonSchema>,
 };
+
+/** Kazoo's default domain of fax boxes' SMTP addresses (cb_faxboxes, `fax` `default_smtp_domain`). */
+const DEFAULT_FAX_SMTP_DOMAIN = 'fax.kazoo.io';
+
+/** A new fax box's private SMTP address, as cb_faxboxes makes it: 8 hex digits at the `fax` category's `default_smtp_domain`. */
+export function faxboxPrivate(core: Core): Record<string, unknown> {
+  const domain: unknown = core.config.value('fax', 'default_smtp_domain', DEFAULT_FAX_SMTP_DOMAIN);
+  return { pvt_smtp_email_address: `${newId().slice(0, 8)}.${typeof domain === 'string' && domain !== '' ? domain : DEFAULT_FAX_SMTP_DOMAIN}` };
+}
+
+/** cb_faxboxes `remove_private_fields/1`: a client sends the SMTP address back with the document, but cannot set it. */
+export function prepareFaxbox(_core: Core, _accountId: string, doc: Record<string, unknown>): void {
+  delete doc.smtp_email_address;
+}
+
+/** What cb_faxboxes copies into its answers of a fax box (`leak_private_fields/1`): its SMTP address. */
+export function faxboxLeak(d: StoredDoc): Record<string, unknown> {
+  const address = d.pvt.pvt_smtp_email_address;
+  return typeof address === 'string' ? { smtp_email_address: address } : {};
+}
+
+/**
+ * A fax box's listing row: cb_faxboxes lists whole documents (`include_docs`) with their SMTP
+ * address (`normalize_view_results/2`); the private fields its rows carry besides are not shown.
+ */
+export function faxboxRow(d: StoredDoc, core: Core): Record<string, unknown> {
+  const stored = findDoc(core, 'faxbox', d.accountId, d.id);
+  return { ...d.doc, id: d.id, ...(stored ? faxboxLeak(stored) : {}) };
+}
+
+export const FAXBOX_LEAK = { smtp_email_address: { type: 'string', description: 'the address that faxes by email (`{8 hex}.{domain}`)' } } as Record<string, JsonSchema>;
 
 /** kazoo_media's `media/crossbar_listing`: the language in lower case (`''` when none) and whether it is a prompt. */
 export function mediaRow(d: StoredDoc): Record<string, unknown> {
