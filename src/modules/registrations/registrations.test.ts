@@ -54,6 +54,7 @@ describe('registrations', () => {
     expect(Object.keys(row).sort()).toEqual(
       [
         'username', 'realm', 'user_agent', 'call_id', 'from_user', 'from_host', 'to_user', 'to_host', 'network_ip', 'network_port',
+        'proxy_ip', 'proxy_port', 'proxy_protocol',
         'event_timestamp', 'contact', 'original_contact', 'expires', 'account_realm', 'account_name', 'authorizing_id', 'authorizing_type',
         'suppress_unregister_notify', 'register_overwrite_notify', 'first_registration', 'initial_registration', 'last_registration',
         'source_ip', 'source_port', 'contact_ip', 'contact_port',

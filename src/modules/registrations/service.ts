@@ -18,6 +18,9 @@ import {
 /** How long a registration lasts when the device says nothing (Kazoo's devices schema: `sip.expire_seconds`, 300). */
 export const DEFAULT_EXPIRES_S = 300;
 
+/** The address of the SIP proxy simulated registrations come through (TEST-NET-1). */
+const SIMULATED_PROXY_IP = '192.0.2.1';
+
 /** What a simulated phone's REGISTER says beyond its device's settings. */
 export interface Register {
   /** seconds it asks to stay registered (default: the device's `sip.expire_seconds`) */
@@ -72,6 +75,10 @@ export function register(core: Core, accountId: string, deviceId: string, r: Reg
       to_host: realm,
       network_ip: ip,
       network_port: port,
+      // the SIP proxy the REGISTER came through (Kazoo's Kamailio): a simulated one
+      proxy_ip: SIMULATED_PROXY_IP,
+      proxy_port: '5060',
+      proxy_protocol: 'udp',
       event_timestamp: now,
       contact,
       original_contact: contact,
