@@ -705,4 +705,16 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX registrations_device ON registrations(account_id, device_id);
     `,
   },
+  {
+    id: '3500-master-apps',
+    sql: `
+      -- A master account has the catalogue's apps installed for those their allowed_users names
+      -- (apps-store/service.ts installDefaultApps, on a new master): the existing ones too.
+      INSERT OR IGNORE INTO account_apps (account_id, app_id, doc, modified)
+        SELECT a.id, p.id, json_object('allowed_users', json_extract(p.doc, '$.allowed_users'), 'users', json('[]'), 'name', p.name),
+               CAST(strftime('%s', 'now') AS INTEGER) * 1000
+          FROM accounts a, apps p
+         WHERE a.parent_id IS NULL AND a.superduper = 1 AND json_extract(p.doc, '$.allowed_users') IN ('all', 'admins');
+    `,
+  },
 ];

@@ -38,11 +38,13 @@ describe('apps store (/v2/accounts/{id}/apps_store)', () => {
   });
   afterAll(() => srv?.close());
 
-  it('a new database offers the webhooks app to every account, its api_url this server as reached', async () => {
+  it('a new database offers the webhooks app to every account, installed on the master for all; its api_url this server as reached', async () => {
     for (const account of [srv.master.account_id, sub.id]) {
       const r = await srv.request('GET', store(account), { token: srv.adminToken });
       expect(r.status).toBe(200);
       expect(r.body.status).toBe('success');
+      // allowed_users only where it is installed: Kazoo's listing leaves the key out otherwise
+      const installed = account === srv.master.account_id ? { allowed_users: 'all' } : {};
       expect(r.body.data).toEqual([
         {
           id: WEBHOOKS_APP_ID,
@@ -53,9 +55,12 @@ describe('apps store (/v2/accounts/{id}/apps_store)', () => {
           account_id: srv.master.account_id,
           users: [],
           masqueradable: true,
+          ...installed,
         },
       ]);
     }
+    // installed: a change is a POST, not a second PUT (Monster UI's Account Manager tells them apart by allowed_users)
+    expect((await srv.request('PUT', store(srv.master.account_id, WEBHOOKS_APP_ID), { token: srv.adminToken, data: { allowed_users: 'all' } })).status).toBe(400);
   });
 
   it('api_url follows the Host the client used and a proxy’s X-Forwarded-Proto', async () => {

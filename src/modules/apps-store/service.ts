@@ -239,6 +239,18 @@ function writeInstalled(core: Core, accountId: string, app: App, input: Record<s
   return perms;
 }
 
+/**
+ * A new master account has the catalogue's apps installed for those its `allowed_users` names
+ * (the webhooks app for all), as an operator installs them from Monster UI's App Exchange on a
+ * new Kazoo: its users find them in their app launcher. Other accounts install apps themselves.
+ */
+export function installDefaultApps(core: Core, accountId: string): void {
+  for (const app of listApps(core)) {
+    const who = app.doc.allowed_users;
+    if ((who === 'all' || who === 'admins') && !installedApp(core, accountId, app.id)) writeInstalled(core, accountId, app, { allowed_users: who, users: [] });
+  }
+}
+
 /** `PUT …/apps_store/{app_id}`: installs an app on the account with who may use it. */
 export function installApp(core: Core, accountId: string, appId: string, input: Record<string, unknown>): Permissions {
   return transaction(core.db, () => {
