@@ -674,7 +674,7 @@ export const MIGRATIONS: Migration[] = [
     id: '3500-vm-messages',
     sql: `
       -- Voicemail messages (Kazoo's mailbox_message documents): a box's are listed newest first
-      -- and counted by folder from the first index, an account's from the second.
+      -- from the first index, an account's from the second, and counted by folder from the third.
       CREATE TABLE vm_messages (
         id TEXT PRIMARY KEY,             -- YYYYMM- and 32 hex digits, also its media_id
         account_id TEXT NOT NULL,
@@ -686,6 +686,7 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX vm_messages_box ON vm_messages(account_id, box_id, timestamp, id);
       CREATE INDEX vm_messages_account ON vm_messages(account_id, timestamp, id);
+      CREATE INDEX vm_messages_folder ON vm_messages(account_id, box_id, folder);
     `,
   },
   {
@@ -715,6 +716,48 @@ export const MIGRATIONS: Migration[] = [
                CAST(strftime('%s', 'now') AS INTEGER) * 1000
           FROM accounts a, apps p
          WHERE a.parent_id IS NULL AND a.superduper = 1 AND json_extract(p.doc, '$.allowed_users') IN ('all', 'admins');
+    `,
+  },
+  {
+    id: '3500-user-queue-keys',
+    sql: `
+      -- The queues each user answers (a queue's roster, its agents) kept in doc_keys too, so that a
+      -- queue's agents are one search of the key rather than a read of every user of the account.
+      DROP TRIGGER doc_keys_insert;
+      DROP TRIGGER doc_keys_update;
+      DROP TRIGGER doc_keys_delete;
+      DROP VIEW doc_keys_of;
+      CREATE VIEW doc_keys_of (doc_id, account_id, field, value) AS
+        SELECT d.id, d.account_id, 'numbers', t.value FROM docs d, json_each(d.doc, '$.numbers') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'patterns', t.value FROM docs d, json_each(d.doc, '$.patterns') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT doc_id, account_id, CASE WHEN clean GLOB '*[^0-9a-f]*' THEN 'mac_address_raw' ELSE 'mac_address' END,
+               CASE WHEN clean GLOB '*[^0-9a-f]*' THEN written ELSE clean END
+          FROM (SELECT d.id AS doc_id, d.account_id, json_extract(d.doc, '$.mac_address') AS written,
+                       lower(replace(replace(replace(replace(json_extract(d.doc, '$.mac_address'), ':', ''), '-', ''), '.', ''), ' ', '')) AS clean
+                  FROM docs d WHERE d.kind = 'device' AND json_type(d.doc, '$.mac_address') = 'text')
+         WHERE clean <> ''
+        UNION ALL
+        SELECT d.id, d.account_id, 'queues', t.value FROM docs d, json_each(d.doc, '$.queues') t
+         WHERE d.kind = 'user' AND t.type = 'text';
+      CREATE TRIGGER doc_keys_insert AFTER INSERT ON docs WHEN new.kind IN ('callflow', 'device', 'user')
+      BEGIN
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_update AFTER UPDATE OF doc, kind, account_id ON docs
+        WHEN old.kind IN ('callflow', 'device', 'user') OR new.kind IN ('callflow', 'device', 'user')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_delete AFTER DELETE ON docs WHEN old.kind IN ('callflow', 'device', 'user')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+      END;
+      INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE field = 'queues';
     `,
   },
 ];

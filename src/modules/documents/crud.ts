@@ -30,10 +30,11 @@ export interface DocumentKind {
   /** fields shown in listings besides `id` (those the kind's schema types; see `row`) */
   summary: string[];
   /**
-   * A listing row as Kazoo's view for the kind emits it (its `crossbar_listing` map, and what its
-   * crossbar module adds), when it is more than `id` and the `summary` fields the document has.
+   * A page's listing rows as Kazoo's view for the kind emits them (its `crossbar_listing` map,
+   * and what its crossbar module adds), when they are more than `id` and the `summary` fields each
+   * document has: the whole page at once, so that what rows add is read in one statement.
    */
-  row?(d: StoredDoc, core: Core): Record<string, unknown>;
+  rows?(core: Core, docs: StoredDoc[]): Record<string, unknown>[];
   /** the JSON Schemas of the row's fields that are not the kind's own (a vmbox's `messages` count) */
   rowFields?: Record<string, JsonSchema>;
   /** private fields a new document gets (a fax box's SMTP address) */
@@ -109,12 +110,19 @@ export function documentService(kind: DocumentKind): DocumentService {
   };
 }
 
-/** A listing row of a document: the kind's `row`, else its id and the kind's summary fields it has. */
-export function documentSummary(kind: DocumentKind, d: StoredDoc, core: Core): Record<string, unknown> {
-  if (kind.row) return kind.row(d, core);
-  const row: Record<string, unknown> = { id: d.id };
-  for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
-  return row;
+/** The listing rows of a page of documents: the kind's `rows`, else each one's id and the kind's summary fields it has. */
+export function documentRows(kind: DocumentKind, core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
+  if (kind.rows) return kind.rows(core, docs);
+  return docs.map((d) => {
+    const row: Record<string, unknown> = { id: d.id };
+    for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
+    return row;
+  });
+}
+
+/** A page of a kind's documents as its listing rows (the page's keys are the documents'). */
+export function rowsPage<K>(kind: DocumentKind, core: Core, page: Page<StoredDoc, K>): Page<Record<string, unknown>, K> {
+  return { ...page, items: documentRows(kind, core, page.items) };
 }
 
 /** The HTTP routes of a plain document kind. */
@@ -133,7 +141,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       response: listAnswer(svc.kind.schema, svc.kind.summary, svc.kind.rowFields),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d, core), CREATED_KEY);
+        return listingReply(ctx.query, (q) => rowsPage(svc.kind, core, svc.page(core, ctx.params.account_id, q, desc)), (row) => row, CREATED_KEY);
       },
     },
     {

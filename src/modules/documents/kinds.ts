@@ -5,14 +5,14 @@ import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
 import { mediaSchema } from './schemas/media.js';
 import { vmboxSchema } from './schemas/vmboxes.js';
-import { CALLFLOW_ROW, callflowRow, DEVICE_ROW, deviceRow, FAXBOX_LEAK, faxboxLeak, faxboxPrivate, faxboxRow, prepareFaxbox, MEDIA_ROW, mediaRow, VMBOX_ROW, vmboxRow } from './rows.js';
+import { CALLFLOW_ROW, callflowRows, DEVICE_ROW, deviceRows, FAXBOX_LEAK, faxboxLeak, faxboxPrivate, faxboxRows, prepareFaxbox, MEDIA_ROW, mediaRows, VMBOX_ROW, vmboxRows } from './rows.js';
 
 /** Devices: SIP phones and softphones of an account. */
 export const devices = documentService({
   kind: 'device',
   endpoint: 'devices',
   summary: DEVICE_ROW.fields,
-  row: deviceRow,
+  rows: deviceRows,
   rowFields: DEVICE_ROW.extra,
   schema: deviceSchema,
   check: checkDevice,
@@ -23,7 +23,7 @@ export const callflows = documentService({
   kind: 'callflow',
   endpoint: 'callflows',
   summary: CALLFLOW_ROW.fields,
-  row: callflowRow,
+  rows: callflowRows,
   rowFields: CALLFLOW_ROW.extra,
   schema: callflowSchema,
   prepare: prepareCallflow,
@@ -35,7 +35,7 @@ export const vmboxes = documentService({
   kind: 'vmbox',
   endpoint: 'vmboxes',
   summary: VMBOX_ROW.fields,
-  row: vmboxRow,
+  rows: vmboxRows,
   rowFields: VMBOX_ROW.extra,
   schema: vmboxSchema,
   check: checkVmbox,
@@ -46,7 +46,7 @@ export const faxboxes = documentService({
   kind: 'faxbox',
   endpoint: 'faxboxes',
   summary: ['name', 'caller_name', 'caller_id'],
-  row: faxboxRow,
+  rows: faxboxRows,
   rowFields: FAXBOX_LEAK,
   prepare: prepareFaxbox,
   newPrivate: faxboxPrivate,
@@ -61,7 +61,7 @@ export const media = documentService({
   kind: 'media',
   endpoint: 'media',
   summary: MEDIA_ROW.fields,
-  row: mediaRow,
+  rows: mediaRows,
   rowFields: MEDIA_ROW.extra,
   schema: mediaSchema,
 });

@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { folderCounts } from '../voicemail/store.js';
-import { findDoc, type StoredDoc } from './store.js';
+import { privateFields, type StoredDoc } from './store.js';
 import { newId } from '../../util/ids.js';
 
 // Listing rows as Kazoo's CouchDB views emit them (the `crossbar_listing` map functions of
@@ -26,8 +26,14 @@ function obj(v: unknown): Doc {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {};
 }
 
+/** Rows of a page made one document at a time (a view's map). */
+const each =
+  (row: (d: StoredDoc) => Record<string, unknown>) =>
+  (_core: Core, docs: StoredDoc[]): Record<string, unknown>[] =>
+    docs.map(row);
+
 /** `devices/crossbar_listing`: a SIP username, a MAC address (`''`) and a device type (`sip_device`) always. */
-export function deviceRow(d: StoredDoc): Record<string, unknown> {
+export const deviceRows = each((d) => {
   const doc = d.doc;
   return viewRow({
     id: d.id,
@@ -41,7 +47,7 @@ export function deviceRow(d: StoredDoc): Record<string, unknown> {
     call_recording: doc.call_recording,
     flags: or(doc.flags, []),
   });
-}
+});
 
 /** What a device row has beyond the device's own fields. */
 export const DEVICE_ROW = {
@@ -59,7 +65,7 @@ function flowModules(flow: unknown, into: string[] = []): string[] {
 }
 
 /** `callflows/crossbar_listing`: the flow's modules and `featurecode` (`false` when it has none). */
-export function callflowRow(d: StoredDoc): Record<string, unknown> {
+export const callflowRows = each((d) => {
   const doc = d.doc;
   return viewRow({
     id: d.id,
@@ -73,7 +79,7 @@ export function callflowRow(d: StoredDoc): Record<string, unknown> {
     modules: doc.flow ? flowModules(doc.flow) : [],
     flags: or(doc.flags, []),
   });
-}
+});
 
 export const CALLFLOW_ROW = {
   fields: ['name', 'numbers', 'patterns', 'featurecode', 'flags'],
@@ -87,20 +93,23 @@ export const CALLFLOW_ROW = {
 };
 
 /**
- * `vmboxes/crossbar_listing`, with `cb_vmboxes`' counts (`load_vmbox_summary/2`): `messages` is
- * the box's new and saved messages; a box that holds any message also tells `folders.new` and
- * `folders.saved`.
+ * `vmboxes/crossbar_listing`, with `cb_vmboxes`' counts (`load_vmbox_summary/2`, one statement a
+ * page): `messages` is the box's new and saved messages; a box that holds any message also tells
+ * `folders.new` and `folders.saved`.
  */
-export function vmboxRow(d: StoredDoc, core: Core): Record<string, unknown> {
-  const doc = d.doc;
-  const legacy = Array.isArray(doc.messages) ? doc.messages.length : 0;
-  const counts = folderCounts(core, d.accountId, d.id);
-  const row = viewRow({ id: d.id, name: doc.name, mailbox: doc.mailbox, owner_id: doc.owner_id, messages: legacy, flags: or(doc.flags, []) });
-  if (counts) {
-    row.messages = legacy + counts.new + counts.saved;
-    row.folders = { new: counts.new, saved: counts.saved };
-  }
-  return row;
+export function vmboxRows(core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
+  const counts = docs.length > 0 ? folderCounts(core, docs[0].accountId, docs.map((d) => d.id)) : new Map();
+  return docs.map((d) => {
+    const doc = d.doc;
+    const legacy = Array.isArray(doc.messages) ? doc.messages.length : 0;
+    const row = viewRow({ id: d.id, name: doc.name, mailbox: doc.mailbox, owner_id: doc.owner_id, messages: legacy, flags: or(doc.flags, []) });
+    const box = counts.get(d.id);
+    if (box) {
+      row.messages = legacy + box.new + box.saved;
+      row.folders = { new: box.new, saved: box.saved };
+    }
+    return row;
+  });
 }
 
 export const VMBOX_ROW = {
@@ -136,18 +145,19 @@ export function faxboxLeak(d: StoredDoc): Record<string, unknown> {
 }
 
 /**
- * A fax box's listing row: cb_faxboxes lists whole documents (`include_docs`) with their SMTP
+ * Fax boxes' listing rows: cb_faxboxes lists whole documents (`include_docs`) with their SMTP
  * address (`normalize_view_results/2`); the private fields its rows carry besides are not shown.
+ * The page's private fields are read in one statement (a page is read without them).
  */
-export function faxboxRow(d: StoredDoc, core: Core): Record<string, unknown> {
-  const stored = findDoc(core, 'faxbox', d.accountId, d.id);
-  return { ...d.doc, id: d.id, ...(stored ? faxboxLeak(stored) : {}) };
+export function faxboxRows(core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
+  const pvt = privateFields(core, docs.map((d) => d.id));
+  return docs.map((d) => ({ ...d.doc, id: d.id, ...faxboxLeak({ ...d, pvt: pvt.get(d.id) ?? {} }) }));
 }
 
 export const FAXBOX_LEAK = { smtp_email_address: { type: 'string', description: 'the address that faxes by email (`{8 hex}.{domain}`)' } } as Record<string, JsonSchema>;
 
 /** kazoo_media's `media/crossbar_listing`: the language in lower case (`''` when none) and whether it is a prompt. */
-export function mediaRow(d: StoredDoc): Record<string, unknown> {
+export const mediaRows = each((d) => {
   const doc = d.doc;
   return viewRow({
     id: d.id,
@@ -157,7 +167,7 @@ export function mediaRow(d: StoredDoc): Record<string, unknown> {
     language: String(or(doc.language, '')).toLowerCase(),
     is_prompt: Boolean(doc.prompt_id),
   });
-}
+});
 
 export const MEDIA_ROW = {
   fields: ['name', 'media_source', 'language'],

@@ -6,8 +6,9 @@ import { getAccount } from '../accounts/service.js';
 import { flushAccount, flushUsername } from './service.js';
 import { countRegistrations, registeredDevices, registrationsPage } from './store.js';
 
-/** Registrations are listed by account, then username. */
-const BY_USERNAME = opaqueKey('string', 'string');
+/** An account's registrations are listed by username; every account's by account, then username. */
+const BY_USERNAME = opaqueKey('string');
+const BY_ACCOUNT = opaqueKey('string', 'string');
 
 /**
  * Kazoo's registrar answers every registration at once (cb_registrations pages nothing): so does
@@ -110,7 +111,7 @@ export const registrationRoutes: RouteDef[] = [
     superduper: true,
     query: pagingQuery(),
     response: LIST,
-    handler: (ctx, core) => listingReply(everyUnlessPaged(ctx.query), (q) => registrationsPage(core, undefined, q), (r) => r.fields, BY_USERNAME),
+    handler: (ctx, core) => listingReply(everyUnlessPaged(ctx.query), (q) => registrationsPage(core, undefined, q), (r) => r.fields, BY_ACCOUNT),
   },
   {
     method: 'GET',

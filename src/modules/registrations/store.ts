@@ -64,16 +64,20 @@ export function removeDeviceRegistrations(core: Core, accountId: string, deviceI
   stmt(core.db, 'DELETE FROM registrations WHERE account_id = ? AND device_id = ?').run(accountId, deviceId);
 }
 
-/** A page of an account's live registrations by username. */
+/**
+ * A page of an account's live registrations by username, keyed by `[username]` (every account's
+ * when none is given: by account, then username, keyed by `[account_id, username]`).
+ */
 export function registrationsPage(core: Core, accountId: string | undefined, q: PageQuery<CompoundKey>, nowMs = Date.now()): Page<Registration, CompoundKey> {
   const page = readKeysetPage<Row>(
     core.db,
     {
       select: 'SELECT * FROM registrations',
-      where: accountId === undefined ? ['expires_at > ?'] : ['account_id = ?', 'expires_at > ?'],
+      // `+`: the lapsed are filtered as the page is read in username order, never looked up by expiry
+      where: accountId === undefined ? ['+expires_at > ?'] : ['account_id = ?', '+expires_at > ?'],
       args: accountId === undefined ? [nowMs] : [accountId, nowMs],
-      order: ['account_id', 'username'],
-      keyOf: (r) => [r.account_id, r.username],
+      order: accountId === undefined ? ['account_id', 'username'] : ['username'],
+      keyOf: (r) => (accountId === undefined ? [r.account_id, r.username] : [r.username]),
     },
     q,
   );

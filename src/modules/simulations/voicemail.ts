@@ -51,7 +51,7 @@ export function simulateVoicemail(core: Core, accountId: string, data: Record<st
   const box = getDoc(core, 'vmbox', accountId, String(input.vmbox_id));
   const ownerId = (input.owner_id as string | undefined) ?? (box.doc.owner_id as string | undefined);
   if (ownerId && !findUser(core, accountId, ownerId)) throw errors.badIdentifier(ownerId);
-  const counts = folderCounts(core, accountId, box.id);
+  const counts = folderCounts(core, accountId, [box.id]).get(box.id);
   const held = counts ? counts.new + counts.saved : 0;
   if (held >= MAILBOX_DEFAULT_SIZE) {
     const full = publishNotification(core, accountId, 'voicemail_full', { voicemail_box: box.id, max_message_count: MAILBOX_DEFAULT_SIZE, message_count: held });

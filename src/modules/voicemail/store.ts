@@ -73,18 +73,22 @@ export function moveBoxToDeleted(core: Core, accountId: string, boxId: string): 
   stmt(core.db, `UPDATE vm_messages SET folder = 'deleted', metadata = json_set(metadata, '$.folder', 'deleted') WHERE account_id = ? AND box_id = ?`).run(accountId, boxId);
 }
 
+/** A box's messages by folder. */
+export type FolderCounts = Record<Folder, number>;
+
 /**
- * A box's messages by folder, as Kazoo's `count_per_box_folder` view counts them (one range of
- * the box's index); undefined when it holds none, in any folder.
+ * Boxes' messages by folder, as Kazoo's `count_per_box_folder` view counts them (one range of the
+ * box index each, in one statement): a box that holds none, in any folder, is not in the map.
  */
-export function folderCounts(core: Core, accountId: string, boxId: string): Record<Folder, number> | undefined {
-  const rows = stmt(core.db, 'SELECT folder, count(*) AS n FROM vm_messages WHERE account_id = ? AND box_id = ? GROUP BY folder').all(accountId, boxId) as unknown as {
-    folder: Folder;
-    n: number;
-  }[];
-  if (rows.length === 0) return undefined;
-  const counts: Record<Folder, number> = { new: 0, saved: 0, deleted: 0 };
-  for (const r of rows) counts[r.folder] = r.n;
+export function folderCounts(core: Core, accountId: string, boxIds: string[]): Map<string, FolderCounts> {
+  const counts = new Map<string, FolderCounts>();
+  if (boxIds.length === 0) return counts;
+  const count = (folder: Folder) => `(SELECT count(*) FROM vm_messages m WHERE m.account_id = ?1 AND m.box_id = json_each.value AND m.folder = '${folder}')`;
+  const rows = stmt(core.db, `SELECT json_each.value AS box_id, ${count('new')} AS new, ${count('saved')} AS saved, ${count('deleted')} AS deleted FROM json_each(?2)`).all(
+    accountId,
+    JSON.stringify(boxIds),
+  ) as unknown as ({ box_id: string } & FolderCounts)[];
+  for (const r of rows) if (r.new + r.saved + r.deleted > 0) counts.set(r.box_id, { new: r.new, saved: r.saved, deleted: r.deleted });
   return counts;
 }
 
