@@ -1,6 +1,5 @@
 import type { TelModule } from './types.js';
-import { reportDbError } from '../store/health.js';
-import { withoutWaiting } from '../store/db.js';
+import { choreEvery } from '../store/chores.js';
 import { accountRoutes } from './accounts/routes.js';
 import { ACCOUNTS_CONFIG_CATEGORY } from './accounts/tree.js';
 import { userRoutes } from './users/routes.js';
@@ -42,18 +41,7 @@ export const MODULES: TelModule[] = [
     endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
     routes: authRoutes,
     configs: [AUTH_CONFIG],
-    start(core) {
-      const timer = setInterval(() => {
-        try {
-          withoutWaiting(core.db, () => sweepExpiredTokens(core));
-        } catch (err) {
-          // a file another process holds, or a full disk: the next sweep takes them
-          reportDbError(core.db, 'sweeping expired tokens failed', err);
-        }
-      }, 60_000);
-      timer.unref();
-      return { stop: async () => clearInterval(timer) };
-    },
+    start: (core) => choreEvery(core.db, 60_000, 'sweeping expired tokens failed', () => sweepExpiredTokens(core)),
   },
   {
     name: 'config',

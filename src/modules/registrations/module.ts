@@ -1,6 +1,5 @@
 import type { TelModule } from '../types.js';
-import { reportDbError } from '../../store/health.js';
-import { withoutWaiting } from '../../store/db.js';
+import { choreEvery } from '../../store/chores.js';
 import { simulateRegistration } from '../simulations/registration.js';
 import { registrationRoutes } from './routes.js';
 import { sweepLapsed } from './service.js';
@@ -27,16 +26,6 @@ export const registrationsModule: TelModule = {
       if (event.type === 'object' && p.type === 'device' && p.action === 'doc_deleted') removeDeviceRegistrations(core, event.accountId, String(p.id));
     });
   },
-  start(core) {
-    const timer = setInterval(() => {
-      try {
-        // a batch a turn: a backlog (a server that was down) drains over the next turns
-        withoutWaiting(core.db, () => sweepLapsed(core));
-      } catch (err) {
-        reportDbError(core.db, 'sweeping lapsed registrations failed', err);
-      }
-    }, SWEEP_EVERY_MS);
-    timer.unref();
-    return { stop: async () => clearInterval(timer) };
-  },
+  // a batch a turn: a backlog (a server that was down) drains over the next turns
+  start: (core) => choreEvery(core.db, SWEEP_EVERY_MS, 'sweeping lapsed registrations failed', () => sweepLapsed(core)),
 };
