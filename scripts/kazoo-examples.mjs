@@ -18,13 +18,10 @@
 // docs/kazoo-differences.md). The summary line counts the examples matched as shown; unexplained
 // misses are printed, and the exit code is 1 when there are any. A developer's tool: CI has no
 // Kazoo checkout.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import { join } from 'node:path';
+import { startEphemeralTel } from './lib/ephemeral-tel.mjs';
 
 function usage(message) {
   if (message) console.error(message);
@@ -168,28 +165,6 @@ function routesOf(openapi) {
 }
 
 // --- the server ---------------------------------------------------------------------------
-
-async function startServer() {
-  const child = spawn(process.execPath, [join(root, 'bin/tel.js'), 'serve', '--ephemeral', '--port', '0', '--json'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = [];
-  let buf = '';
-  await new Promise((done, fail) => {
-    child.stdout.on('data', (d) => {
-      buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        lines.push(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-        if (lines.length === 2) done();
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`tel serve exited (${code})`)));
-  });
-  const info = JSON.parse(lines[1]);
-  return { ...info, apiKey: info.api_key, stop: () => child.kill('SIGTERM') };
-}
 
 let base;
 async function call(token, method, path, body) {
@@ -621,7 +596,7 @@ function explanationOf(example, miss, sent) {
 // --- the run --------------------------------------------------------------------------------------
 
 async function main() {
-  const server = opts.url ? { url: opts.url, apiKey: opts.apiKey, stop() {} } : await startServer();
+  const server = opts.url ? { url: opts.url, apiKey: opts.apiKey, stop() {} } : await startEphemeralTel();
   base = server.url;
   const results = [];
   const skipped = [];
