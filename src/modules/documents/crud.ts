@@ -27,7 +27,7 @@ export interface DocumentKind {
   /** endpoint name (`devices`) */
   endpoint: string;
   schema: JsonSchema;
-  /** fields shown in listings besides `id` (those the kind's schema types; see `row`) */
+  /** fields shown in listings besides `id` (those the kind's schema types; see `rows`) */
   summary: string[];
   /**
    * A page's listing rows as Kazoo's view for the kind emits them (its `crossbar_listing` map,
@@ -111,7 +111,7 @@ export function documentService(kind: DocumentKind): DocumentService {
 }
 
 /** The listing rows of a page of documents: the kind's `rows`, else each one's id and the kind's summary fields it has. */
-export function documentRows(kind: DocumentKind, core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
+function documentRows(kind: DocumentKind, core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
   if (kind.rows) return kind.rows(core, docs);
   return docs.map((d) => {
     const row: Record<string, unknown> = { id: d.id };

@@ -166,7 +166,7 @@ function emptySource() {
 }
 
 /** The folder a request names (`data.folder`, else `?folder=`), if it is one of Kazoo's. */
-export function folderOf(data: Record<string, unknown>, query: URLSearchParams): Folder | undefined {
+function folderOf(data: Record<string, unknown>, query: URLSearchParams): Folder | undefined {
   const f = data.folder ?? query.get('folder');
   return f === 'new' || f === 'saved' || f === 'deleted' ? f : undefined;
 }

@@ -111,8 +111,3 @@ export function messagesPage(core: Core, accountId: string, boxId: string | unde
   );
   return { ...page, items: page.items.map(fromRow) };
 }
-
-/** Every message of a box (a bulk change's candidates), newest first. */
-export function boxMessages(core: Core, accountId: string, boxId: string): VmMessage[] {
-  return (stmt(core.db, 'SELECT * FROM vm_messages WHERE account_id = ? AND box_id = ? ORDER BY timestamp DESC, id DESC').all(accountId, boxId) as unknown as Row[]).map(fromRow);
-}
