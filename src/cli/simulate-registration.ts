@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, withGlobals, type CliIo } from './io.js';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
 interface RegistrationOptions {
   account: string;
