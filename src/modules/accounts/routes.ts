@@ -10,6 +10,7 @@ import { accountSchema } from './schema.js';
 import {
   accountDoc,
   accountJson,
+  checkAccountCreate,
   checkAccountWrite,
   createAccount,
   deleteAccount,
@@ -99,7 +100,11 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id',
     body: accountSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: answerOf(ctx, core, createAccount(core, dataObject(ctx), { parentId: ctx.params.account_id })) }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      checkAccountCreate(core, authOf(ctx), input);
+      return { data: answerOf(ctx, core, createAccount(core, input, { parentId: ctx.params.account_id })) };
+    },
   },
   {
     method: 'GET',

@@ -25,12 +25,17 @@ export interface DocumentKind {
   /** fields shown in listings besides `id` (those the kind's schema types; see `rows`) */
   summary: string[];
   /**
+   * A listing row as Kazoo's view emits it, where it computes fields (`flags` as `[]` when absent, a
+   * count): answers `summary`'s fields, those the kind's schema lacks typed in `rowFields`.
+   */
+  row?(d: StoredDoc): Record<string, unknown>;
+  /**
    * A page's listing rows as Kazoo's view for the kind emits them (its `crossbar_listing` map,
-   * and what its crossbar module adds), when they are more than `id` and the `summary` fields each
-   * document has: the whole page at once, so that what rows add is read in one statement.
+   * and what its crossbar module adds) when a row needs more than its document: the whole page at
+   * once, so that what rows add is read in one statement. Takes the place of `row`.
    */
   rows?(core: Core, docs: StoredDoc[]): Record<string, unknown>[];
-  /** the JSON Schemas of the row's fields that are not the kind's own (a vmbox's `messages` count) */
+  /** the JSON Schemas of the row's fields that are not the document's (see `row`, `rows`) */
   rowFields?: Record<string, JsonSchema>;
   /** private fields a new document gets (a fax box's SMTP address) */
   newPrivate?(core: Core, accountId: string): Record<string, unknown>;
@@ -105,17 +110,29 @@ export function documentService(kind: DocumentKind): DocumentService {
   };
 }
 
-/** The listing rows of a page of documents: the kind's `rows`, else each one's id and the kind's summary fields it has. */
-function documentRows(kind: DocumentKind, core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
-  if (kind.rows) return kind.rows(core, docs);
-  return docs.map((d) => {
-    const row: Record<string, unknown> = { id: d.id };
-    for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
-    return row;
-  });
+/** A listing row of a document: its id and the kind's summary fields it has (or its `row`). */
+export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string, unknown> {
+  if (kind.row) return { id: d.id, ...kind.row(d) };
+  const row: Record<string, unknown> = { id: d.id };
+  for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
+  return row;
 }
 
-/** A page of a kind's documents as its listing rows (the page's keys are the documents'). */
+/** A page of a kind's documents as its listing rows (the page's keys are the documents'): its `rows`, else each one's. */
 export function rowsPage<K>(kind: DocumentKind, core: Core, page: Page<StoredDoc, K>): Page<Record<string, unknown>, K> {
-  return { ...page, items: documentRows(kind, core, page.items) };
+  const items = kind.rows ? kind.rows(core, page.items) : page.items.map((d) => documentSummary(kind, d));
+  return { ...page, items };
+}
+
+/**
+ * The rows of Kazoo's `crossbar_listing` views that name a few fields and `flags` (`[]` when the
+ * document has none): the `row` of a kind.
+ */
+export function flaggedRow(fields: readonly string[]): (d: StoredDoc) => Record<string, unknown> {
+  return (d) => {
+    const row: Record<string, unknown> = {};
+    for (const f of fields) if (d.doc[f] !== undefined) row[f] = d.doc[f];
+    row.flags = d.doc.flags ?? [];
+    return row;
+  };
 }

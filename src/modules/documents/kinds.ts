@@ -5,14 +5,14 @@ import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
 import { mediaSchema } from './schemas/media.js';
 import { vmboxSchema } from './schemas/vmboxes.js';
-import { CALLFLOW_ROW, callflowRows, DEVICE_ROW, deviceRows, FAXBOX_LEAK, faxboxLeak, faxboxPrivate, faxboxRows, prepareFaxbox, MEDIA_ROW, mediaRows, VMBOX_ROW, vmboxRows } from './rows.js';
+import { CALLFLOW_ROW, callflowRow, DEVICE_ROW, deviceRow, FAXBOX_LEAK, faxboxLeak, faxboxPrivate, faxboxRows, prepareFaxbox, MEDIA_ROW, mediaRow, VMBOX_ROW, vmboxRows } from './rows.js';
 
 /** Devices: SIP phones and softphones of an account. */
 export const devices = documentService({
   kind: 'device',
   endpoint: 'devices',
   summary: DEVICE_ROW.fields,
-  rows: deviceRows,
+  row: deviceRow,
   rowFields: DEVICE_ROW.extra,
   schema: deviceSchema,
   check: checkDevice,
@@ -23,7 +23,7 @@ export const callflows = documentService({
   kind: 'callflow',
   endpoint: 'callflows',
   summary: CALLFLOW_ROW.fields,
-  rows: callflowRows,
+  row: callflowRow,
   rowFields: CALLFLOW_ROW.extra,
   schema: callflowSchema,
   prepare: prepareCallflow,
@@ -61,7 +61,7 @@ export const media = documentService({
   kind: 'media',
   endpoint: 'media',
   summary: MEDIA_ROW.fields,
-  rows: mediaRows,
+  row: mediaRow,
   rowFields: MEDIA_ROW.extra,
   schema: mediaSchema,
 });

@@ -26,17 +26,10 @@ function obj(v: unknown): Doc {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {};
 }
 
-/** Rows of a page made one document at a time (a view's map). */
-const each =
-  (row: (d: StoredDoc) => Record<string, unknown>) =>
-  (_core: Core, docs: StoredDoc[]): Record<string, unknown>[] =>
-    docs.map(row);
-
 /** `devices/crossbar_listing`: a SIP username, a MAC address (`''`) and a device type (`sip_device`) always. */
-export const deviceRows = each((d) => {
+export function deviceRow(d: StoredDoc): Record<string, unknown> {
   const doc = d.doc;
   return viewRow({
-    id: d.id,
     name: doc.name,
     username: obj(doc.sip).username,
     mac_address: or(doc.mac_address, ''),
@@ -47,7 +40,7 @@ export const deviceRows = each((d) => {
     call_recording: doc.call_recording,
     flags: or(doc.flags, []),
   });
-});
+}
 
 /** What a device row has beyond the device's own fields. */
 export const DEVICE_ROW = {
@@ -65,10 +58,9 @@ function flowModules(flow: unknown, into: string[] = []): string[] {
 }
 
 /** `callflows/crossbar_listing`: the flow's modules and `featurecode` (`false` when it has none). */
-export const callflowRows = each((d) => {
+export function callflowRow(d: StoredDoc): Record<string, unknown> {
   const doc = d.doc;
   return viewRow({
-    id: d.id,
     name: doc.name,
     type: doc.type,
     numbers: doc.numbers,
@@ -79,7 +71,7 @@ export const callflowRows = each((d) => {
     modules: doc.flow ? flowModules(doc.flow) : [],
     flags: or(doc.flags, []),
   });
-});
+}
 
 export const CALLFLOW_ROW = {
   fields: ['name', 'numbers', 'patterns', 'featurecode', 'flags'],
@@ -157,17 +149,16 @@ export function faxboxRows(core: Core, docs: StoredDoc[]): Record<string, unknow
 export const FAXBOX_LEAK = { smtp_email_address: { type: 'string', description: 'the address that faxes by email (`{8 hex}.{domain}`)' } } as Record<string, JsonSchema>;
 
 /** kazoo_media's `media/crossbar_listing`: the language in lower case (`''` when none) and whether it is a prompt. */
-export const mediaRows = each((d) => {
+export function mediaRow(d: StoredDoc): Record<string, unknown> {
   const doc = d.doc;
   return viewRow({
-    id: d.id,
     name: doc.name,
     media_type: doc.media_type,
     media_source: doc.media_source,
     language: String(or(doc.language, '')).toLowerCase(),
     is_prompt: Boolean(doc.prompt_id),
   });
-});
+}
 
 export const MEDIA_ROW = {
   fields: ['name', 'media_source', 'language'],
