@@ -86,12 +86,17 @@ function examplesOf(file) {
       if (!isCurl(blocks[b])) continue;
       const answers = [];
       let bodyText;
+      // a curl sending no body followed by a block without Kazoo's envelope (`status`): the page shows the body apart
+      const sendsNone = !/(?:-d|--data(?:-binary)?|-F|--form)\s/.test(blocks[b].text);
       for (let a = b + 1; a < blocks.length && !isCurl(blocks[a]); a++) {
         if (blocks[a].lang === 'shell' || !/^\s*\{/.test(blocks[a].text)) continue;
-        if (blocks[a].body) bodyText = blocks[a].text;
+        const json = looseJson(blocks[a].text);
+        const unenveloped = bodyText === undefined && sendsNone && json && typeof json === 'object' && 'data' in json && !('status' in json);
+        if (blocks[a].body || unenveloped) bodyText = blocks[a].text;
         else answers.push(blocks[a].text);
       }
-      if (answers.length > 0) out.push({ file, method: m[1], path: m[2], index: n++, curl: blocks[b].text, bodyText, answerTexts: answers });
+      // a request shown without its answer is kept for its body (a later fetch shows what it wrote)
+      if (answers.length > 0 || bodyText !== undefined) out.push({ file, method: m[1], path: m[2], index: n++, curl: blocks[b].text, bodyText, answerTexts: answers });
     }
   }
   return out;
@@ -210,6 +215,9 @@ const DEFAULT_BODIES = {
   resources: () => ({ name: 'Carrier 3', gateways: [{ server: 'sip.example.com' }] }),
   resource_templates: () => ({ name: 'Template', gateways: [{ server: 'sip.example.com' }] }),
   alerts: () => ({ title: 'Alert', message: 'Hello', category: 'info', from: [{ type: 'superduper_admin', value: true }], to: [{ type: 'all', value: true }] }),
+  clicktocall: () => ({ name: 'Call us', extension: '1000' }),
+  directories: () => ({ name: 'Company' }),
+  groups: () => ({ name: 'Sales', endpoints: {} }),
 };
 
 /** The placeholder naming a document of each endpoint (a listing of one is seeded with one). */
@@ -233,6 +241,11 @@ const PLACEHOLDER_OF = {
   status: 'USERNAME',
   attempts: 'WEBHOOK_ID',
   domains: 'domain',
+  clicktocall: 'C2C_ID',
+  directories: 'DIRECTORY_ID',
+  groups: 'GROUP_ID',
+  comments: 'COMMENT_ID',
+  rates: 'RATE_ID',
 };
 
 /** Body keys whose 32-hex values name Kazoo's lab documents: they name the fixtures' instead. */
@@ -255,6 +268,8 @@ function fixtures(env, pageBodies) {
     CREDENTIALS_HASH: md5(`${env.username}:${env.password}`),
     CONFIG_ID: 'crossbar',
     NODE: 'node',
+    // a key of a storage's attachments (Kazoo's 32 hex digits)
+    UUID: md5('examples'),
   };
   const made = new Map();
   const account = () => get('ACCOUNT_ID');
@@ -299,6 +314,20 @@ function fixtures(env, pageBodies) {
       await must(token, 'PUT', `${await acc()}/simulations`, { kind: 'registration', device_id: device.id });
       return username;
     },
+    C2C_ID: async () => (await create('clicktocall')).id,
+    DIRECTORY_ID: async () => (await create('directories')).id,
+    GROUP_ID: async () => (await create('groups')).id,
+    COMMENT_ID: async () => {
+      // comments are reached by position: the account's first
+      await must(token, 'PUT', `${await acc()}/comments`, { comments: [{ content: 'A comment', author: 'Ann Lee', timestamp: 63_800_000_000 }] });
+      return '0';
+    },
+    RATE_ID: async () => {
+      // rates are the system's, their ids made of country and prefix: a prefix of the run's own
+      const prefix = `1${String(serial++).padStart(4, '0')}${String(Date.now() % 100000).padStart(5, '0')}`;
+      return (await must(token, 'PUT', '/v2/rates', { prefix, iso_country_code: 'US', description: 'Example', rate_cost: 0.1 })).id;
+    },
+    SCHEMA_NAME: async () => 'devices',
     domain: async () => {
       const domain = `${unique('wl')}.example.com`;
       await must(token, 'PUT', `${await acc()}/whitelabel`, { domain, company_name: 'Example' });
@@ -329,8 +358,13 @@ function fixtures(env, pageBodies) {
 
 /** The request bodies a page creates documents with (`PUT /v2/accounts/{ACCOUNT_ID}/<endpoint>`), by endpoint. */
 function pageBodiesOf(examples) {
-  const out = {};
+  const out = { writes: {} };
   for (const e of examples) {
+    if (e.method === 'PUT' || e.method === 'POST') {
+      const key = `${e.method} ${e.path}`;
+      const body = e.bodyText !== undefined ? looseJson(e.bodyText) : curlBody(e.curl);
+      if (!out.writes[key] && body?.data && typeof body.data === 'object') out.writes[key] = body.data;
+    }
     if (e.method === 'POST' && e.path === '/v2/system_configs/{SYSTEM_CONFIG_ID}' && !out.system_config) {
       const body = e.bodyText !== undefined ? looseJson(e.bodyText) : curlBody(e.curl);
       if (body?.data) out.system_config = body.data;
@@ -349,6 +383,18 @@ function pageBodiesOf(examples) {
  * create bodies.
  */
 const BEFORE = [
+  ...[
+    // a page's settings fetched after the page wrote them (the answer shows them): written first
+    ['access_lists.md', 'POST', '/v2/accounts/{ACCOUNT_ID}/devices/{DEVICE_ID}/access_lists'],
+    ['allotments.md', 'POST', '/v2/accounts/{ACCOUNT_ID}/allotments'],
+    ['storage.md', 'PUT', '/v2/accounts/{ACCOUNT_ID}/storage'],
+  ].map(([page, method, path]) => ({
+    example: new RegExp(`^${page.replace('.', '\\.')} GET ${path.replace(/[{}]/g, '\\$&')}$`),
+    run: async (fx, token, _example, pageBodies) => {
+      const values = { ACCOUNT_ID: await fx.get('ACCOUNT_ID'), DEVICE_ID: path.includes('{DEVICE_ID}') ? await fx.get('DEVICE_ID') : undefined, UUID: await fx.get('UUID') };
+      return must(token, method, fill(path, values), JSON.parse(fill(JSON.stringify(pageBodies.writes[`${method} ${path}`]), values)));
+    },
+  })),
   {
     example: /^apps_store\.md (POST|DELETE) \/v2\/accounts\/\{ACCOUNT_ID\}\/apps_store\/\{APP_ID\}$/,
     run: async (fx, token) => must(token, 'PUT', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/apps_store/${await fx.get('APP_ID')}`, { allowed_users: 'all' }),
@@ -366,11 +412,11 @@ const BEFORE = [
 ];
 
 /** Every placeholder a string names (`{DEVICE_ID}`). */
-const placeholdersIn = (text) => [...text.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => m[1]);
+const placeholdersIn = (text) => [...text.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
 
 /** Replaces `{NAME}` placeholders in a string (a path, a body's text) with the fixtures' values. */
 function fill(text, values) {
-  return text.replace(/\{([A-Za-z_]+)\}/g, (whole, name) => (values[name] !== undefined ? String(values[name]) : whole));
+  return text.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name) => (values[name] !== undefined ? String(values[name]) : whole));
 }
 
 // --- shapes ---------------------------------------------------------------------------------
@@ -490,10 +536,26 @@ const EXPLAINED = [
   { example: 'whitelabeling.md *', path: 'data.CNAM', why: "Kazoo's domains schema and kzd_domains' default fixture spell CNAME: the page's CNAM is a typo of its" },
   { example: 'whitelabeling.md *', path: 'data.CNAME', why: "Kazoo's domains schema and kzd_domains' default fixture spell CNAME" },
   { example: 'whitelabeling.md POST /v2/accounts/{ACCOUNT_ID}/whitelabel/domains', path: 'data', what: 'extra', why: 'cb_whitelabel test_host/4 answers each host with its name' },
+  { example: 'directories.md GET /v2/accounts/{ACCOUNT_ID}/directories', path: 'data[].flags', why: VIEW_FLAGS('directories/crossbar_listing') },
+  { example: 'groups.md GET /v2/accounts/{ACCOUNT_ID}/groups', path: 'data[].flags', why: VIEW_FLAGS('groups/crossbar_listing') },
+  { example: 'comments.md GET /v2/accounts/{ACCOUNT_ID}/comments', path: 'data', why: 'cb_comments summary/1 answers {comments: [...]} (only_return_comments/1): the page writes {COMMENT} for it' },
+  { example: 'comments.md DELETE /v2/accounts/{ACCOUNT_ID}/comments', path: 'data', why: 'cb_comments delete/1 answers what is left, {comments: []} (only_return_comments/1)' },
+  { example: 'comments.md GET /v2/accounts/{ACCOUNT_ID}/comments/{COMMENT_ID}', path: 'data', why: 'cb_comments read/2 answers the comment itself (only_return_comment/2), not the list' },
+  { example: 'comments.md POST /v2/accounts/{ACCOUNT_ID}/comments/{COMMENT_ID}', path: 'status', why: "the page's body {COMMENT} stands for a comment (an object, comment.json): the string it sends is refused" },
+  { example: 'rates.md GET /v2/rates', path: 'data[].surcharge', why: "Kazoo's rates/crossbar_listing view emits surcharge from rate_surcharge, which the page's rate had set (rates.json fills no default)" },
+  ...['rate_increment', 'rate_minimum', 'rate_nocharge_time', 'rate_surcharge'].map((field) => ({
+    example: 'rates.md *',
+    path: `data.${field}`,
+    why: "cb_rates on_successful_validation/2 sets only pvt_type and routes, and rates.json fills none: the page's rate had them set",
+  })),
+  { example: 'rates.md DELETE /v2/rates/{RATE_ID}', path: 'data.routes', what: 'extra', why: "cb_rates ensure_routes_set/1 gives every rate routes when it is created: the page's deleted rate shows none" },
+  { example: 'temporal_rules.md PUT /v2/accounts/{ACCOUNT_ID}/temporal_rules', path: 'data.id', why: "crossbar_doc:save/1 answers the saved document's public fields, its id among them (kz_doc:public_fields/1): the page's answer leaves it out" },
   // the page's own data, not a shape
   { example: 'configs.md *', path: 'data', what: 'missing', why: "the page's account inherits its system's conferences settings (cb_configs merges the system's default node); the lab's system holds none" },
   { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers', path: 'data', why: `ledgers are keyed by the sources that billed the page's account; tel bills nothing (${DIFF})` },
-  { example: 'media.md GET /v2/accounts/{ACCOUNT_ID}/media/{MEDIA_ID}', path: 'data.ui_metadata', why: "the page's document was saved by Monster UI (ui_metadata is kept when sent)" },
+  { example: '*', path: 'data.ui_metadata', what: 'missing', why: "the page's document was saved by Monster UI (ui_metadata is kept when sent)" },
+  { example: 'schemas.md GET /v2/schemas/{SCHEMA_NAME}', path: 'data', why: `the page fetches acls (the switch's ACL entries), a schema tel has not: tel answers its own schemas, here devices' (${DIFF})` },
+  { example: 'storage.md GET /v2/accounts/{ACCOUNT_ID}/storage', path: 'data.attachments{}[].settings', why: "the page's fetch shows an S3 handler's settings, its create an HTTP server's (storage.attachment.http.json fills base64_encode_data, default false)" },
   { example: 'media.md PUT /v2/accounts/{ACCOUNT_ID}/media', path: 'data.tts.text', why: "the page's one answer is its prompt request's, shown after its TTS request: a TTS document keeps its text" },
   { example: 'voicemail.md *', path: 'data.transcription', why: `the page's message was transcribed; tel transcribes nothing (${DIFF})` },
   // tel differs on purpose: docs/kazoo-differences.md
@@ -614,7 +676,7 @@ async function main() {
       const examples = examplesOf(file);
       const pageBodies = pageBodiesOf(examples);
       for (const example of examples) {
-        if (!served(routes, example.method, example.path)) continue;
+        if (example.answerTexts.length === 0 || !served(routes, example.method, example.path)) continue;
         const answers = example.answerTexts.map(looseJson);
         const body = example.bodyText !== undefined ? (looseJson(example.bodyText) ?? null) : curlBody(example.curl);
         if (answers.includes(undefined) || body === null) {
@@ -632,7 +694,7 @@ async function main() {
         if ((example.method === 'GET' || last === 'domains' || last === 'messages') && PLACEHOLDER_OF[last]) wanted.add(PLACEHOLDER_OF[last]);
         const values = {};
         for (const name of wanted) values[name] = await fx.get(name);
-        for (const b of BEFORE) if (b.example.test(`${example.file} ${example.method} ${example.path}`)) await b.run(fx, own.body.auth_token, example);
+        for (const b of BEFORE) if (b.example.test(`${example.file} ${example.method} ${example.path}`)) await b.run(fx, own.body.auth_token, example, pageBodies);
         const path = fill(example.path.split('?')[0], values).replace(/\/$/, '');
         // "MSG_ID1" in a body names the fixture's message (the others name none: they fail)
         if (/"MSG_ID1"/.test(JSON.stringify(body ?? {}))) values.VM_MSG_ID ??= await fx.get('VM_MSG_ID');
