@@ -211,6 +211,8 @@ export interface ListingOptions<T> {
   chunkRows?: number;
   /** the listing reads `created_from`/`created_to` as its range (Kazoo's ranged views): time bounds alone filter nothing more */
   timeRange?: boolean;
+  /** the rows answered for a page's items, made a page at a time (a row that reads more than its item); default: `json` of each */
+  rows?: (items: T[]) => unknown[];
 }
 
 /**
@@ -231,8 +233,9 @@ export function listingReply<T, K>(
   const q = pageQueryOf(query, keys.read);
   const filterOfQuery = () => rowFilterOf(query, opts.whole ?? (json as WholeDoc<T>), opts.timeRange);
   const filter = filterOfQuery();
+  const { rows: rowsOf = (items: T[]) => items.map(json) } = opts;
   if (q.pageSize !== undefined) {
-    const answer = (page: Page<T, K>): Reply => ({ data: page.items.map(json), extras: pageExtras(page, keys.show) });
+    const answer = (page: Page<T, K>): Reply => ({ data: rowsOf(page.items), extras: pageExtras(page, keys.show) });
     if (!filter) return answer(read(q));
     const page = filledPage(read, { ...q, pageSize: q.pageSize, filter });
     return page instanceof Promise ? page.then(answer) : answer(page);
@@ -240,10 +243,12 @@ export function listingReply<T, K>(
   const chunkRows = opts.chunkRows ?? CHUNK_ROWS;
   const first = filter ? timedRead(read, { pageSize: chunkRows, startKey: q.startKey, filter }) : read({ pageSize: chunkRows, startKey: q.startKey });
   // the rows anew at each reading (a CSV answer reads them twice), each with a filter of its own
-  const rows = function* (): Generator<unknown[]> {
-    for (const items of everyPage(read, { startKey: q.startKey, chunkRows, filter: filterOfQuery() })) yield items.map(json);
+  const asRows = function* (chunks: Iterable<T[]>): Generator<unknown[]> {
+    // a filtered read's empty chunk stays one: a turn of the event loop between reads
+    for (const items of chunks) yield items.length === 0 ? [] : rowsOf(items);
   };
-  return { stream: { pieces: jsonArrayPieces(everyPage(read, { first, chunkRows, filter }), json), rows } };
+  const rows = () => asRows(everyPage(read, { startKey: q.startKey, chunkRows, filter: filterOfQuery() }));
+  return { stream: { pieces: jsonArrayPieces(asRows(everyPage(read, { first, chunkRows, filter })), (row) => row), rows } };
 }
 
 /**

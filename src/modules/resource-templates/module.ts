@@ -6,7 +6,7 @@ import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../ht
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { errors } from '../../errors.js';
 import { getAccount, isDescendant, resellerIdOf } from '../accounts/service.js';
-import { documentService, documentSummary } from '../documents/crud.js';
+import { documentService, documentSummary, kindRows } from '../documents/crud.js';
 import { filterDoc, publicDoc, type StoredDoc } from '../documents/store.js';
 import { withKeptPasswords, withMaskedPasswords } from '../resources/service.js';
 import { isAccountAdmin } from '../users/service.js';
@@ -71,6 +71,7 @@ const routes: RouteDef[] = [
       const desc = descendingOf(ctx.query);
       return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY, {
         whole: (d) => filterDoc(d, templateJson(ctx, core, owner, d)),
+        rows: (docs) => kindRows(resourceTemplates.kind, core, docs),
       });
     },
   },
