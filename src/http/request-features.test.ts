@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { csvText } from './csv.js';
 
 // Kazoo's request features on every endpoint, each as its Erlang source defines it (the function
 // is named in each test): CSV answers, ETag and conditional requests, the verb tunnel, Location,
@@ -38,10 +39,12 @@ describe('request features (api_util, api_resource, crossbar_doc, cowboy_rest)',
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/csv');
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="result.csv"');
-      // kz_csv:jobj_to_file/2 writes a row with the columns known when it is written: the first row has no mac_address cell
+      // the rows of Kazoo's devices view (an empty mac_address, flags [] an empty cell), `id` headed ID
       expect(await res.text()).toBe(
-        `"ID","name","device_type","enabled","mac_address"\n"${a}","Desk ""A""","sip_device","true"\n"${b}","Desk B","sip_device","false","00:11:22:33:44:55"\n`,
+        `"ID","name","mac_address","enabled","device_type","flags"\n"${a}","Desk ""A""","","true","sip_device",""\n"${b}","Desk B","00:11:22:33:44:55","false","sip_device",""\n`,
       );
+      // kz_csv:jobj_to_file/2 writes a row with the columns known when it is written: the header has them all, an earlier row fewer
+      expect(csvText([{ id: 'x', name: 'A' }, { id: 'y', name: 'B', mac_address: 'm' }])).toBe('"ID","name","mac_address"\n"x","A"\n"y","B","m"\n');
     });
 
     it('?accept=csv on a document: one row, nested keys flattened and joined by _, lists joined by commas', async () => {
