@@ -158,6 +158,33 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
       },
     },
     {
+      name: 'a voicemail box’s messages (the filter a JSON list, as their order is the simulation’s)',
+      async seed() {
+        const vmbox = await put(`accounts/${account}/vmboxes`, { name: 'Filtered box', mailbox: '3999' });
+        for (const caller of ['+14155550301', '+14155550302', '+14155550303']) {
+          const r = await srv.request('PUT', `/v2/accounts/${account}/simulations`, { token, data: { kind: 'voicemail', vmbox_id: vmbox, caller_id_number: caller } });
+          if (r.status !== 201) throw new Error(`voicemail: ${r.status} ${r.text}`);
+        }
+        const path = `accounts/${account}/vmboxes/${vmbox}/messages`;
+        const rows = (await get(path, 'paginate=false')).data;
+        const keep = `filter_caller_id_number=${encodeURIComponent(JSON.stringify([rows[0].caller_id_number, rows[2].caller_id_number]))}`;
+        return { path, keep, ids: rows.map((r: any) => r.media_id) };
+      },
+      idsOf: (data) => data.map((r: any) => r.media_id),
+    },
+    {
+      name: 'registrations',
+      async seed() {
+        for (const [i, name] of ['reg-a', 'reg-b', 'reg-c'].entries()) {
+          const d = await put(`accounts/${account}/devices`, { name, sip: { username: name, password: 'Secret-sip-1' } });
+          const r = await srv.request('PUT', `/v2/accounts/${account}/simulations`, { token, data: { kind: 'registration', device_id: d, network_ip: `198.51.100.${i === 1 ? 2 : 1}` } });
+          if (r.status !== 201) throw new Error(`registration: ${r.status} ${r.text}`);
+        }
+        return { path: `accounts/${account}/registrations`, keep: 'filter_network_ip=198.51.100.1', ids: ['reg-a', 'reg-b', 'reg-c'] };
+      },
+      idsOf: (data) => data.map((r: any) => r.username),
+    },
+    {
       name: 'webhook attempts (and the time bounds)',
       async seed() {
         const hook = await put(`accounts/${account}/webhooks`, { name: 'Attempted', uri: 'http://127.0.0.1:9/a', hook: 'channel_create' });
