@@ -84,6 +84,10 @@ export const errors = {
   /** 404: no such endpoint or path. */
   notFound: () => new ApiError(404, 'not_found', { message: 'not found' }),
 
+  /** 404 in the words a Kazoo module answers it (`could not find cdr with supplied id`, `utc_offset must be a number`). */
+  notFoundAs: (message: string, cause?: string) =>
+    new ApiError(404, message, { message, ...(cause !== undefined ? { cause } : {}) }),
+
   /** 405 with the `Allow` header listing what the path accepts. */
   methodNotAllowed: (allowed: string[]) =>
     new ApiError(405, 'invalid_method', { message: 'method not allowed' }, { Allow: allowed.join(', ') }),

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { HANGUP_CODES } from '../modules/simulations/call.js';
+import { HANGUP_CODES } from '../modules/channels/calls.js';
 import { CliError, withGlobals, type CliIo } from './io.js';
 import { runSimulation, type SimulateCommand } from './simulate.js';
 

@@ -26,6 +26,7 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { cdrsModule } from './cdrs/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -77,4 +78,5 @@ export const MODULES: TelModule[] = [
   aboutModule,
   openApiModule,
   deliveryModule,
+  cdrsModule,
 ];
