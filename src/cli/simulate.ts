@@ -4,7 +4,7 @@ import type { EmittedEvent } from '../modules/simulations/registry.js';
 import { emit, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
-import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
+import { simulateCallCommand, simulateHangupCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
 
 /** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
@@ -13,6 +13,7 @@ export type SimulateCommand = (simulate: Command, io: CliIo) => void;
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateCallCommand,
+  simulateHangupCommand,
   simulateSmsCommand,
   simulateMmsCommand,
   simulateQueueCallCommand,

@@ -27,6 +27,7 @@ import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
 import { cdrsModule } from './cdrs/module.js';
+import { channelsModule } from './channels/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -79,4 +80,5 @@ export const MODULES: TelModule[] = [
   openApiModule,
   deliveryModule,
   cdrsModule,
+  channelsModule,
 ];

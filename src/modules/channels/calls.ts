@@ -132,7 +132,7 @@ export function legCdr(call: Call, leg: Leg, endMs: number, cause: string, recor
     interactionId: call.interactionId,
     interactionTime: Number(call.interactionId.split('-')[0]),
     // a leg made in the same millisecond as the first still comes after it
-    channelTime: leg.startedMs * 1000 + call.legs.indexOf(leg),
+    channelTime: leg.startedMs * 1000 + (isFirst ? 0 : 1),
     doc,
   };
 }

@@ -142,7 +142,7 @@ export function transferCall(core: Core, accountId: string, uuid: string, target
     events.push(...endLegs(core, call, [transferor], 'NORMAL_CLEARING', nowMs));
     transferee.otherLeg = leg.callId;
     call.legs = call.legs.filter((l) => l !== transferor);
-    saveCall(core, call, nowMs);
+    saveCall(core, call, nowMs, true);
     return events;
   });
 }

@@ -28,11 +28,12 @@ function fromRow(r: Row): LiveLeg {
 
 /**
  * Keeps a call's legs as channels: each leg a row holding the whole call (a call has two or three
- * legs), in place of those the call had. A leg id another call of the account holds is a 400.
+ * legs), in place of those the call had when it `changed`. A leg id another call of the account
+ * holds is a 400.
  */
-export function saveCall(core: Core, call: Call, createdMs: number = Date.now()): void {
+export function saveCall(core: Core, call: Call, createdMs: number = Date.now(), changed = false): void {
   const callId = call.id;
-  stmt(core.db, 'DELETE FROM channels WHERE account_id = ? AND call_id = ?').run(call.accountId, callId);
+  if (changed) dropCall(core, call);
   const doc = JSON.stringify(call);
   const insert = stmt(
     core.db,
