@@ -28,6 +28,7 @@ import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
 import { cdrsModule } from './cdrs/module.js';
 import { channelsModule } from './channels/module.js';
+import { recordingsModule } from './recordings/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -81,4 +82,5 @@ export const MODULES: TelModule[] = [
   deliveryModule,
   cdrsModule,
   channelsModule,
+  recordingsModule,
 ];
