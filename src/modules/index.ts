@@ -29,6 +29,7 @@ import { storageModule } from './storage/module.js';
 import { cdrsModule } from './cdrs/module.js';
 import { channelsModule } from './channels/module.js';
 import { recordingsModule } from './recordings/module.js';
+import { messagesModule } from './messages/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -83,4 +84,5 @@ export const MODULES: TelModule[] = [
   cdrsModule,
   channelsModule,
   recordingsModule,
+  messagesModule,
 ];

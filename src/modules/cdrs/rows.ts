@@ -1,4 +1,4 @@
-import { GREGORIAN_OFFSET_SECONDS } from '../../util/time.js';
+import { GREGORIAN_OFFSET_SECONDS, rfc1036 } from '../../util/time.js';
 
 // A CDR as Kazoo's cdrs listing answers it (kzd_cdrs' columns, for JSON and CSV alike): the
 // leg's fields as strings where Kazoo writes them as strings, its start told in several forms.
@@ -45,8 +45,6 @@ export const CDR_COLUMNS = [
 /** The columns only a reseller's token sees. */
 export const RESELLER_COLUMNS = ['reseller_cost', 'reseller_call_type'] as const;
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -112,7 +110,7 @@ export function cdrRow(id: string, doc: Record<string, unknown>, opts: { reselle
     datetime: `${ymd(shown)}_${hms(shown)}`,
     unix_timestamp: String(unixStart),
     unix_timestamp_micro: floatText(Math.floor(micro / 1_000_000) + (micro % 1_000_000) / 1_000_000),
-    rfc_1036: `${DAYS[startDate.getUTCDay()]}, ${pad(startDate.getUTCDate())} ${MONTHS[startDate.getUTCMonth()]} ${startDate.getUTCFullYear()} ${hms(startDate)} GMT`,
+    rfc_1036: rfc1036(start),
     iso_8601: ymd(startDate),
     iso_8601_combined: `${ymd(startDate)}T${hms(startDate)}Z`,
     call_type: str(ccvs.account_billing),

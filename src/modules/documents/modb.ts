@@ -20,12 +20,15 @@ export interface ModbQuery extends PageQuery<CompoundKey> {
   descending: boolean;
 }
 
-/** One page of an account's documents of a kind created in a window, keyed by `[created, id]`. */
-export function modbPage(core: Core, kind: string, accountId: string, q: ModbQuery): Page<StoredDoc, CompoundKey> {
+/**
+ * One page of an account's documents of a kind created in a window, keyed by `[created, id]`;
+ * their private fields are read only `withPvt` (a listing that shows some of them).
+ */
+export function modbPage(core: Core, kind: string, accountId: string, q: ModbQuery, withPvt = false): Page<StoredDoc, CompoundKey> {
   const page = readKeysetPage<Row>(
     core.db,
     {
-      select: "SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs",
+      select: `SELECT id, kind, account_id, doc, ${withPvt ? 'pvt' : "'{}' AS pvt"}, rev, created, modified FROM docs`,
       where: ['account_id = ?', 'kind = ?', 'created BETWEEN ? AND ?'],
       args: [accountId, kind, q.window.createdFrom, q.window.createdTo],
       order: ['created', 'id'],
