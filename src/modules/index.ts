@@ -30,6 +30,8 @@ import { cdrsModule } from './cdrs/module.js';
 import { channelsModule } from './channels/module.js';
 import { recordingsModule } from './recordings/module.js';
 import { messagesModule } from './messages/module.js';
+import { parkedCallsModule } from './parked-calls/module.js';
+import { acdcCallStatsModule } from './acdc-call-stats/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -85,4 +87,6 @@ export const MODULES: TelModule[] = [
   channelsModule,
   recordingsModule,
   messagesModule,
+  parkedCallsModule,
+  acdcCallStatsModule,
 ];
