@@ -197,6 +197,9 @@ export const errors = {
 
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
+
+  /** 500: Kazoo's `unspecified_fault`, for what its module cannot do (a quickcall with no endpoint to ring). */
+  unspecifiedFault: (cause: string) => new ApiError(500, 'unspecified_fault', { message: 'unspecified fault', cause }),
 } as const;
 
 /** One sentence for an error, as the CLI and the live view tell it. */

@@ -32,6 +32,7 @@ import { recordingsModule } from './recordings/module.js';
 import { messagesModule } from './messages/module.js';
 import { parkedCallsModule } from './parked-calls/module.js';
 import { acdcCallStatsModule } from './acdc-call-stats/module.js';
+import { quickcallModule } from './quickcall/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -89,4 +90,5 @@ export const MODULES: TelModule[] = [
   messagesModule,
   parkedCallsModule,
   acdcCallStatsModule,
+  quickcallModule,
 ];

@@ -723,6 +723,9 @@ export const MIGRATIONS: Migration[] = [
         PRIMARY KEY (account_id, slot)
       ) WITHOUT ROWID;
 
+      -- The devices a user owns (a user's quickcall rings them, a user's presence is theirs).
+      CREATE INDEX docs_device_owner ON docs(account_id, json_extract(doc, '$.owner_id')) WHERE kind = 'device';
+
       -- Presence states set by hand (Kazoo's manual_presence document): presence id → state.
       CREATE TABLE manual_presence (
         account_id TEXT NOT NULL,
