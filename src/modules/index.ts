@@ -33,6 +33,7 @@ import { messagesModule } from './messages/module.js';
 import { parkedCallsModule } from './parked-calls/module.js';
 import { acdcCallStatsModule } from './acdc-call-stats/module.js';
 import { quickcallModule } from './quickcall/module.js';
+import { presenceModule } from './presence/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -91,4 +92,5 @@ export const MODULES: TelModule[] = [
   parkedCallsModule,
   acdcCallStatsModule,
   quickcallModule,
+  presenceModule,
 ];

@@ -726,6 +726,20 @@ export const MIGRATIONS: Migration[] = [
       -- The devices a user owns (a user's quickcall rings them, a user's presence is theirs).
       CREATE INDEX docs_device_owner ON docs(account_id, json_extract(doc, '$.owner_id')) WHERE kind = 'device';
 
+      -- What SIP phones watch (their SUBSCRIBEs, which the presence servers keep): one row a
+      -- subscription, until it expires.
+      CREATE TABLE presence_subscriptions (
+        account_id TEXT NOT NULL,
+        presentity TEXT NOT NULL,            -- the user part watched (an extension, a presence id)
+        package TEXT NOT NULL,               -- dialog | presence | message-summary
+        call_id TEXT NOT NULL,               -- the SUBSCRIBE dialog's
+        watcher TEXT NOT NULL,               -- who watches: user@realm
+        created INTEGER NOT NULL,            -- unix ms
+        expires INTEGER NOT NULL,            -- unix ms
+        doc TEXT NOT NULL,                   -- the last NOTIFY sent: {body, reply, sequence}
+        PRIMARY KEY (account_id, presentity, package, call_id)
+      ) WITHOUT ROWID;
+
       -- Presence states set by hand (Kazoo's manual_presence document): presence id → state.
       CREATE TABLE manual_presence (
         account_id TEXT NOT NULL,

@@ -1,9 +1,10 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { stmt, transaction } from '../../store/db.js';
+import { transaction } from '../../store/db.js';
 import { newId } from '../../util/ids.js';
 import { getAccount } from '../accounts/service.js';
-import { fromRow, getDoc, type Row, type StoredDoc } from '../documents/store.js';
+import { getDoc, type StoredDoc } from '../documents/store.js';
+import { devicesOwnedBy } from '../documents/owned.js';
 import { simulateCall } from '../simulations/call.js';
 import { getUser } from '../users/service.js';
 
@@ -24,12 +25,6 @@ export interface QuickcallRequest {
   wait: boolean;
 }
 
-/** The devices a user owns, by the index of owners. */
-function ownedDevices(core: Core, accountId: string, userId: string): StoredDoc[] {
-  const rows = stmt(core.db, "SELECT * FROM docs WHERE account_id = ? AND json_extract(doc, '$.owner_id') = ? AND kind = 'device' ORDER BY created, id").all(accountId, userId);
-  return (rows as unknown as Row[]).map(fromRow);
-}
-
 /** The devices a quickcall rings: the device, or the user's; disabled ones are not rung. */
 function endpointsOf(core: Core, accountId: string, endpoint: QuickcallRequest['endpoint']): StoredDoc[] {
   let devices: StoredDoc[];
@@ -37,7 +32,7 @@ function endpointsOf(core: Core, accountId: string, endpoint: QuickcallRequest['
     devices = [getDoc(core, 'device', accountId, endpoint.id)];
   } else {
     getUser(core, accountId, endpoint.id);
-    devices = ownedDevices(core, accountId, endpoint.id);
+    devices = devicesOwnedBy(core, accountId, endpoint.id);
   }
   return devices.filter((d) => d.doc.enabled !== false);
 }

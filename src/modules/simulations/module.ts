@@ -13,6 +13,7 @@ import { validateMessage } from './message.js';
 import { validateNotification } from './notification.js';
 import { validateObject } from './object.js';
 import { validateHangup } from './hangup.js';
+import { validateSubscribe } from './subscribe.js';
 
 /** What each simulation kind validates, for the route's description, in the contract's order. */
 const SIMULATION_INPUTS = {
@@ -25,6 +26,7 @@ const SIMULATION_INPUTS = {
   notification: validateNotification,
   object: validateObject,
   hangup: validateHangup,
+  subscribe: validateSubscribe,
 };
 
 const CONTRACT_ORDER = Object.keys(SIMULATION_INPUTS);
