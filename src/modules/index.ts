@@ -34,6 +34,7 @@ import { parkedCallsModule } from './parked-calls/module.js';
 import { acdcCallStatsModule } from './acdc-call-stats/module.js';
 import { quickcallModule } from './quickcall/module.js';
 import { presenceModule } from './presence/module.js';
+import { faxesModule } from './faxes/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -93,4 +94,5 @@ export const MODULES: TelModule[] = [
   acdcCallStatsModule,
   quickcallModule,
   presenceModule,
+  faxesModule,
 ];

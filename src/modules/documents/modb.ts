@@ -14,14 +14,14 @@ export function modbId(atMs: number = Date.now()): string {
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}-${newId()}`;
 }
 
-/** A listing of a per-month kind: the window it covers, the page, and which way it runs. */
+/** A listing of a per-month kind: the window it covers (all of it when absent), the page, and which way it runs. */
 export interface ModbQuery extends PageQuery<CompoundKey> {
-  window: Required<TimeWindow>;
+  window?: Required<TimeWindow>;
   descending: boolean;
 }
 
 /**
- * One page of an account's documents of a kind created in a window, keyed by `[created, id]`;
+ * One page of an account's documents of a kind created in a window (or ever), keyed by `[created, id]`;
  * their private fields are read only `withPvt` (a listing that shows some of them).
  */
 export function modbPage(core: Core, kind: string, accountId: string, q: ModbQuery, withPvt = false): Page<StoredDoc, CompoundKey> {
@@ -29,8 +29,8 @@ export function modbPage(core: Core, kind: string, accountId: string, q: ModbQue
     core.db,
     {
       select: `SELECT id, kind, account_id, doc, ${withPvt ? 'pvt' : "'{}' AS pvt"}, rev, created, modified FROM docs`,
-      where: ['account_id = ?', 'kind = ?', 'created BETWEEN ? AND ?'],
-      args: [accountId, kind, q.window.createdFrom, q.window.createdTo],
+      where: ['account_id = ?', 'kind = ?', ...(q.window ? ['created BETWEEN ? AND ?'] : [])],
+      args: q.window ? [accountId, kind, q.window.createdFrom, q.window.createdTo] : [accountId, kind],
       order: ['created', 'id'],
       descending: q.descending,
       keyOf: (r) => [r.created, r.id],

@@ -14,6 +14,7 @@ import { validateNotification } from './notification.js';
 import { validateObject } from './object.js';
 import { validateHangup } from './hangup.js';
 import { validateSubscribe } from './subscribe.js';
+import { validateFax } from './fax.js';
 
 /** What each simulation kind validates, for the route's description, in the contract's order. */
 const SIMULATION_INPUTS = {
@@ -27,6 +28,7 @@ const SIMULATION_INPUTS = {
   object: validateObject,
   hangup: validateHangup,
   subscribe: validateSubscribe,
+  fax: validateFax,
 };
 
 const CONTRACT_ORDER = Object.keys(SIMULATION_INPUTS);
