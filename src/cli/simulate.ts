@@ -6,6 +6,7 @@ import { existingAccount, withCore } from './database.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateHangupCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
+import { simulateFaxCommand, simulateSubscribeCommand } from './simulate-switch.js';
 
 /** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
 export type SimulateCommand = (simulate: Command, io: CliIo) => void;
@@ -21,6 +22,8 @@ export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateVoicemailCommand,
   simulateNotificationCommand,
   simulateObjectCommand,
+  simulateFaxCommand,
+  simulateSubscribeCommand,
 ];
 
 /** Runs a simulation offline on the database and prints the events it emitted. */
@@ -43,13 +46,19 @@ export function defineSimulate(cmd: Command, io: CliIo): void {
 Examples:
   $ tel simulate call --account <id> --from +14155550100 --to +14155550199
   $ tel simulate call --account <id> --direction outbound --device <device_id> --resource <resource_id>
+  $ tel simulate call --account <id> --device <device_id> --no-hangup --record
+  $ tel simulate hangup --account <id> --call-id <call_id>
   $ tel simulate sms --account <id> --from +442071838750 --body "Running late"
   $ tel simulate queue-call --account <id> --queue <queue_id> --agent <user_id>
   $ tel simulate parking --account <id> --slot 101 --outcome retrieved
   $ tel simulate voicemail --account <id> --vmbox <vmbox_id> --json
   $ tel simulate notification --account <id> --event register
+  $ tel simulate fax --account <id> --direction outbound
+  $ tel simulate subscribe --account <id> --device <device_id> --to 1001
 
-The events go through the same webhook engine as the API; a running \`tel serve\` sends them.`,
+The events go through the same webhook engine as the API; a running \`tel serve\` sends them.
+What they leave (CDRs, channels, recordings, messages, faxes, parked calls, queue statistics,
+presence subscriptions) is served as Kazoo serves it.`,
   );
   for (const add of SIMULATE_COMMANDS) add(cmd, io);
 }

@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.authToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' });
     expect(doc.components.responses.Forbidden.content['application/json'].example.data).toMatchObject({ cause: 'access denied by token restrictions' });
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ['ChargesNotAccepted', 'Conflict', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
+      ['ChargesNotAccepted', 'Conflict', 'Fault', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
     );
   });
 

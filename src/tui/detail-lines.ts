@@ -1,5 +1,5 @@
 import { progressBar } from './format.js';
-import type { AttemptDetail, HookState, JobDetail, RequestDetail } from './types.js';
+import type { AttemptDetail, CallLeg, HookState, JobDetail, RequestDetail } from './types.js';
 
 /** One line of a detail view and how to colour it. */
 export interface DetailLine {
@@ -59,6 +59,16 @@ function headerLines(headers: Record<string, string> | null): DetailLine[] {
   return Object.entries(headers ?? {}).map(([k, v]) => ({ text: `  ${k}: ${v}`, tone: 'dim' as const }));
 }
 
+/** A call's legs as their CDRs tell them, beside the delivery of one of its events. */
+function callLines(legs: CallLeg[]): DetailLine[] {
+  const lines: DetailLine[] = [{ text: `Call (${legs.length} CDR${legs.length === 1 ? '' : 's'})`, tone: 'section' }];
+  if (legs.length === 0) lines.push({ text: '  (no CDR yet: the call is still up)', tone: 'dim' });
+  for (const l of legs) {
+    lines.push({ text: `  ${l.cdrId}  ${l.direction.padEnd(8)} ${String(l.durationSeconds).padStart(5)}s  billed ${String(l.billingSeconds).padStart(5)}s  ${l.hangupCause}` });
+  }
+  return lines;
+}
+
 /** The lines of an attempt's detail view: what was sent, what came back, the hook's state. */
 export function attemptDetailLines(d: AttemptDetail): DetailLine[] {
   const lines: DetailLine[] = [
@@ -72,6 +82,7 @@ export function attemptDetailLines(d: AttemptDetail): DetailLine[] {
     },
   ];
   if (d.error) lines.push({ text: `Error       ${d.error}`, tone: 'bad' });
+  if (d.call) lines.push({ text: '' }, ...callLines(d.call));
   lines.push({ text: '' }, { text: 'Request', tone: 'section' }, { text: `  ${d.method.toUpperCase()} ${d.uri}` });
   lines.push(...headerLines(d.requestHeaders), { text: '' });
   lines.push(...bodyLines(d.requestBody).map((t) => ({ text: `  ${t}` })));
