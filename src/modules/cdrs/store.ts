@@ -2,7 +2,7 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
-import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { readKeysetPage, windowConditions, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { unixMsToGregorian, type TimeWindow } from '../../util/time.js';
 
 /** One call leg's CDR as it is written: the keys it is listed by, and the document. */
@@ -103,8 +103,9 @@ export function cdrsPage(
     where.push('authorizing_id = ?');
     args.push(scope.device);
   }
-  where.push('created BETWEEN ? AND ?');
-  args.push(window.createdFrom, window.createdTo);
+  const w = windowConditions('created', window.createdFrom, window.createdTo, q.startKey, descending);
+  where.push(...w.where);
+  args.push(...w.args);
   const page = readKeysetPage<Row>(
     core.db,
     { select: 'SELECT id, created, doc FROM cdrs', where, args, order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
@@ -124,12 +125,13 @@ export function interactionsPage(
   q: PageQuery<CompoundKey>,
   descending: boolean,
 ): Page<StoredCdr, CompoundKey> {
+  const w = windowConditions('interaction_time', unixMsToGregorian(window.createdFrom), unixMsToGregorian(window.createdTo), q.startKey, descending);
   const page = readKeysetPage<Row & { interaction_time: number; interaction_id: string }>(
     core.db,
     {
       select: 'SELECT id, created, doc, interaction_time, interaction_id FROM cdrs',
-      where: ['account_id = ?', 'first_leg = 1', 'interaction_time BETWEEN ? AND ?'],
-      args: [accountId, unixMsToGregorian(window.createdFrom), unixMsToGregorian(window.createdTo)],
+      where: ['account_id = ?', 'first_leg = 1', ...w.where],
+      args: [accountId, ...w.args],
       order: ['interaction_time', 'interaction_id'],
       descending,
       keyOf: (r) => [r.interaction_time, r.interaction_id],

@@ -44,8 +44,8 @@ export interface Call {
   /** the first leg's channel event fields (webhook payloads): caller, callee, who authorized it, … */
   base: Record<string, unknown>;
   legs: Leg[];
-  /** the seconds a leg rang before it was answered (the simulation's `ringing_seconds`) */
-  ringingSeconds: number;
+  /** the seconds a leg that is never answered rang (the simulation's `ringing_seconds`); undefined: until it ended */
+  ringingSeconds?: number;
   record: boolean;
   /** Kazoo's Call-Interaction-ID: `<Gregorian seconds>-<8 hex>`, shared by every leg */
   interactionId: string;
@@ -86,7 +86,7 @@ export function legCdr(call: Call, leg: Leg, endMs: number, cause: string, recor
   const duration = Math.max(0, Math.round((endMs - leg.startedMs) / 1000));
   const ringing = Math.min(
     duration,
-    leg.answeredMs === undefined ? call.ringingSeconds : Math.round((leg.answeredMs - leg.startedMs) / 1000),
+    leg.answeredMs === undefined ? (call.ringingSeconds ?? duration) : Math.round((leg.answeredMs - leg.startedMs) / 1000),
   );
   const peer = leg.otherLeg ? call.legs.find((l) => l.callId === leg.otherLeg) : undefined;
   const isFirst = leg.callId === call.id;

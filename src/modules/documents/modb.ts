@@ -1,6 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { newId } from '../../util/ids.js';
-import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
+import { readKeysetPage, windowConditions, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import type { TimeWindow } from '../../util/time.js';
 import { fromRow, type Row, type StoredDoc } from './store.js';
 
@@ -25,12 +25,13 @@ export interface ModbQuery extends PageQuery<CompoundKey> {
  * their private fields are read only `withPvt` (a listing that shows some of them).
  */
 export function modbPage(core: Core, kind: string, accountId: string, q: ModbQuery, withPvt = false): Page<StoredDoc, CompoundKey> {
+  const w = q.window ? windowConditions('created', q.window.createdFrom, q.window.createdTo, q.startKey, q.descending) : { where: [], args: [] };
   const page = readKeysetPage<Row>(
     core.db,
     {
       select: `SELECT id, kind, account_id, doc, ${withPvt ? 'pvt' : "'{}' AS pvt"}, rev, created, modified FROM docs`,
-      where: ['account_id = ?', 'kind = ?', ...(q.window ? ['created BETWEEN ? AND ?'] : [])],
-      args: q.window ? [accountId, kind, q.window.createdFrom, q.window.createdTo] : [accountId, kind],
+      where: ['account_id = ?', 'kind = ?', ...w.where],
+      args: [accountId, kind, ...w.args],
       order: ['created', 'id'],
       descending: q.descending,
       keyOf: (r) => [r.created, r.id],

@@ -10,6 +10,7 @@ import { nowGregorian } from '../../util/time.js';
 import { HANGUP_CODES, legsEnded, newInteractionId, otherDirection, type Call, type Leg } from '../channels/calls.js';
 import { legEvent } from '../channels/events.js';
 import { saveCall } from '../channels/store.js';
+import { devicePresenceId } from '../presence/service.js';
 import type { StoredDoc } from '../documents/store.js';
 import { listEvent, type EmittedEvent } from './registry.js';
 
@@ -150,16 +151,16 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     accountId,
     base,
     legs: [first],
-    ringingSeconds: ringing,
+    // a call kept up that is not answered rings until it ends
+    ringingSeconds: keep && !answered ? undefined : ringing,
     record: input.record === true,
     interactionId: newInteractionId(startedMs, newId().slice(0, 8)),
     realm,
   };
   if (device) {
     const sip = device.doc.sip as Record<string, unknown> | undefined;
-    const username = typeof sip?.username === 'string' ? sip.username : undefined;
-    call.username = username;
-    call.presenceId = typeof device.doc.presence_id === 'string' ? device.doc.presence_id : username;
+    if (typeof sip?.username === 'string') call.username = sip.username;
+    call.presenceId = devicePresenceId(device);
   }
   if (bridged && otherLeg) {
     first.otherLeg = otherLeg;
