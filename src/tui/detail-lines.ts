@@ -59,30 +59,25 @@ function headerLines(headers: Record<string, string> | null): DetailLine[] {
   return Object.entries(headers ?? {}).map(([k, v]) => ({ text: `  ${k}: ${v}`, tone: 'dim' as const }));
 }
 
-/** A call's legs as their CDRs tell them, beside the delivery of one of its events. */
-function callLines(legs: CallLeg[]): DetailLine[] {
-  const lines: DetailLine[] = [{ text: `Call (${legs.length} CDR${legs.length === 1 ? '' : 's'})`, tone: 'section' }];
-  if (legs.length === 0) lines.push({ text: '  (no CDR yet: the call is still up)', tone: 'dim' });
-  for (const l of legs) {
-    lines.push({ text: `  ${l.cdrId}  ${l.direction.padEnd(8)} ${String(l.durationSeconds).padStart(5)}s  billed ${String(l.billingSeconds).padStart(5)}s  ${l.hangupCause}` });
-  }
-  return lines;
+/** A call's legs as their CDRs tell them, beside the event of one of its deliveries (one line: the view's top stays the request's). */
+function callSummary(legs: CallLeg[]): string {
+  if (legs.length === 0) return 'call still up: no CDR yet';
+  return `CDRs: ${legs.map((l) => `${l.direction} ${l.durationSeconds}s billed ${l.billingSeconds}s ${l.hangupCause}`).join(' · ')}`;
 }
 
-/** The lines of an attempt's detail view: what was sent, what came back, the hook's state. */
+/** The lines of an attempt's detail view: what was sent, what came back, the hook's state, a call's CDRs. */
 export function attemptDetailLines(d: AttemptDetail): DetailLine[] {
   const lines: DetailLine[] = [
     { text: `Attempt ${d.id}  ${d.result}  ${new Date(d.at).toISOString()}`, tone: d.result === 'success' ? 'good' : 'bad' },
     { text: `Account     ${d.accountName} (${d.accountId})` },
     { text: `Hook        ${d.hookName} (${d.hookId})` },
     ...hookLine(d.hook),
-    { text: `Event       ${d.event}` },
+    { text: `Event       ${d.event}${d.call ? `   ${callSummary(d.call)}` : ''}` },
     {
       text: `Result      ${d.result}  HTTP ${d.httpStatus ?? '-'}  latency ${d.latencyMs ?? '-'}ms  retries left ${d.retriesLeft ?? '-'}`,
     },
   ];
   if (d.error) lines.push({ text: `Error       ${d.error}`, tone: 'bad' });
-  if (d.call) lines.push({ text: '' }, ...callLines(d.call));
   lines.push({ text: '' }, { text: 'Request', tone: 'section' }, { text: `  ${d.method.toUpperCase()} ${d.uri}` });
   lines.push(...headerLines(d.requestHeaders), { text: '' });
   lines.push(...bodyLines(d.requestBody).map((t) => ({ text: `  ${t}` })));
