@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { bundle } from '../bundle.mjs';
-import { runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { apiClient as client, loopDelay, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -37,42 +37,15 @@ const hex = (n = 16) => randomBytes(n).toString('hex');
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function client(url, token) {
-  return async (method, path, data) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-  };
-}
-
-/** The server's own longest loop delay and CPU held without a turn since the last reading (lib/loop-delay.cjs). */
-function loopDelay(child) {
-  let pending;
-  let buffer = '';
-  child.stderr.on('data', (d) => {
-    buffer += d;
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(buffer.slice(0, i));
-      buffer = buffer.slice(i + 1);
-      if (m && pending) pending({ server_loop_max_ms: Number(m[1]), server_held_cpu_ms: Number(m[2]) }), (pending = undefined);
-    }
-  });
-  return () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
-}
-
 /** First page, last page and a walk of every page of a listing. */
-async function measure(api, readLoop, path) {
+async function measure(api, loop, path) {
   const sep = path.includes('?') ? '&' : '?';
   const get = async (extra = '') => {
     const r = await api('GET', `${path}${sep}page_size=${PAGE}${extra}`);
     if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 200)}`);
     return r.body;
   };
-  await readLoop();
+  await loop.reset();
   const first = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
@@ -98,7 +71,7 @@ async function measure(api, readLoop, path) {
     await get(lastKey ? `&start_key=${encodeURIComponent(lastKey)}` : '');
     last.push(performance.now() - t);
   }
-  return { first_ms: round(median(first), 2), last_ms: round(median(last), 2), pages, rows, walk_ms_per_page: round(walkMs / pages, 2), ...(await readLoop()) };
+  return { first_ms: round(median(first), 2), last_ms: round(median(last), 2), pages, rows, walk_ms_per_page: round(walkMs / pages, 2), ...(await loop.read()) };
 }
 
 /** Writes the lab's rows directly: CDRs copied from the two legs of a call the API simulated, and the baseline's attempts. */
@@ -143,7 +116,7 @@ async function main() {
   try {
     const init = JSON.parse((await run(process.execPath, [...TEL_NODE_FLAGS, bin, 'init', '--account', 'Lab', '--username', 'admin', '--password', 'admin-pass', '--json', '--db', dbFile])).stdout);
     const { child, url } = await startProcess([...TEL_NODE_FLAGS, '--require', join(root, 'scripts/bench/lib/loop-delay.cjs'), bin, 'serve', '--db', dbFile, '--port', '0']);
-    const readLoop = loopDelay(child);
+    const loop = loopDelay(child);
     const token = (await client(url)('PUT', '/v2/api_auth', { api_key: init.api_key })).body.auth_token;
     const api = client(url, token);
     const put = async (path, data) => {
@@ -167,13 +140,13 @@ async function main() {
     const a = `/v2/accounts/${account}`;
     const interaction = model.a.interaction_id;
     results.listings = {
-      attempts_baseline: await measure(api, readLoop, `${a}/webhooks/attempts`),
-      cdrs: await measure(api, readLoop, `${a}/cdrs`),
-      cdrs_ascending: await measure(api, readLoop, `${a}/cdrs?ascending=true`),
-      cdrs_user: await measure(api, readLoop, `${a}/users/${user}/cdrs`),
-      cdrs_device: await measure(api, readLoop, `${a}/devices/${device}/cdrs`),
-      interactions: await measure(api, readLoop, `${a}/cdrs/interaction`),
-      legs: await measure(api, readLoop, `${a}/cdrs/legs/${interaction}`),
+      attempts_baseline: await measure(api, loop, `${a}/webhooks/attempts`),
+      cdrs: await measure(api, loop, `${a}/cdrs`),
+      cdrs_ascending: await measure(api, loop, `${a}/cdrs?ascending=true`),
+      cdrs_user: await measure(api, loop, `${a}/users/${user}/cdrs`),
+      cdrs_device: await measure(api, loop, `${a}/devices/${device}/cdrs`),
+      interactions: await measure(api, loop, `${a}/cdrs/interaction`),
+      legs: await measure(api, loop, `${a}/cdrs/legs/${interaction}`),
     };
     const base = results.listings.attempts_baseline;
     results.ratios = Object.fromEntries(

@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { bundle } from '../bundle.mjs';
-import { memoryMb, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { apiClient as client, loopDelay, memoryMb, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -70,19 +70,6 @@ async function telMedian(db, ...argv) {
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(await tel(db, ...argv));
   return runs.sort((a, b) => a.ms - b.ms)[1];
-}
-
-/** An API client over one keep-alive connection pool. */
-function client(url, token) {
-  return async (method, path, data) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-  };
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
@@ -134,27 +121,6 @@ async function startProbe(url, token, accountId) {
       await worker.terminate();
     },
   };
-}
-
-/**
- * The server's own view of its event loop (lib/loop-delay.cjs): `reset()` starts a span, `read()`
- * answers its longest delay since then and the most CPU the main thread spent without a turn of
- * the loop (ms), however long the clients waited.
- */
-function loopDelay(child) {
-  let pending;
-  let buffer = '';
-  child.stderr.on('data', (d) => {
-    buffer += d;
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(line);
-      if (m && pending) pending({ max: Number(m[1]), cpu: Number(m[2]) }), (pending = undefined);
-    }
-  });
-  const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
-  return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
 }
 
 /** Peak RSS (MB) of the server while `fn` runs, sampled every 20 ms. */

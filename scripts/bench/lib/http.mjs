@@ -146,3 +146,43 @@ export function runMain(main) {
     process.exit(1);
   });
 }
+
+/** An API client over one keep-alive connection pool: `(method, path, data?)` answers `{status, text, body}`. */
+export function apiClient(url, token) {
+  return async (method, path, data) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
+      body: data === undefined ? undefined : JSON.stringify({ data }),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/**
+ * The server's own view of its event loop (lib/loop-delay.cjs, preloaded into the server started
+ * as `child`): `reset()` starts a span, `read()` answers its longest delay since then and the most
+ * CPU the main thread spent without a turn of the loop (ms), however long the clients waited.
+ */
+export function loopDelay(child) {
+  let pending;
+  let buffer = '';
+  child.stderr.on('data', (d) => {
+    buffer += d;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(line);
+      if (m && pending) pending({ max: Number(m[1]), cpu: Number(m[2]) }), (pending = undefined);
+    }
+  });
+  const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
+  return {
+    reset: ask,
+    read: async () => {
+      const r = await ask();
+      return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu };
+    },
+  };
+}

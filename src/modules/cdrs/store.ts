@@ -79,8 +79,15 @@ export function getCdr(core: Core, accountId: string, id: string): StoredCdr {
   return fromRow(r);
 }
 
-/** Whose CDRs a listing reads: the account's, a user's (`owner_id`) or a device's (`authorizing_id`). */
+/** Whose calls' rows a listing reads (CDRs, channels): the account's, a user's (`owner_id`) or a device's (`authorizing_id`). */
 export type CdrScope = { owner: string } | { device: string } | Record<string, never>;
+
+/** The conditions of a scope on a table of calls' rows (its `owner_id` and `authorizing_id` columns). */
+export function scopeConditions(scope: CdrScope): { where: string[]; args: string[] } {
+  if ('owner' in scope) return { where: ['owner_id = ?'], args: [scope.owner] };
+  if ('device' in scope) return { where: ['authorizing_id = ?'], args: [scope.device] };
+  return { where: [], args: [] };
+}
 
 /**
  * One page of CDRs written in a window, newest first unless `descending` is false, keyed by
@@ -94,15 +101,9 @@ export function cdrsPage(
   q: PageQuery<CompoundKey>,
   descending: boolean,
 ): Page<StoredCdr, CompoundKey> {
-  const where = ['account_id = ?'];
-  const args: SQLInputValue[] = [accountId];
-  if ('owner' in scope) {
-    where.push('owner_id = ?');
-    args.push(scope.owner);
-  } else if ('device' in scope) {
-    where.push('authorizing_id = ?');
-    args.push(scope.device);
-  }
+  const s = scopeConditions(scope);
+  const where = ['account_id = ?', ...s.where];
+  const args: SQLInputValue[] = [accountId, ...s.args];
   const w = windowConditions('created', window.createdFrom, window.createdTo, q.startKey, descending);
   where.push(...w.where);
   args.push(...w.args);

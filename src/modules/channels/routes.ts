@@ -11,7 +11,8 @@ import { errors } from '../../errors.js';
 import { getDoc } from '../documents/store.js';
 import { getUser } from '../users/service.js';
 import { channelDetail, channelSummary, hangupCall, transferCall } from './service.js';
-import { channelsPage, getChannel, type ChannelScope } from './store.js';
+import { channelsPage, getChannel } from './store.js';
+import type { CdrScope } from '../cdrs/store.js';
 
 const CHANNEL: JsonSchema = {
   type: 'object',
@@ -86,7 +87,7 @@ function runMetaflow(core: Core, accountId: string, uuid: string, flow: Record<s
 }
 
 /** A listing of channels: the account's, a user's or a device's (either must exist: 404). */
-function channelListing(path: string, scopeOf: (ctx: RequestContext, core: Core) => ChannelScope): RouteDef {
+function channelListing(path: string, scopeOf: (ctx: RequestContext, core: Core) => CdrScope): RouteDef {
   return {
     method: 'GET',
     path,

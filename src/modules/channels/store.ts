@@ -4,6 +4,7 @@ import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import type { Call, Leg } from './calls.js';
+import { scopeConditions, type CdrScope } from '../cdrs/store.js';
 
 /** A leg still up, with the call it belongs to. */
 export interface LiveLeg {
@@ -63,20 +64,11 @@ export function getChannel(core: Core, accountId: string, uuid: string): LiveLeg
   return found;
 }
 
-/** Whose channels a listing reads: the account's, a user's (the owner) or a device's (the authorizing one). */
-export type ChannelScope = { owner: string } | { device: string } | Record<string, never>;
-
 /** One page of the legs up in the account (oldest first), keyed by `[created, uuid]`. */
-export function channelsPage(core: Core, accountId: string, scope: ChannelScope, q: PageQuery<CompoundKey>, descending = false): Page<LiveLeg, CompoundKey> {
-  const where = ['account_id = ?'];
-  const args: SQLInputValue[] = [accountId];
-  if ('owner' in scope) {
-    where.push('owner_id = ?');
-    args.push(scope.owner);
-  } else if ('device' in scope) {
-    where.push('authorizing_id = ?');
-    args.push(scope.device);
-  }
+export function channelsPage(core: Core, accountId: string, scope: CdrScope, q: PageQuery<CompoundKey>, descending = false): Page<LiveLeg, CompoundKey> {
+  const s = scopeConditions(scope);
+  const where = ['account_id = ?', ...s.where];
+  const args: SQLInputValue[] = [accountId, ...s.args];
   const page = readKeysetPage<Row>(
     core.db,
     { select: 'SELECT uuid, created, doc FROM channels', where, args, order: ['created', 'uuid'], descending, keyOf: (r) => [r.created, r.uuid] },
