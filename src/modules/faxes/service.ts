@@ -287,7 +287,9 @@ function refusal(core: Core, accountId: string, box: StoredDoc, from: string): s
  */
 export function emailFax(core: Core, accountId: string, faxboxId: string, from: string, toNumber: string): EmittedEvent[] {
   const box = getDoc(core, 'faxbox', accountId, faxboxId);
-  const address = `${toNumber}@${String(box.doc.custom_smtp_email_address ?? `${box.id}.fax.${getAccount(core, accountId).realm}`)}`;
+  // the address names the number at the box's domain: its own SMTP address's, else one made of its id
+  const domain = String(box.doc.custom_smtp_email_address ?? `${box.id}.fax.${getAccount(core, accountId).realm}`).split('@').pop();
+  const address = `${toNumber}@${domain}`;
   const refused = refusal(core, accountId, box, from);
   if (refused) {
     const log = {
