@@ -10,7 +10,7 @@ import { metaflow } from '../../schema/metaflows.js';
 import { errors } from '../../errors.js';
 import { getDoc } from '../documents/store.js';
 import { getUser } from '../users/service.js';
-import { channelDetail, channelSummary, hangupCall, transferCall } from './service.js';
+import { channelAction, channelDetail, channelSummary, runMetaflow } from './service.js';
 import { channelsPage, getChannel } from './store.js';
 import type { CdrScope } from '../cdrs/store.js';
 
@@ -62,30 +62,6 @@ const validateMetaflow = compileValidator(metaflow);
 /** The message Kazoo answers an action with, once it is sent on its way (202). */
 const INITIATED: JsonSchema = { type: 'string', description: 'what was done: `hangup initiated`, `transfer initiated`, `metaflow sent`' };
 
-/** Runs a channel action (`hangup`, or `transfer` to `target`, which it needs: 400 as Kazoo). */
-function act(core: Core, accountId: string, uuid: string, action: string, target: unknown): string {
-  if (action === 'hangup') {
-    hangupCall(core, accountId, uuid);
-    return 'hangup initiated';
-  }
-  // the channel must be up and bridged before the target is looked at, as Kazoo checks them
-  const { leg } = getChannel(core, accountId, uuid);
-  if (!leg.otherLeg) throw errors.invalidField('other_leg_call_id', 'required', 'Channel is not bridged');
-  if (typeof target !== 'string' || target === '') throw errors.invalidField('target', 'required', 'No target destination specified');
-  transferCall(core, accountId, uuid, target);
-  return 'transfer initiated';
-}
-
-/** A metaflow run on a channel (`PUT`): those a simulated switch can honour, `hangup` and `transfer`. */
-function runMetaflow(core: Core, accountId: string, uuid: string, flow: Record<string, unknown>): string {
-  const module = String(flow.module);
-  if (module !== 'hangup' && module !== 'transfer') {
-    throw errors.invalidField('module', 'enum', 'tel runs the metaflows hangup and transfer on a simulated channel', { value: module, target: ['hangup', 'transfer'] });
-  }
-  act(core, accountId, uuid, module, (flow.data as Record<string, unknown> | undefined)?.target);
-  return 'metaflow sent';
-}
-
 /** A listing of channels: the account's, a user's or a device's (either must exist: 404). */
 function channelListing(path: string, scopeOf: (ctx: RequestContext, core: Core) => CdrScope): RouteDef {
   return {
@@ -125,7 +101,7 @@ export const channelRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       getChannel(core, ctx.params.account_id, ctx.params.uuid);
       const input = validateAction(dataObject(ctx));
-      return { status: 202, data: act(core, ctx.params.account_id, ctx.params.uuid, String(input.action), input.target) };
+      return { status: 202, data: channelAction(core, ctx.params.account_id, ctx.params.uuid, String(input.action), input.target) };
     },
   },
   {

@@ -146,3 +146,27 @@ export function transferCall(core: Core, accountId: string, uuid: string, target
     return events;
   });
 }
+
+/** Runs a channel action (`hangup`, or `transfer` to `target`, which it needs: 400 as Kazoo); answers Kazoo's message. */
+export function channelAction(core: Core, accountId: string, uuid: string, action: string, target: unknown): string {
+  if (action === 'hangup') {
+    hangupCall(core, accountId, uuid);
+    return 'hangup initiated';
+  }
+  // the channel must be up and bridged before the target is looked at, as Kazoo checks them
+  const { leg } = getChannel(core, accountId, uuid);
+  if (!leg.otherLeg) throw errors.invalidField('other_leg_call_id', 'required', 'Channel is not bridged');
+  if (typeof target !== 'string' || target === '') throw errors.invalidField('target', 'required', 'No target destination specified');
+  transferCall(core, accountId, uuid, target);
+  return 'transfer initiated';
+}
+
+/** A metaflow run on a channel (`PUT`): those a simulated switch can honour, `hangup` and `transfer`. */
+export function runMetaflow(core: Core, accountId: string, uuid: string, flow: Record<string, unknown>): string {
+  const module = String(flow.module);
+  if (module !== 'hangup' && module !== 'transfer') {
+    throw errors.invalidField('module', 'enum', 'tel runs the metaflows hangup and transfer on a simulated channel', { value: module, target: ['hangup', 'transfer'] });
+  }
+  channelAction(core, accountId, uuid, module, (flow.data as Record<string, unknown> | undefined)?.target);
+  return 'metaflow sent';
+}

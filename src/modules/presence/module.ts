@@ -1,12 +1,10 @@
 import { dataObject } from '../../http/request.js';
 import type { RouteDef } from '../../http/router.js';
 import type { JsonSchema } from '../../schema/validate.js';
-import { compileValidator } from '../../schema/validate.js';
 import { errors } from '../../errors.js';
-import type { Core } from '../../core-type.js';
 import type { TelModule } from '../types.js';
 import { simulateSubscribe } from '../simulations/subscribe.js';
-import { presenceIdsOf, presenceSearch, PRESENCE_STATES, resetPresence, setPresence } from './service.js';
+import { presenceCommand, presenceIdsOf, presenceSearch, PRESENCE_COMMAND, resetPresence } from './service.js';
 
 const SEARCH: JsonSchema = {
   type: 'object',
@@ -17,36 +15,17 @@ const SEARCH: JsonSchema = {
   },
 };
 
-/** What a command on a device's or a user's presence takes. */
-const COMMAND: JsonSchema = {
-  type: 'object',
-  properties: {
-    action: { type: 'string', enum: ['reset', 'set'] },
-    state: { type: 'string', enum: PRESENCE_STATES, description: 'the state `set` gives' },
-    reset: { type: 'boolean', description: 'deprecated: `true` means `action: reset`' },
-  },
-};
-const validateCommand = compileValidator(COMMAND);
-
-/** Runs a command on the presence ids of a device or a user, answered as Kazoo answers it. */
-function command(core: Core, accountId: string, ids: string[], input: Record<string, unknown>) {
-  const data = validateCommand(input);
-  const action = data.action ?? (data.reset === true ? 'reset' : undefined);
-  if (action === undefined) throw errors.invalidField('action', 'invalid', 'Field must be set to a valid action', { target: 'invalid' });
-  if (ids.length === 0) return { data: 'nothing to send command to' };
-  if (action === 'set') setPresence(core, accountId, ids, String(data.state));
-  else resetPresence(core, accountId, ids);
-  return { status: 202, data: 'command sent' };
-}
-
 const MESSAGE: JsonSchema = { type: 'string' };
+
+/** Kazoo's answer to a command: 202 once sent, 200 when there was nothing to send it to. */
+const commandReply = (sent: boolean) => (sent ? { status: 202, data: 'command sent' } : { data: 'nothing to send command to' });
 
 const routes: RouteDef[] = [
   { method: 'GET', path: 'accounts/:account_id/presence', response: SEARCH, handler: (ctx, core) => ({ data: presenceSearch(core, ctx.params.account_id) }) },
   {
     method: 'POST',
     path: 'accounts/:account_id/presence',
-    body: COMMAND,
+    body: PRESENCE_COMMAND,
     response: MESSAGE,
     // Kazoo takes commands on a device's or a user's presence only
     handler: () => {
@@ -66,7 +45,7 @@ const routes: RouteDef[] = [
   {
     method: 'POST',
     path: 'accounts/:account_id/presence/:extension',
-    body: COMMAND,
+    body: PRESENCE_COMMAND,
     response: MESSAGE,
     errors: [202],
     handler: (ctx, core) => {
@@ -77,18 +56,18 @@ const routes: RouteDef[] = [
   {
     method: 'POST',
     path: 'accounts/:account_id/devices/:device_id/presence',
-    body: COMMAND,
+    body: PRESENCE_COMMAND,
     response: MESSAGE,
     errors: [202],
-    handler: (ctx, core) => command(core, ctx.params.account_id, presenceIdsOf(core, ctx.params.account_id, { device: ctx.params.device_id }), dataObject(ctx)),
+    handler: (ctx, core) => commandReply(presenceCommand(core, ctx.params.account_id, presenceIdsOf(core, ctx.params.account_id, { device: ctx.params.device_id }), dataObject(ctx))),
   },
   {
     method: 'POST',
     path: 'accounts/:account_id/users/:user_id/presence',
-    body: COMMAND,
+    body: PRESENCE_COMMAND,
     response: MESSAGE,
     errors: [202],
-    handler: (ctx, core) => command(core, ctx.params.account_id, presenceIdsOf(core, ctx.params.account_id, { user: ctx.params.user_id }), dataObject(ctx)),
+    handler: (ctx, core) => commandReply(presenceCommand(core, ctx.params.account_id, presenceIdsOf(core, ctx.params.account_id, { user: ctx.params.user_id }), dataObject(ctx))),
   },
 ];
 

@@ -1,6 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
+import { compileValidator, type JsonSchema } from '../../schema/validate.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { getAccount } from '../accounts/service.js';
 import { getDoc, type StoredDoc } from '../documents/store.js';
@@ -119,4 +120,30 @@ export function resetPresence(core: Core, accountId: string, presenceIds: readon
       notifyWatchers(core, accountId, id, 'terminated');
     }
   });
+}
+
+/** What a command on a device's or a user's presence takes. */
+export const PRESENCE_COMMAND: JsonSchema = {
+  type: 'object',
+  properties: {
+    action: { type: 'string', enum: ['reset', 'set'] },
+    state: { type: 'string', enum: PRESENCE_STATES, description: 'the state `set` gives' },
+    reset: { type: 'boolean', description: 'deprecated: `true` means `action: reset`' },
+  },
+};
+const validateCommand = compileValidator(PRESENCE_COMMAND);
+
+/**
+ * A command on presence ids (those of a device or a user), as Kazoo takes it: `set` a state, or
+ * `reset` (also the deprecated `reset: true`); no action is a 400. Answers whether there was
+ * anything to send it to.
+ */
+export function presenceCommand(core: Core, accountId: string, presenceIds: string[], input: Record<string, unknown>): boolean {
+  const data = validateCommand(input);
+  const action = data.action ?? (data.reset === true ? 'reset' : undefined);
+  if (action === undefined) throw errors.invalidField('action', 'invalid', 'Field must be set to a valid action', { target: 'invalid' });
+  if (presenceIds.length === 0) return false;
+  if (action === 'set') setPresence(core, accountId, presenceIds, String(data.state));
+  else resetPresence(core, accountId, presenceIds);
+  return true;
 }
