@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { bundle } from '../bundle.mjs';
-import { apiClient as client, loopDelay, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { client, loopDelay, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { CliError, withGlobals, type CliIo } from './io.js';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
 interface FaxOptions {
   account: string;

@@ -9,7 +9,7 @@ import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
-import { addToTree, hasChildren, removeFromTree, renameInTree } from './tree-index.js';
+import { addToTree, hasChildren, MAX_TREE_DEPTH, removeFromTree, renameInTree } from './tree-index.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
 const API_KEY_METHOD = 'cb_api_auth';
@@ -106,6 +106,20 @@ export function findAccountsByRealm(core: Core, realm: string): Account[] {
 /** Accounts whose normalised name equals that of `name`. */
 export function findAccountsByName(core: Core, name: string): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts WHERE name_norm = ?').all(normaliseName(name)) as unknown as Row[]).map(fromRow);
+}
+
+/**
+ * The accounts a person's reference to one may mean (every account option of the CLI): the account
+ * with that id; else those with that name (compared as names are: case, spaces and punctuation
+ * aside) or that realm. Several answers are for the caller to refuse, listing them.
+ */
+export function accountsReferredTo(core: Core, ref: string): Account[] {
+  const byId = findAccount(core, ref);
+  if (byId) return [byId];
+  const found = new Map<string, Account>();
+  if (normaliseName(ref) !== '') for (const a of findAccountsByName(core, ref)) found.set(a.id, a);
+  for (const a of findAccountsByRealm(core, ref)) found.set(a.id, a);
+  return [...found.values()];
 }
 
 /** The account holding this API key. */
@@ -269,6 +283,9 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
     if (opts.parentId) {
       const parent = getAccount(core, opts.parentId);
       tree = [...parent.tree, parent.id];
+      if (tree.length > MAX_TREE_DEPTH) {
+        throw errors.invalidField('tree', 'maximum', `an account sits at most ${MAX_TREE_DEPTH} levels below the master account: its parent is ${parent.tree.length} levels below it`, { target: MAX_TREE_DEPTH });
+      }
     }
     const now = Date.now();
     const body = JSON.stringify(doc);

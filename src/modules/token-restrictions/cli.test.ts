@@ -70,7 +70,7 @@ describe('tel restrictions', () => {
     it('set refuses an invalid template with the field and rule, exit 1', async () => {
       const r = await tel('restrictions', 'set', '{"_":{"_":{"devices":[{"rules":{"#":["FETCH"]}}]}}}', '--account', child.id);
       expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toBe('Refused: restrictions._._.devices.0.rules.#.0: Value not found in enumerated list of values.');
+      expect(r.stderr.trim()).toBe('Refused: restrictions._._.devices.0.rules.#.0: Value not found in enumerated list of values (one of: GET, PUT, POST, PATCH, DELETE, _).');
     });
 
     it('set refuses text that is not JSON as a usage error', async () => {
@@ -210,6 +210,21 @@ describe('tel restrictions', () => {
       }
     });
 
+    it('a token whose login restrictions deny what its template allows: exit 1 at the login step, as the server answers 403', async () => {
+      const token = await srv.apiLogin(a.apiKey, { get: ['token_auth'] });
+      const uri = `/v2/accounts/${a.id}/devices`;
+      const http = await srv.request('GET', uri, { token });
+      expect(http.status).toBe(403);
+      expect(http.body.data).toMatchObject({ cause: 'access denied by token restrictions', step: 'login' });
+      const dry = await tel('restrictions', 'test', uri, 'GET', '--token', token, '--json');
+      expect(dry.code).toBe(1);
+      expect(JSON.parse(dry.stdout)).toMatchObject({ allowed: false, failed_step: 'login', template: { allowed: true }, login: { allowed: false } });
+      expect(dry.stderr.trim()).toBe('Denied by the token restrictions at the login step.');
+      const allowed = await tel('restrictions', 'test', '/v2/token_auth', 'GET', '--token', token);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toContain('allowed: GET /v2/token_auth');
+    });
+
     it('a path that needs no token is allowed whatever the rules, as the server does', async () => {
       const token = await srv.apiLogin(a.apiKey);
       expect((await srv.request('GET', '/v2/webhooks', { token })).status).toBe(200);
@@ -256,7 +271,7 @@ describe('tel restrictions', () => {
     it('refuses invalid endpoint rules as a usage error, naming the field', async () => {
       const r = await tel('tokens', 'create', '--account', child.id, '--restrictions', '{"users":[{"rules":{"#":["get"]}}]}');
       expect(r.code).toBe(2);
-      expect(r.stderr.trim()).toBe('--restrictions is not valid: restrictions.users.0.rules.#.0: Value not found in enumerated list of values.');
+      expect(r.stderr.trim()).toBe('--restrictions is not valid: restrictions.users.0.rules.#.0: Value not found in enumerated list of values (one of: GET, PUT, POST, PATCH, DELETE, _).');
     });
   });
 });

@@ -43,6 +43,23 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     expect((await tel('webhooks', 'show', hook.id, '--account', account)).code).toBe(1);
   });
 
+  it('update changes the fields given (the account by name) and keeps the others; nothing given is a usage error', async () => {
+    const created = await tel('webhooks', 'create', '--account', account, '--name', 'CRM', '--uri', `${sink.url}/crm`, '--hook', 'channel_create', '--retries', '1', '--json');
+    const id = JSON.parse(created.stdout).id;
+    const r = await tel('webhooks', 'update', id, '--account', 'Cli Hooks', '--name', 'CRM staging', '--uri', `${sink.url}/staging`, '--data', '{"custom_data":{"env":"staging"}}');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`Updated webhook CRM staging (${id}): custom_data, name, uri.\n`);
+    const api = await srv.request('GET', `/v2/accounts/${account}/webhooks/${id}`, { token: srv.adminToken });
+    expect(api.body.data).toMatchObject({ name: 'CRM staging', uri: `${sink.url}/staging`, hook: 'channel_create', retries: 1, custom_data: { env: 'staging' } });
+    const nothing = await tel('webhooks', 'update', id, '--account', account);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^Nothing to change/);
+    const bad = await tel('webhooks', 'update', id, '--account', account, '--uri', 'not a uri');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Refused: uri: /);
+    expect((await tel('webhooks', 'delete', id, '--account', account)).code).toBe(0);
+  });
+
   it('refuses bad input with one sentence and exit 1 (2 for usage)', async () => {
     const bad = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'not a uri', '--hook', 'object', '--data', '{"retries":9}');
     expect(bad.code).toBe(1);
@@ -59,7 +76,7 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     ]) {
       const r = await tel(...args);
       expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr, args.join(' ')).toMatch(/^No account nope \(--account\) in .+\.\n$/);
+      expect(r.stderr, args.join(' ')).toMatch(/^No account "nope" \(--account\) in .+: give an account's id, name or realm \(tel accounts list\)\.\n$/);
     }
     expect((await tel('webhooks', 'list')).code).toBe(2);
     expect((await tel('webhooks', 'resend', 'abc')).code).toBe(2);
@@ -90,22 +107,30 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     expect((await tel('webhooks', 'resend', String(attempts[0].id), '--account', child)).code).toBe(1);
   });
 
-  it('reenable --descendants turns auto-disabled hooks back on', async () => {
-    await srv.request('POST', `/v2/accounts/${child}/configs/webhooks`, { token: srv.adminToken, data: { attempt_failure_count: 1 } });
-    const created = await tel('webhooks', 'create', '--account', child, '--name', 'Broken', '--uri', `${sink.url}/broken`, '--hook', 'parking', '--retries', '0', '--json');
-    const hookId = JSON.parse(created.stdout).id;
-    await tel('simulate', 'parking', '--account', child, '--slot', '3');
-    let row: any;
-    for (let i = 0; i < 100; i++) {
-      row = JSON.parse((await tel('webhooks', 'list', '--account', child, '--json')).stdout).find((h: any) => h.id === hookId);
-      if (!row.enabled) break;
-      await new Promise((r) => setTimeout(r, 20));
+  it('reenable --descendants turns auto-disabled hooks back on, in a child and a grandchild', async () => {
+    const grandchild = (await createSubAccount(srv, child, 'Cli Grandchild')).id;
+    const hooks: [string, string][] = [];
+    for (const a of [child, grandchild]) {
+      await srv.request('POST', `/v2/accounts/${a}/configs/webhooks`, { token: srv.adminToken, data: { attempt_failure_count: 1 } });
+      const created = await tel('webhooks', 'create', '--account', a, '--name', 'Broken', '--uri', `${sink.url}/broken`, '--hook', 'parking', '--retries', '0', '--json');
+      hooks.push([a, JSON.parse(created.stdout).id]);
+      await tel('simulate', 'parking', '--account', a, '--slot', '3');
     }
-    expect(row.disable_reason).toMatch(/too many failed deliveries/);
+    for (const [a, hookId] of hooks) {
+      let row: any;
+      for (let i = 0; i < 100; i++) {
+        row = JSON.parse((await tel('webhooks', 'list', '--account', a, '--json')).stdout).find((h: any) => h.id === hookId);
+        if (!row.enabled) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(row.disable_reason).toMatch(/too many failed deliveries/);
+    }
     const r = await tel('webhooks', 'reenable', '--account', account, '--descendants');
-    expect(r.stdout).toBe('Re-enabled 1 webhook.\n');
-    const after = JSON.parse((await tel('webhooks', 'show', hookId, '--account', child)).stdout);
-    expect(after.enabled).toBe(true);
-    expect(after).not.toHaveProperty('disable_reason');
+    expect(r.stdout).toBe('Re-enabled 2 webhooks.\n');
+    for (const [a, hookId] of hooks) {
+      const after = JSON.parse((await tel('webhooks', 'show', hookId, '--account', a)).stdout);
+      expect(after.enabled).toBe(true);
+      expect(after).not.toHaveProperty('disable_reason');
+    }
   });
 });
