@@ -4,6 +4,7 @@ import { stmt, transaction } from '../../store/db.js';
 import type { CompoundKey, Page } from '../../store/pages.js';
 import { compileValidator, type JsonSchema } from '../../schema/validate.js';
 import { newId } from '../../util/ids.js';
+import { linearExec } from '../../util/linear-regex.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { getAccount, resellerIdOf } from '../accounts/service.js';
 import { modbId, modbPage, type ModbQuery } from '../documents/modb.js';
@@ -266,18 +267,17 @@ export function receiveFax(core: Core, accountId: string, f: IncomingFax): Emitt
 
 /**
  * Why a sender may not e-mail faxes to a fax box, as Kazoo's fax SMTP server decides it (undefined:
- * it may): the box's owner may, and those its permission list names. An entry names an address or
- * a domain; Kazoo also runs each entry as a pattern, which tel does not (a tenant's pattern must
- * not hold the server). An empty list lets nobody but the owner.
+ * it may): the box's owner may, and those its permission list takes — an entry equal to the
+ * address, or a pattern found in it (run on the linear-time engine). An empty list lets nobody but
+ * the owner.
  */
 function refusal(core: Core, accountId: string, box: StoredDoc, from: string): string | undefined {
   const address = from.toLowerCase();
-  const allowed = ((box.doc.smtp_permission_list ?? []) as unknown[]).map((a) => String(a).toLowerCase());
+  const allowed = ((box.doc.smtp_permission_list ?? []) as unknown[]).map(String);
   const owner = typeof box.doc.owner_id === 'string' ? findUser(core, accountId, box.doc.owner_id) : undefined;
   const ownerEmail = typeof owner?.doc.email === 'string' ? owner.doc.email.toLowerCase() : undefined;
   if (allowed.length === 0 && ownerEmail === undefined) return "faxbox permissions is empty and policy doesn't allow it";
-  const domain = address.split('@')[1] ?? '';
-  if (address === ownerEmail || allowed.some((entry) => entry === address || entry === domain || entry === `@${domain}`)) return undefined;
+  if (address === ownerEmail || allowed.some((entry) => entry.toLowerCase() === address || linearExec(entry, address) !== null)) return undefined;
   return `address ${from} is not allowed on faxbox ${box.id}`;
 }
 

@@ -37,7 +37,7 @@ describe('quickcall: a simulated call from a device or a user to a number', () =
     expect(cdr).toMatchObject({ direction: 'outbound', callee_id_number: '4155550100', caller_id_name: 'Device QuickCall' });
   });
 
-  it("a user's quickcall rings the user's enabled devices; POST answers the call's id; nothing to ring is Kazoo's 500", async () => {
+  it("a user's quickcall rings the user's enabled devices; POST answers the call's id; nothing to ring is Kazoo's 500; a pattern filters the number", async () => {
     const r = await srv.request('POST', `${base()}/users/${user}/quickcall/1002?number_filter=false`, { token });
     expect(r.status).toBe(202);
     expect(r.body.data.endpoints.map((e: any) => e.to_user)).toEqual(['cy-desk', 'cy-soft']);
@@ -49,6 +49,9 @@ describe('quickcall: a simulated call from a device or a user to a number', () =
     const off = await device({ name: 'off', enabled: false });
     expect((await srv.request('GET', `${base()}/devices/${off}/quickcall/1002`, { token })).status).toBe(500);
     expect((await srv.request('GET', `${base()}/devices/0123456789abcdef0123456789abcdef/quickcall/1002`, { token })).status).toBe(404);
-    expect((await srv.request('GET', `${base()}/devices/${desk}/quickcall/1002?number_filter=(a%2B)%2B$`, { token })).status).toBe(400);
+    const pattern = await srv.request('GET', `${base()}/devices/${desk}/quickcall/%2B14155550100?number_filter=${encodeURIComponent('^\\+?1?(\\d{10})$')}`, { token });
+    expect(pattern.body.data.application_data.route).toBe('4155550100');
+    // a back-reference: not a pattern the linear-time engine runs
+    expect((await srv.request('GET', `${base()}/devices/${desk}/quickcall/1002?number_filter=${encodeURIComponent('(1)\\1')}`, { token })).status).toBe(400);
   });
 });

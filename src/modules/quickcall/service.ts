@@ -2,6 +2,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { newId } from '../../util/ids.js';
+import { linearExec } from '../../util/linear-regex.js';
 import { getAccount } from '../accounts/service.js';
 import { getDoc, type StoredDoc } from '../documents/store.js';
 import { devicesOwnedBy } from '../documents/owned.js';
@@ -15,14 +16,25 @@ const NUMBER_FILLER = /[ ,.\-()]/g;
 export interface QuickcallRequest {
   endpoint: { type: 'device' | 'user'; id: string };
   number: string;
-  /** Kazoo's `number_filter`: `false` keeps the number as written */
-  filterNumber: boolean;
+  /** Kazoo's `number_filter`: `true` takes the filler out, `false` keeps the number as written, a pattern keeps its first group */
+  numberFilter: string;
   autoAnswer: boolean;
   timeoutSeconds: number;
   cidName?: string;
   cidNumber?: string;
   /** `POST` waits for the call to start, and answers it with the request */
   wait: boolean;
+}
+
+/**
+ * The number a quickcall calls, as Kazoo's `number_filter` makes it: `true` takes the filler out,
+ * `false` keeps it, anything else is a pattern whose first group is the number (the number as
+ * written when it does not match). A tenant's pattern runs on the linear-time engine.
+ */
+export function filteredNumber(number: string, filter: string): string {
+  if (filter === 'true') return number.replace(NUMBER_FILLER, '');
+  if (filter === 'false') return number;
+  return linearExec(filter, number)?.[1] ?? number;
 }
 
 /** The devices a quickcall rings: the device, or the user's; disabled ones are not rung. */
@@ -49,7 +61,7 @@ export function quickcall(core: Core, accountId: string, r: QuickcallRequest): R
     const devices = endpointsOf(core, accountId, r.endpoint);
     if (devices.length === 0) throw errors.unspecifiedFault('no endpoints to ring');
     const realm = getAccount(core, accountId).realm;
-    const number = r.filterNumber ? r.number.replace(NUMBER_FILLER, '') : r.number;
+    const number = filteredNumber(r.number, r.numberFilter);
     const endpoints = devices.map((d) => {
       const sip = (d.doc.sip ?? {}) as Record<string, unknown>;
       const ep: Record<string, unknown> = { invite_format: 'username', to_user: sip.username, to_realm: realm, endpoint_id: d.id, outbound_call_id: `${newId()}${newId().slice(0, 4)}-quickcall` };
