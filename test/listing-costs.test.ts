@@ -39,6 +39,10 @@ class Lab {
   master!: string;
   reseller!: string;
   objects!: string;
+  /** the account of the rest of Kazoo's modules' documents: agents, hotdesks, list entries, selectors, a click-to-call's history */
+  crossbar!: string;
+  list!: string;
+  clicktocall!: string;
   quietHook!: string;
   /** the user and the device half the CDRs and channels are of */
   caller!: string;
@@ -57,6 +61,12 @@ class Lab {
     this.master = init.account_id;
     this.reseller = createAccount(this.core, { name: 'Reseller' }, { parentId: this.master }).id;
     this.objects = createAccount(this.core, { name: 'Objects' }, { parentId: this.master }).id;
+    this.crossbar = createAccount(this.core, { name: 'Crossbar' }, { parentId: this.master }).id;
+    this.list = id();
+    this.clicktocall = id();
+    for (const [docId, kind, body] of [[this.list, 'list', { name: 'Callers' }], [this.clicktocall, 'clicktocall', { name: 'Call us', extension: '1000' }]] as const) {
+      this.core.db.prepare("INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, '{}', '1-x', 0, 0)").run(docId, kind, this.crossbar, JSON.stringify(body));
+    }
     createUser(this.core, this.objects, { username: 'clerk', password: 'clerk-pass', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' });
     const model = createWebhook(this.core, this.objects, { name: 'Quiet', uri: 'http://127.0.0.1:9/quiet', hook: 'channel_create' });
     this.quietHook = model.id;
@@ -90,6 +100,7 @@ class Lab {
     const cdr = db.prepare(`INSERT INTO cdrs (account_id, id, created, owner_id, authorizing_id, interaction_id, interaction_time, channel_time, first_leg, doc)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{"call_direction":"inbound","timestamp":63900000000,"duration_seconds":30}')`);
     const channel = db.prepare('INSERT INTO channels (account_id, uuid, call_id, owner_id, authorizing_id, created, doc) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const c2c = db.prepare("INSERT INTO clicktocall_history (clicktocall_id, created, id, account_id, doc) VALUES (?, ?, ?, ?, ?)");
     for (let i = 0; i < units * 10; i++) {
       // several rows share a creation time: the keys' second column keeps the order whole
       const at = now + Math.floor(i / 3);
@@ -115,6 +126,15 @@ class Lab {
       const uuid = id();
       const call = { id: uuid, accountId: this.objects, base: mine ? { owner_id: this.caller, authorizing_id: this.phone } : {}, legs: [{ callId: uuid, direction: 'inbound', destination: '1000', startedMs: at, reported: true }], ringingSeconds: 0, record: false, interactionId: interaction, realm: 'lab' };
       channel.run(this.objects, uuid, uuid, mine ? this.caller : null, mine ? this.phone : null, at, JSON.stringify(call));
+      // the rest of Kazoo's modules: half the users are agents, each device a user's hotdesk, two lists' entries, selectors
+      const c = (kind: string, body: Record<string, unknown>) => doc.run(id(), kind, this.crossbar, JSON.stringify(body), '{}', '1-x', at, at);
+      c('user', { first_name: 'Agent', last_name: String(i), queues: ['q'] });
+      c('user', { first_name: 'Clerk', last_name: String(i) });
+      c('device', { name: `Hotdesk ${i}`, hotdesk: { users: { [id()]: {} } } });
+      c('list_entry', { list_id: this.list, number: String(i) });
+      c('list_entry', { list_id: 'another-list', number: String(i) });
+      c('resource_selector', { name: `n${i % 7}`, resource: `r${i % 5}`, selector: String(i) });
+      c2c.run(this.clicktocall, at, id(), this.crossbar, JSON.stringify({ timestamp: 63_900_000_000 + i, contact: `+1415555${String(i).padStart(4, '0')}`, result: 'success' }));
       if (i % 4 !== 3) this.alertsForAdmins++;
       if (i % 4 < 2) this.alertsForUsers++;
     }
@@ -191,8 +211,10 @@ describe('listings read the page they answer, whatever the size of the table', (
       const { result: r, queries } = await logged(() => httpRequest(url, 'GET', page, { token }));
       expect(r.status, `${page}: ${r.text}`).toBe(200);
       const data = r.body.data;
-      // a channel is named by its uuid
-      const ids: string[] = Array.isArray(data) ? data.map((row: { id?: string | number; uuid?: string }) => String(row.id ?? row.uuid)) : Object.keys(data.numbers);
+      // a channel is named by its uuid, a hotdesk row by its device
+      const ids: string[] = Array.isArray(data)
+        ? data.map((row: { id?: string | number; uuid?: string; device_id?: string }) => String(row.id ?? row.uuid ?? row.device_id))
+        : Object.keys(data.numbers);
       expect(ids.length).toBeLessThanOrEqual(PAGE);
       out.rows.push(...ids);
       // a row cache's look at the file's change counter (at most once a millisecond: more often on a busy machine) reads no rows
@@ -216,7 +238,7 @@ describe('listings read the page they answer, whatever the size of the table', (
     const docs = () => lab.units * 10;
     return [
       ['children of an account with many children', `/v2/accounts/${lab.reseller}/children`, () => admin, () => lab.units * 10],
-      ['descendants', `/v2/accounts/${lab.master}/descendants`, () => admin, () => lab.units * 20 + 2],
+      ['descendants', `/v2/accounts/${lab.master}/descendants`, () => admin, () => lab.units * 20 + 3],
       ['siblings of an account with many siblings', `/v2/accounts/${lab.children[0]}/siblings`, () => admin, () => lab.units * 10],
       ['parents of an account (its ancestors)', `/v2/accounts/${lab.children.at(-1)}/parents`, () => admin, () => 2],
       ['users', `${o}/users`, () => admin, () => docs() + 2],
@@ -248,6 +270,11 @@ describe('listings read the page they answer, whatever the size of the table', (
       // nine audiences for an admin here (everyone's, the account's, the master's descendants', each by group), seven for a user
       ['alerts, as an admin', `${o}/alerts`, () => admin, () => lab.alertsForAdmins, 8],
       ['alerts, as a plain user', `${o}/alerts`, () => clerk, () => lab.alertsForUsers, 6],
+      ['agents (the users with queues)', `/v2/accounts/${lab.crossbar}/agents`, () => admin, docs],
+      ['hotdesks', `/v2/accounts/${lab.crossbar}/hotdesks`, () => admin, docs],
+      ["a list's entries", `/v2/accounts/${lab.crossbar}/lists/${lab.list}/entries`, () => admin, docs],
+      ['resource selectors of a name and a resource', `/v2/accounts/${lab.crossbar}/resource_selectors/name/n1/resource/r1`, () => admin, () => Math.ceil((docs() - 1) / 35)],
+      ["a click-to-call's history", `/v2/accounts/${lab.crossbar}/clicktocall/${lab.clicktocall}/history`, () => admin, docs],
     ];
   };
 

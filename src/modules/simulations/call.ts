@@ -85,6 +85,11 @@ function addCarrier(core: Core, accountId: string, resourceId: unknown, base: Re
   else base.local_resource_id = resource.id;
 }
 
+/** What places a simulated call besides its fields: the document it is authorized as, when not a device or user (a click-to-call). */
+export interface CallOptions {
+  authorizing?: { id: string; type: string };
+}
+
 /**
  * A call leg as a switch reports it: `channel_create`, then `channel_answer` (when answered),
  * `channel_bridge` (when bridged to another leg) and `channel_destroy` with the hangup cause and
@@ -92,7 +97,7 @@ function addCarrier(core: Core, accountId: string, resourceId: unknown, base: Re
  * `include_internal_legs: false` do not receive. Its legs leave their CDRs (and, with `record`,
  * a recording); with `hangup: false` the call stays up, its legs channels, until it is hung up.
  */
-export function simulateCall(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
+export function simulateCall(core: Core, accountId: string, data: Record<string, unknown>, opts: CallOptions = {}): EmittedEvent[] {
   const { kind: _kind, ...fields } = data;
   const input = validateCall(fields);
   const account = getAccount(core, accountId);
@@ -127,6 +132,10 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     to: `${callee}@${realm}`,
   };
   const device = addAuthorizing(core, accountId, input, base);
+  if (opts.authorizing) {
+    base.authorizing_id = opts.authorizing.id;
+    base.authorizing_type = opts.authorizing.type;
+  }
   addCarrier(core, accountId, input.resource_id, base);
   // the legs' payloads share these fields: serialised once, each leg's own fields appended
   const baseJson = JSON.stringify(base);

@@ -1,0 +1,43 @@
+/**
+ * Why tel does not serve a Kazoo module, or the rest of one it serves in part: one line each, by
+ * the module's name in Kazoo's OpenAPI paths. A module tel serves whole has none (a test checks
+ * both ways), so the page says why whenever something is missing.
+ */
+export const KAZOO_NOTES: Readonly<Record<string, string>> = {
+  acls: "the switch's access lists (ecallmgr's): tel has no switch (accounts' and devices' `access_lists` are served)",
+  agents: "setting an agent's status (login, pause, resume) needs an ACD: tel's queue simulations keep no agent states, so statuses read `unknown`",
+  allotments: "`consumed`, the minutes of call detail records counted against each allotment: not built",
+  apps_link: "the authorization of a Monster UI link into an app: not built",
+  att_handlers_errors: 'the errors of attachment handlers (S3, Dropbox, …): tel keeps attachments in its own file',
+  auth: "single sign-on (OAuth apps, providers, keys, links): tel logs in with credentials, API keys and addresses",
+  bulk: 'changes to many documents of several kinds in one request: not built',
+  call_inspector: "SIP traces of calls, from the switch: tel has no switch",
+  cccps: "calling-card callback documents (Kazoo's cccp app): not built",
+  cdrs: "`cdrs/summary`, billable seconds of every CDR of a range summed by direction, number class and domain: not built",
+  conferences: 'actions on a running conference and its participants (lock, dial, play, mute, kick): no conference runs in tel',
+  devices: '`devices/status` (registrations) and `sync` (rebooting a phone) need a switch',
+  functions: "functions Kazoo's `function` callflow action runs: tel runs no callflow",
+  ips: "dedicated addresses of the switch's pool assigned to accounts: tel has no switch",
+  ledgers: 'credits, debits and their details: tel bills nothing',
+  media: "a media's audio (`raw`), prompts and languages: tel keeps media documents, not their sound",
+  migrations: "Kazoo's migrations of its databases: nothing to migrate in tel",
+  multi_factor: 'second factors of logins (Duo, TOTP providers): tel logs in without one',
+  notifications: "e-mail notification templates (teletype): tel sends no e-mail",
+  phone_numbers: "searching, buying, activating, porting and checking numbers: tel's inventory is filled by resource jobs",
+  pivot: "the debug logs of callflows fetched from a web server (Pivot): tel runs no callflow",
+  port_requests: 'number porting requests: not built',
+  presence: "the reports of presence resets, which Kazoo e-mails with an alert: tel's resets make none",
+  queues: "eavesdropping on queue calls and the queues' live statistics need a switch",
+  registrations: "SIP registrations of the switch: tel has no switch",
+  search: 'searches of accounts and numbers by name, realm or prefix: not built',
+  security: "an account's own login settings (`crossbar.auth`, multi-factor): not built",
+  services: "service plans, billing and their reconciliation, through a payment provider: tel bills nothing",
+  skels: 'the module Kazoo ships as a template for new ones: nothing to serve',
+  sup: "commands to Kazoo's Erlang nodes (`sup`): tel is not Kazoo",
+  system_status: "the status of Kazoo's cluster of nodes: tel is one process",
+  tasks: "background CSV tasks (imports, exports): tel's bulk numbers are resource jobs",
+  transactions: 'payment transactions: tel bills nothing',
+  user_auth: 'password recovery by e-mail: tel sends no e-mail',
+  vmboxes: "voicemail messages and their audio: tel's simulations leave none",
+  websockets: "events over a websocket (blackhole): tel sends events as webhooks",
+};
