@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { bundle } from '../bundle.mjs';
-import { client, loopDelay, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { client, loopDelay, measureListing, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -36,43 +36,6 @@ const run = promisify(execFile);
 const hex = (n = 16) => randomBytes(n).toString('hex');
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** First page, last page and a walk of every page of a listing. */
-async function measure(api, loop, path) {
-  const sep = path.includes('?') ? '&' : '?';
-  const get = async (extra = '') => {
-    const r = await api('GET', `${path}${sep}page_size=${PAGE}${extra}`);
-    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 200)}`);
-    return r.body;
-  };
-  await loop.reset();
-  const first = [];
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    await get();
-    first.push(performance.now() - t);
-  }
-  let key;
-  let lastKey;
-  let pages = 0;
-  let rows = 0;
-  const walkStart = performance.now();
-  do {
-    const body = await get(key ? `&start_key=${encodeURIComponent(key)}` : '');
-    pages++;
-    rows += body.data.length;
-    lastKey = key;
-    key = body.next_start_key;
-  } while (key !== undefined);
-  const walkMs = performance.now() - walkStart;
-  const last = [];
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    await get(lastKey ? `&start_key=${encodeURIComponent(lastKey)}` : '');
-    last.push(performance.now() - t);
-  }
-  return { first_ms: round(median(first), 2), last_ms: round(median(last), 2), pages, rows, walk_ms_per_page: round(walkMs / pages, 2), ...(await loop.read()) };
-}
 
 /** Writes the lab's rows directly: CDRs copied from the two legs of a call the API simulated, and the baseline's attempts. */
 function seed(dbFile, accountId, model, user, device, hookId) {
@@ -140,13 +103,13 @@ async function main() {
     const a = `/v2/accounts/${account}`;
     const interaction = model.a.interaction_id;
     results.listings = {
-      attempts_baseline: await measure(api, loop, `${a}/webhooks/attempts`),
-      cdrs: await measure(api, loop, `${a}/cdrs`),
-      cdrs_ascending: await measure(api, loop, `${a}/cdrs?ascending=true`),
-      cdrs_user: await measure(api, loop, `${a}/users/${user}/cdrs`),
-      cdrs_device: await measure(api, loop, `${a}/devices/${device}/cdrs`),
-      interactions: await measure(api, loop, `${a}/cdrs/interaction`),
-      legs: await measure(api, loop, `${a}/cdrs/legs/${interaction}`),
+      attempts_baseline: await measureListing(api, loop, `${a}/webhooks/attempts`, { page: PAGE }),
+      cdrs: await measureListing(api, loop, `${a}/cdrs`, { page: PAGE }),
+      cdrs_ascending: await measureListing(api, loop, `${a}/cdrs?ascending=true`, { page: PAGE }),
+      cdrs_user: await measureListing(api, loop, `${a}/users/${user}/cdrs`, { page: PAGE }),
+      cdrs_device: await measureListing(api, loop, `${a}/devices/${device}/cdrs`, { page: PAGE }),
+      interactions: await measureListing(api, loop, `${a}/cdrs/interaction`, { page: PAGE }),
+      legs: await measureListing(api, loop, `${a}/cdrs/legs/${interaction}`, { page: PAGE }),
     };
     const base = results.listings.attempts_baseline;
     results.ratios = Object.fromEntries(
