@@ -5,6 +5,7 @@ import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-q
 import { simulateCallCommand, simulateHangupCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
 import { simulateFaxCommand, simulateSubscribeCommand } from './simulate-switch.js';
+import { simulateRegistrationCommand } from './simulate-registration.js';
 
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
@@ -19,6 +20,7 @@ export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateObjectCommand,
   simulateFaxCommand,
   simulateSubscribeCommand,
+  simulateRegistrationCommand,
 ];
 
 /** `tel simulate …`: fire platform events through the same engine as the API. */
@@ -38,6 +40,7 @@ Examples:
   $ tel simulate notification --account <id> --event register
   $ tel simulate fax --account <id> --direction outbound
   $ tel simulate subscribe --account <id> --device <device_id> --to 1001
+  $ tel simulate registration --account <id> --device <device_id>
 
 The events go through the same webhook engine as the API; a running \`tel serve\` sends them.
 What they leave (CDRs, channels, recordings, messages, faxes, parked calls, queue statistics,

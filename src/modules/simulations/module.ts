@@ -15,6 +15,7 @@ import { validateObject } from './object.js';
 import { validateHangup } from './hangup.js';
 import { validateSubscribe } from './subscribe.js';
 import { validateFax } from './fax.js';
+import { validateRegistration } from './registration.js';
 
 /** What each simulation kind validates, for the route's description, in the contract's order. */
 const SIMULATION_INPUTS = {
@@ -29,6 +30,7 @@ const SIMULATION_INPUTS = {
   hangup: validateHangup,
   subscribe: validateSubscribe,
   fax: validateFax,
+  registration: validateRegistration,
 };
 
 const CONTRACT_ORDER = Object.keys(SIMULATION_INPUTS);
