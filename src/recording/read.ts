@@ -1,0 +1,58 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../util/json.js';
+import { isExchange, isHeader, isSecretLine, RECORDING_VERSION, type RecordedExchange, type RecordingHeader, type SecretLine } from './format.js';
+
+/** A file that is not a recording tel reads (one sentence, with the line). */
+export class RecordingInvalid extends Error {}
+
+/** The lines of a recording after its header: placeholders at once, exchanges in the order their requests started. */
+export type RecordingItem = { secret: SecretLine } | { exchange: RecordedExchange };
+
+/**
+ * Reads a recording as it streams from the file: its header (checked), then each placeholder line
+ * as it comes and the exchanges in `seq` order. Lines come in the order answers ended, never far
+ * from `seq` order (as far as requests were under way at once), so only those waiting for an
+ * earlier one are held.
+ */
+export async function openRecording(file: string): Promise<{ header: RecordingHeader; items: AsyncGenerator<RecordingItem> }> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity })[Symbol.asyncIterator]();
+  let n = 0;
+  const next = async (): Promise<unknown> => {
+    for (;;) {
+      const { value, done } = await lines.next();
+      if (done) return undefined;
+      n++;
+      if (value.trim() === '') continue;
+      // an exchange's body sits three levels down
+      if (jsonTooDeep(value, MAX_JSON_DEPTH + 3)) throw new RecordingInvalid(`line ${n} of ${file} nests objects and arrays too deep.`);
+      try {
+        return JSON.parse(value);
+      } catch {
+        throw new RecordingInvalid(`line ${n} of ${file} is not JSON.`);
+      }
+    }
+  };
+  const first = (await next()) as RecordingHeader | undefined;
+  if (!first || typeof first !== 'object' || !isHeader(first)) throw new RecordingInvalid(`${file} is not a tel recording (its first line is not a tel record header).`);
+  if (first.tel_recording !== RECORDING_VERSION) throw new RecordingInvalid(`${file} is a recording of version ${first.tel_recording}; this tel reads version ${RECORDING_VERSION}.`);
+  async function* items(): AsyncGenerator<RecordingItem> {
+    const waiting = new Map<number, RecordedExchange>();
+    let expected = 1;
+    for (let line = await next(); line !== undefined; line = await next()) {
+      if (line === null || typeof line !== 'object') throw new RecordingInvalid(`line ${n} of ${file} is not an object.`);
+      const l = line as SecretLine | RecordedExchange;
+      if (isSecretLine(l)) yield { secret: l };
+      else if (isExchange(l) && Number.isInteger(l.seq)) {
+        waiting.set(l.seq, l);
+        for (let e = waiting.get(expected); e; e = waiting.get(expected)) {
+          waiting.delete(expected++);
+          yield { exchange: e };
+        }
+      } else throw new RecordingInvalid(`line ${n} of ${file} is neither an exchange nor a placeholder.`);
+    }
+    // a recording cut short: what is left, in order
+    for (const seq of [...waiting.keys()].sort((a, b) => a - b)) yield { exchange: waiting.get(seq)! };
+  }
+  return { header: first, items: items() };
+}
