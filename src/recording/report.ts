@@ -28,7 +28,8 @@ export function resultJson(r: ExchangeResult): Omit<ExchangeResult, 'recorded' |
   return rest;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text made safe to put between tags (no attribute of the page holds what an answer says). */
+const escapeHtml = (s: string) => s.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A body pretty-printed as HTML, the lines of the fields in `marked` (report paths) highlighted. */
 function bodyHtml(m: RecordedResponse | undefined, marked: Set<string>): string {

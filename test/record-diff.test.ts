@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTel } from './helpers/cli.js';
+import { httpRequest, tempDir } from './helpers/server.js';
+import { startTel, type TelProcess } from './helpers/tel-process.js';
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+/** The lab both servers are built from: the passwords and API key the recorded session logs in with. */
+const LAB = `version: 1
+account:
+  name: Lab
+  realm: lab.tel.local
+  api_key: lab-ci-key-0123456789abcdef0123456789abcdef
+  users:
+    - username: admin
+      password: s3cret-admin
+      priv_level: admin
+      first_name: Lab
+      last_name: Admin
+  children:
+    - name: Customer A
+      realm: a.lab.example
+      users:
+        - username: alice
+          password: alice-pass-1
+          first_name: Alice
+          last_name: Doe
+`;
+const HOOK_SECRET = 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=';
+
+/** Starts `tel serve --ephemeral` on the lab; resolves with its URL once it listens. */
+async function ephemeral(lab: string): Promise<TelProcess & { url: string }> {
+  const p = startTel(['serve', '--ephemeral', '--fixture', lab, '--port', '0', '--json']);
+  await p.until(() => p.json()[0], 'the ephemeral server to print its credentials', 30_000);
+  return Object.assign(p, { url: p.stdout.split('\n')[0].trim() });
+}
+
+/**
+ * An acceptance-like session through `base`: logins of each kind, accounts, users, devices, a
+ * voicemail box, webhooks, tokens. Answers every secret it used or was given.
+ */
+async function session(base: string): Promise<{ secrets: string[]; exchanges: number }> {
+  const secrets = ['s3cret-admin', 'lab-ci-key-0123456789abcdef0123456789abcdef', md5('admin:s3cret-admin'), HOOK_SECRET, 'bob-pass-123', md5('bob:bob-pass-123'), 'sip-pass-999', '7531'];
+  let exchanges = 0;
+  const call = async (method: string, path: string, token?: string, data?: unknown) => {
+    exchanges++;
+    const r = await httpRequest(base, method, path, { token, data });
+    expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+    return r.body;
+  };
+  const login = await call('PUT', '/v2/user_auth', undefined, { credentials: md5('admin:s3cret-admin'), account_name: 'Lab' });
+  const token: string = login.auth_token;
+  const master: string = login.data.account_id;
+  const apiToken: string = (await call('PUT', '/v2/api_auth', undefined, { api_key: 'lab-ci-key-0123456789abcdef0123456789abcdef' })).auth_token;
+  const customer = (await call('GET', `/v2/accounts/${master}/children`, token)).data.find((a: { name: string }) => a.name === 'Customer A').id;
+  await call('GET', `/v2/accounts/${customer}/users`, token);
+  const sub: string = (await call('PUT', `/v2/accounts/${master}`, apiToken, { name: 'Session Co' })).data.id;
+  await call('POST', `/v2/accounts/${sub}`, token, { name: 'Session Co', timezone: 'Europe/Paris' });
+  const key: string = (await call('GET', `/v2/accounts/${sub}/api_key`, token)).data.api_key;
+  const subToken: string = (await call('PUT', '/v2/api_auth', undefined, { api_key: key })).auth_token;
+  const bob: string = (await call('PUT', `/v2/accounts/${sub}/users`, subToken, { username: 'bob', password: 'bob-pass-123', first_name: 'Bob', last_name: 'Roe', priv_level: 'admin' })).data.id;
+  await call('PUT', `/v2/accounts/${sub}/users`, subToken, { username: 'carol', first_name: 'Carol', last_name: 'Poe' });
+  const bobToken: string = (await call('PUT', '/v2/user_auth', undefined, { credentials: md5('bob:bob-pass-123'), account_name: 'Session Co' })).auth_token;
+  await call('GET', `/v2/accounts/${sub}/users?paginate=false`, bobToken);
+  const device = (await call('PUT', `/v2/accounts/${sub}/devices`, bobToken, { name: 'Bob phone', owner_id: bob, sip: { username: 'bobphone', password: 'sip-pass-999' } })).data;
+  await call('POST', `/v2/accounts/${sub}/devices/${device.id}`, bobToken, { ...device, name: 'Bob desk phone' });
+  await call('PUT', `/v2/accounts/${sub}/vmboxes`, bobToken, { name: 'Bob', mailbox: '1001', owner_id: bob, pin: '7531' });
+  await call('GET', `/v2/accounts/${sub}/devices`, bobToken);
+  const hook = (await call('PUT', `/v2/accounts/${sub}/webhooks`, token, { name: 'CRM', uri: 'http://crm.invalid/calls', hook: 'channel_create', secret: HOOK_SECRET })).data;
+  await call('PATCH', `/v2/accounts/${sub}/webhooks/${hook.id}`, token, { enabled: false });
+  await call('GET', `/v2/accounts/${sub}/webhooks`, token);
+  await call('GET', '/v2/token_auth', bobToken);
+  await call('GET', `/v2/auth/tokeninfo?token=${encodeURIComponent(subToken)}`);
+  await call('DELETE', `/v2/accounts/${sub}/devices/${device.id}`, bobToken);
+  await call('GET', `/v2/accounts/${master}/descendants`, token);
+  await call('DELETE', '/v2/token_auth', bobToken);
+  return { secrets: [...secrets, token, apiToken, key, subToken, bobToken], exchanges };
+}
+
+/**
+ * A server that answers one field differently: in front of a tel, it adds one to `retries` in
+ * the answer to a webhook's creation (the Host sent on, so that the URLs answers hold are its own).
+ */
+async function oneFieldOff(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+  const pool = new Pool(upstream);
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['connection', 'content-length'].includes(k))) as Record<string, string>;
+    const r = await pool.request({ path: req.url!, method: req.method as 'GET', headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    let body = Buffer.from(await r.body.arrayBuffer());
+    if (req.method === 'PUT' && /\/webhooks$/.test(req.url!) && r.statusCode === 201) {
+      const json = JSON.parse(body.toString());
+      json.data.retries += 1;
+      body = Buffer.from(JSON.stringify(json));
+    }
+    res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'application/json') }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await pool.close();
+    },
+  };
+}
+
+describe('tel record in front of a tel, tel diff against another', () => {
+  const tmp = tempDir('tel-record-');
+  const lab = join(tmp.dir, 'lab.yaml');
+  const recording = join(tmp.dir, 'session.jsonl');
+  const servers: TelProcess[] = [];
+  let secrets: string[] = [];
+  let exchanges = 0;
+  /** fresh servers built from the lab, one a replay that writes */
+  let fresh: string[];
+
+  beforeAll(async () => {
+    writeFileSync(lab, LAB);
+    const [recorded, ...rest] = await Promise.all([1, 2, 3, 4].map(() => ephemeral(lab)));
+    servers.push(recorded, ...rest);
+    fresh = rest.map((s) => s.url);
+    const record = startTel(['record', '--upstream', recorded.url, '--port', '0', '--out', recording, '--json']);
+    servers.push(record);
+    const { listening } = await record.until(() => record.json()[0], 'tel record to listen', 30_000);
+    ({ secrets, exchanges } = await session(String(listening)));
+    await record.until(() => record.json().length === exchanges + 1, 'every exchange to be written');
+    expect(await record.stop('SIGTERM')).toBe(0);
+    expect(record.stderr).toBe(`tel record: stopping…\ntel record: ${exchanges} exchanges recorded in ${recording}\n`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    tmp.cleanup();
+  });
+
+  it('writes one file, 0600, that holds no secret the session used, in clear or in the URL-encoded form', () => {
+    expect(statSync(recording).mode & 0o777).toBe(0o600);
+    const text = readFileSync(recording, 'utf8');
+    expect(text.split('\n').filter((l) => l.startsWith('{"seq"'))).toHaveLength(exchanges);
+    for (const secret of secrets) {
+      expect(text, secret).not.toContain(secret);
+      expect(text, secret).not.toContain(encodeURIComponent(secret));
+    }
+  });
+
+  it('replayed against a fresh tel built from the same lab: every exchange identical, exit 0', async () => {
+    const run = await runTel(['diff', recording, '--against', fresh[0], '--lab', lab, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ exchanges, identical: exchanges, differing: 0, failing: 0, skipped: 0, results: [] });
+  }, 60_000);
+
+  it('without the lab the first login fails, and the report says why; a server that answers a field differently is named, and an allow-list lets it pass', async () => {
+    const off = await oneFieldOff(fresh[1]);
+    try {
+      const blind = await runTel(['diff', recording, '--against', off.url, '--json']);
+      expect(blind.code).toBe(1);
+      const first = JSON.parse(blind.stdout).results[0];
+      expect(first).toMatchObject({ seq: 1, method: 'PUT', path: '/v2/user_auth', verdict: 'failing', status: { recorded: 201, replayed: 401 } });
+      expect(first.reason).toMatch(/^it sends a login secret the replay could not find \(redacted:credentials:[0-9a-f]{16}\): give --lab/);
+
+      const html = join(tmp.dir, 'diff.html');
+      const named = await runTel(['diff', recording, '--against', off.url, '--lab', lab, '--html', html]);
+      expect(named.code).toBe(1);
+      expect(named.stdout).toMatch(/^#\d+ PUT \/v2\/accounts\/[0-9a-f]{32}\/webhooks → differing\n {4}data\.retries: 2 → 3$/m);
+      expect(named.stdout).toMatch(new RegExp(`replayed against ${off.url}/ in [\\d.]+ s: ${exchanges - 1} identical, 0 with allowed differences only, 1 differing, 0 failing, 0 skipped\\n$`));
+      expect(named.stderr).toBe(`1 exchange of ${recording} came out differently outside the allow-list.\n`);
+      const page = readFileSync(html, 'utf8');
+      expect(page).toContain('<li>data.retries: 2 → 3</li>');
+      expect(page.match(/<mark>\s*"retries": \d,<\/mark>/g)).toEqual(['<mark>    "retries": 2,</mark>', '<mark>    "retries": 3,</mark>']);
+
+      const allow = join(tmp.dir, 'allow.txt');
+      writeFileSync(allow, '# tel answers one more retry here\nPUT /v2/accounts/*/webhooks data.retries\n');
+      // a fresh server for each replay that writes: the last one holds what it created
+      const off2 = await oneFieldOff(fresh[2]);
+      try {
+        const allowed = await runTel(['diff', recording, '--against', off2.url, '--lab', lab, '--allow', allow]);
+        expect(allowed.stderr).toBe('');
+        expect(allowed.code).toBe(0);
+        expect(allowed.stdout).toMatch(/→ allowed\n {4}data\.retries: 2 → 3 {2}\(allowed: line 2: PUT \/v2\/accounts\/\*\/webhooks data\.retries\)$/m);
+      } finally {
+        await off2.close();
+      }
+    } finally {
+      await off.close();
+    }
+  }, 90_000);
+});
