@@ -29,8 +29,9 @@ the session set, from that password.
 
 The report lists each exchange that is not identical (differing with a minimal diff, failing with
 why, skipped when no answer was recorded), then a summary; --json gives it as one JSON document;
---html writes a page with each one's answers side by side. An allow-list file holds the
-differences you expect, one a line: [METHOD] [PATH] FIELD, with * for a segment and ** for any:
+--html writes a page with each one's answers side by side. An allow-list file (--allow) holds the
+differences you expect, one a line: [METHOD] [PATH] FIELD, * standing for a segment, ** for any:
+
   data.*.pvt_modified                      # anywhere
   /v2/accounts/*/webhooks data.retries     # on those paths
   GET /v2/about data.version               # for one method
