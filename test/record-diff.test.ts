@@ -168,6 +168,8 @@ describe('tel record in front of a tel, tel diff against another', () => {
       const first = JSON.parse(blind.stdout).results[0];
       expect(first).toMatchObject({ seq: 1, method: 'PUT', path: '/v2/user_auth', verdict: 'failing', status: { recorded: 201, replayed: 401 } });
       expect(first.reason).toMatch(/^it sends a login secret the replay could not find \(redacted:credentials:[0-9a-f]{16}\): give --lab/);
+      // what follows a failed login fails for that reason
+      expect(JSON.parse(blind.stdout).results[2]).toMatchObject({ seq: 3, verdict: 'failing', reason: expect.stringMatching(/^it sends the token of a login that failed in this replay \(redacted:token:[0-9a-f]{12}\)$/) });
 
       const html = join(tmp.dir, 'diff.html');
       const named = await runTel(['diff', recording, '--against', off.url, '--lab', lab, '--html', html]);

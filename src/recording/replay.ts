@@ -50,8 +50,8 @@ export interface ReplayOptions {
 const ANSWER_TIMEOUT_MS = 60_000;
 /** Request headers a replay does not send as recorded: the connection's, the length (of another body) and compression. */
 const NOT_REPLAYED = new Set([...HOP_BY_HOP, 'host', 'content-length', 'accept-encoding']);
-/** Placeholders of login secrets, which the replay must find again (logins.ts). */
-const LOGIN_PLACEHOLDER = /redacted:(?:credentials|api_key):[0-9a-f]{16}/g;
+/** Placeholders a replay must have a counterpart for: login secrets (logins.ts) and tokens. */
+const NEEDED_PLACEHOLDER = /redacted:(?:credentials|api_key|token):[0-9a-f]{12,16}/g;
 
 /** Every string of a JSON value, keys included. */
 function* strings(v: unknown): Generator<string> {
@@ -102,18 +102,24 @@ function loginContext(body: unknown): LoginContext {
 
 /**
  * Finds the login secrets a request needs that the replay does not know yet (logins.ts); answers
- * the placeholders nothing gave, which go as they are (and the login fails).
+ * why the request will fail when a placeholder it needs has no counterpart (it goes as it is).
  */
-async function resolveLogins(req: RecordedRequest, gen: Generated, logins: LoginSecrets): Promise<string[]> {
+async function missingSecrets(req: RecordedRequest, { gen, logins, given }: Replay): Promise<string | undefined> {
   const texts = [req.path, req.query, ...Object.values(req.headers).flat(), req.body_text ?? '', ...strings(req.body)];
   const unknown = new Set<string>();
-  for (const t of texts) for (const m of t.matchAll(LOGIN_PLACEHOLDER)) if (gen.get(m[0]) === undefined) unknown.add(m[0]);
-  const missing: string[] = [];
+  for (const t of texts) for (const m of t.matchAll(NEEDED_PLACEHOLDER)) if (gen.get(m[0]) === undefined) unknown.add(m[0]);
+  const secrets: string[] = [];
+  const tokens: string[] = [];
   for (const p of unknown) {
     const line = gen.secret(p);
-    if (!line || !(await logins.resolve(line, loginContext(req.body)))) missing.push(p);
+    if (line?.kind === 'token') tokens.push(p);
+    else if (!line || !(await logins.resolve(line, loginContext(req.body)))) secrets.push(p);
   }
-  return missing;
+  if (secrets.length > 0) return `it sends a login secret the replay could not find (${secrets.join(', ')}): give --lab the lab file whose passwords and API keys the recorded session used`;
+  const lost = tokens.filter((t) => given.has(t));
+  if (lost.length > 0) return `it sends the token of a login that failed in this replay (${lost.join(', ')})`;
+  if (tokens.length > 0) return `it sends a token no recorded answer gave (${tokens.join(', ')}): was it got before the recording began?`;
+  return undefined;
 }
 
 /** The request as the replay sends it: generated values and placeholders replaced by their counterparts. */
@@ -139,15 +145,29 @@ function replayedRequest(req: RecordedRequest, gen: Generated, prefix: string): 
   };
 }
 
+/** What a replay holds from one exchange to the next. */
+interface Replay {
+  pool: Dispatcher;
+  /** the path of the server's base URL, put before each path */
+  prefix: string;
+  gen: Generated;
+  logins: LoginSecrets;
+  allow: readonly AllowRule[];
+  /** the tokens recorded answers gave */
+  given: Set<string>;
+}
+
 /** Replays one exchange and compares its answer. */
-async function replayOne(ex: RecordedExchange, pool: Dispatcher, prefix: string, gen: Generated, logins: LoginSecrets, allow: readonly AllowRule[]): Promise<ExchangeResult> {
+async function replayOne(ex: RecordedExchange, replay: Replay): Promise<ExchangeResult> {
+  const { pool, prefix, gen, allow, given } = replay;
   const req = ex.request;
   const path = `${req.path}${req.query ? `?${req.query}` : ''}`;
   const result: ExchangeResult = { seq: ex.seq, method: req.method, path, verdict: 'skipped', status: {}, differences: [], more: 0 };
   if (!ex.response) return { ...result, reason: `no answer was recorded (${ex.aborted ?? 'none came'})` };
   result.status.recorded = ex.response.status;
   if (req.body_omitted !== undefined) return { ...result, reason: `the request's body is not in the recording (${req.body_omitted})` };
-  const missing = await resolveLogins(req, gen, logins);
+  const missing = await missingSecrets(req, replay);
+  for (const t of strings(ex.response.body)) for (const m of t.matchAll(NEEDED_PLACEHOLDER)) if (gen.secret(m[0])?.kind === 'token') given.add(m[0]);
   let replayed: RecordedResponse;
   try {
     const res = await pool.request(replayedRequest(req, gen, prefix));
@@ -164,10 +184,7 @@ async function replayOne(ex: RecordedExchange, pool: Dispatcher, prefix: string,
   });
   if (differences.length === 0) return { ...result, verdict: 'identical' };
   Object.assign(result, { recorded: ex.response, replayed });
-  if (missing.length > 0) {
-    const reason = `it sends a login secret the replay could not find (${missing.join(', ')}): give --lab the lab file whose passwords and API keys the recorded session used`;
-    return { ...result, verdict: 'failing', reason };
-  }
+  if (missing) return { ...result, verdict: 'failing', reason: missing };
   const allowed = more === 0 && result.differences.every((d) => d.allowed_by);
   return { ...result, verdict: allowed ? 'allowed' : 'differing' };
 }
@@ -186,7 +203,7 @@ export async function replayRecording(opts: ReplayOptions): Promise<DiffSummary>
   const pool = new Pool(opts.against.origin, { connections: 1 });
   const prefix = opts.against.pathname.replace(/\/+$/, '');
   const gen = new Generated();
-  const logins = new LoginSecrets(Buffer.from(header.salt, 'base64'), opts.lab, gen);
+  const replay: Replay = { pool, prefix, gen, logins: new LoginSecrets(Buffer.from(header.salt, 'base64'), opts.lab, gen), allow: opts.allow, given: new Set() };
   const summary: DiffSummary = { exchanges: 0, identical: 0, allowed: 0, differing: 0, failing: 0, skipped: 0, seconds: 0 };
   try {
     for await (const item of items) {
@@ -196,7 +213,7 @@ export async function replayRecording(opts: ReplayOptions): Promise<DiffSummary>
       }
       const host = item.exchange.request.headers.host;
       if (typeof host === 'string') gen.addHost(host, opts.against.host);
-      const result = await replayOne(item.exchange, pool, prefix, gen, logins, opts.allow);
+      const result = await replayOne(item.exchange, replay);
       summary.exchanges++;
       summary[result.verdict]++;
       await opts.each(result);
