@@ -5,6 +5,7 @@ import type { LabSecrets } from '../recording/logins.js';
 import type { ExchangeResult } from '../recording/replay.js';
 import { htmlReport, resultJson, resultLines, summaryLine } from '../recording/report.js';
 import { CliError, globalsOf, readSource, type CliIo } from './io.js';
+import { serverUrl } from './record.js';
 
 interface DiffOptions {
   against: string;
@@ -44,18 +45,6 @@ Examples:
   $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --allow known.txt --json
   $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --html diff.html`;
 
-/** The server to replay against, checked. */
-function againstOf(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CliError(`--against must be a URL (http://host:port), not ${text}.`, 2);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--against must be an http or https URL, not ${text}.`, 2);
-  return url;
-}
-
 /** `tel diff`: replays a recording against a server and reports what it answers differently. */
 export function defineDiff(diff: Command, io: CliIo): void {
   diff
@@ -66,7 +55,7 @@ export function defineDiff(diff: Command, io: CliIo): void {
     .addHelpText('after', HELP)
     .action(async (recording: string, opts: DiffOptions, cmd: Command) => {
       const g = globalsOf(cmd);
-      const against = againstOf(opts.against);
+      const against = serverUrl(opts.against, '--against');
       let allow: AllowRule[] = [];
       if (opts.allow !== undefined) {
         try {

@@ -35,16 +35,16 @@ Examples:
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: exchanges under way get 5 s to end, then the file is
 complete.`;
 
-/** The upstream's URL, checked: http or https, no query or fragment. */
-function upstreamOf(text: string): URL {
+/** A server's URL given to `option` (--upstream, --against), checked: http or https, no query, fragment or credentials. */
+export function serverUrl(text: string, option: string): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new CliError(`--upstream must be a URL (http://host:port), not ${text}.`, 2);
+    throw new CliError(`${option} must be a URL (http://host:port), not ${text}.`, 2);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--upstream must be an http or https URL, not ${text}.`, 2);
-  if (url.search || url.hash || url.username || url.password) throw new CliError('--upstream takes no query, fragment or credentials.', 2);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`${option} must be an http or https URL, not ${text}.`, 2);
+  if (url.search || url.hash || url.username || url.password) throw new CliError(`${option} takes no query, fragment or credentials.`, 2);
   return url;
 }
 
@@ -64,7 +64,7 @@ export function defineRecord(record: Command, io: CliIo): void {
     .addHelpText('after', HELP)
     .action(async (opts: RecordOptions, cmd: Command) => {
       const g = globalsOf(cmd);
-      const upstream = upstreamOf(opts.upstream);
+      const upstream = serverUrl(opts.upstream, '--upstream');
       const port = Number(opts.port);
       if (opts.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
       if (existsSync(opts.out)) throw new CliError(`${opts.out} exists: record to another --out, or remove it first.`);
