@@ -40,7 +40,7 @@ differences you expect, one a line: [METHOD] [PATH] FIELD, * standing for a segm
 Exit codes: 0 when nothing differs or fails outside the allow-list, 1 otherwise, 2 usage.
 
 Examples:
-  $ tel serve --ephemeral --fixture lab.yaml --port 8100 &
+  $ tel serve --ephemeral --fixture lab.yaml --port 8100           in another terminal: a fresh server from the lab
   $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml
   $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --allow known.txt --json
   $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --html diff.html`;
