@@ -7,7 +7,8 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTel } from './helpers/cli.js';
 import { httpRequest, tempDir } from './helpers/server.js';
-import { startTel, type TelProcess } from './helpers/tel-process.js';
+import { startTel, until, type TelProcess } from './helpers/tel-process.js';
+import { mountSmallDisk, smallDiskUnavailable } from './helpers/tmpfs.js';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
@@ -223,4 +224,33 @@ describe('tel record and tel diff refuse what they cannot use, in one sentence',
       expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code, stderr });
     }
   });
+});
+
+const noDisk = smallDiskUnavailable();
+describe.skipIf(noDisk)('a recording that can no longer be written (a full tmpfs)', () => {
+  it('stops tel record, exit 1, saying why: no client goes on unrecorded', async () => {
+    const disk = mountSmallDisk('1m');
+    const upstream = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{}}')));
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const out = join(disk.dir, 'session.jsonl');
+    const record = startTel(['record', '--upstream', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, '--port', '0', '--out', out, '--json']);
+    try {
+      const { listening } = await record.until(() => record.json()[0], 'tel record to listen', 30_000);
+      // a bare upstream, not tel: plain requests
+      expect((await fetch(`${listening}/v2/about`)).status).toBe(200);
+      await record.until(() => record.json().length === 2, 'the first exchange to be written');
+      disk.fill();
+      await fetch(`${listening}/v2/accounts`, { method: 'PUT', body: JSON.stringify({ data: { name: 'x'.repeat(64 * 1024) } }) });
+      await until(() => record.child.exitCode !== null, `tel record to stop:\n${record.stdout}${record.stderr}`, 20_000).catch((e) => {
+        throw new Error(`${e.message}\n${record.stdout}${record.stderr}`);
+      });
+      expect(record.child.exitCode).toBe(1);
+      expect(record.stderr).toMatch(new RegExp(`^tel record: stopping…\\nThe recording failed \\(cannot record an exchange: ENOSPC: no space left on device, write\\); ${out} holds what came before\\.\\n$`));
+    } finally {
+      await record.stop();
+      upstream.closeAllConnections();
+      await new Promise((r) => upstream.close(r));
+      disk.cleanup();
+    }
+  }, 60_000);
 });

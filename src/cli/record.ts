@@ -86,9 +86,11 @@ export function defineRecord(record: Command, io: CliIo): void {
         throw new CliError(`Cannot listen on ${opts.host}:${port}: ${(err as Error).message}.`);
       }
       io.out(g.json ? JSON.stringify({ listening: proxy.url, upstream: upstream.href, out: opts.out }) : `tel record listening on ${proxy.url}, forwarding to ${upstream.href}, recording to ${opts.out}`);
-      await untilStopped();
+      const failed = await Promise.race([untilStopped().then(() => undefined), writer.failed]);
       io.err('tel record: stopping…');
       await proxy.close(STOP_GRACE_MS);
+      // a recording that failed stops the proxy: a client must not go on unrecorded
+      if (failed) throw new CliError(`The recording failed (${failed.message}); ${opts.out} holds what came before.`);
       const n = await writer.close();
       io.err(`tel record: ${n} exchange${n === 1 ? '' : 's'} recorded in ${opts.out}`);
     });

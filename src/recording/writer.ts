@@ -56,27 +56,38 @@ function transferable(chunks: Uint8Array[]): Uint8Array[] {
  * loop that forwards requests. The file is made here (refused when it exists), mode 0600.
  */
 export class RecordingWriter {
-  private closed: Promise<number> | undefined;
+  /** Resolves with why, when the thread fails: nothing handed over is recorded from then on. */
+  readonly failed: Promise<Error>;
   private failure: Error | undefined;
+  private onFailure!: (err: Error) => void;
+  private closing: { promise: Promise<number>; resolve: (n: number) => void; reject: (err: Error) => void } | undefined;
+  private ended = false;
 
-  private constructor(
-    private readonly worker: Worker,
-    private readonly written: (exchanges: WrittenExchange[]) => void,
-  ) {}
+  private constructor(private readonly worker: Worker) {
+    this.failed = new Promise((resolve) => (this.onFailure = resolve));
+  }
 
   /** Starts the thread and creates the file with its header; rejects when either cannot be. */
   static open(file: string, header: RecordingHeader, written: (exchanges: WrittenExchange[]) => void): Promise<RecordingWriter> {
     const worker = startBundleThread('runRecordingThread', { file, header } satisfies ThreadData);
-    const writer = new RecordingWriter(worker, written);
+    const writer = new RecordingWriter(worker);
     return new Promise((resolve, reject) => {
       const fail = (err: Error) => {
-        writer.failure ??= err;
+        if (writer.ended) return;
+        writer.ended = true;
+        writer.failure = err;
+        writer.onFailure(err);
+        writer.closing?.reject(err);
         reject(err);
       };
       worker.on('message', (m: FromThread) => {
         if (m.type === 'ready') resolve(writer);
-        else if (m.type === 'written') writer.written(m.exchanges);
+        else if (m.type === 'written') written(m.exchanges);
         else if (m.type === 'failed') fail(new Error(m.error));
+        else if (m.type === 'closed') {
+          writer.ended = true;
+          writer.closing?.resolve(m.exchanges);
+        }
       });
       worker.on('error', fail);
       worker.once('exit', () => fail(new Error('the recording thread ended')));
@@ -98,16 +109,15 @@ export class RecordingWriter {
 
   /** Writes what is handed over, closes the file; resolves with the number of exchanges recorded. */
   close(): Promise<number> {
-    this.closed ??= new Promise<number>((resolve, reject) => {
-      if (this.failure) return reject(this.failure);
-      this.worker.on('message', (m: FromThread) => {
-        if (m.type === 'closed') resolve(m.exchanges);
-        else if (m.type === 'failed') reject(new Error(m.error));
-      });
-      this.worker.once('exit', () => reject(this.failure ?? new Error('the recording thread ended before closing the file')));
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.closing) {
+      let resolve!: (n: number) => void;
+      let reject!: (err: Error) => void;
+      const promise = new Promise<number>((res, rej) => ((resolve = res), (reject = rej)));
+      this.closing = { promise, resolve, reject };
       this.post({ type: 'close' });
-    });
-    return this.closed;
+    }
+    return this.closing.promise;
   }
 
   private post(m: ToThread, transfer: ArrayBuffer[] = []): void {
@@ -126,9 +136,14 @@ export async function runRecordingThread(data: ThreadData): Promise<void> {
   const post = (m: FromThread) => parentPort.postMessage(m);
   lowerThreadPriority(THREAD_NICE);
   let fd: number;
+  // a write may take part of its bytes (a disk filling up): the rest is written, or the error thrown
+  const writeAll = (text: string) => {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at);
+  };
   try {
     fd = fs.openSync(data.file, 'wx', 0o600);
-    fs.writeSync(fd, `${JSON.stringify(data.header)}\n`);
+    writeAll(`${JSON.stringify(data.header)}\n`);
   } catch (err) {
     post({ type: 'failed', error: `cannot create ${data.file}: ${(err as Error).message}` });
     return;
@@ -168,11 +183,11 @@ export async function runRecordingThread(data: ThreadData): Promise<void> {
           const { method, path, query } = ex.request;
           done.push({ seq: ex.seq, method, path, query, status: ex.response?.status ?? null, ms: ex.ms?.total ?? null, ...(ex.aborted ? { aborted: ex.aborted } : {}) });
         }
-        fs.writeSync(fd, text);
+        writeAll(text);
         post({ type: 'written', exchanges: done });
       }
     } catch (err) {
-      post({ type: 'failed', error: `cannot write the recording: ${(err as Error).message}` });
+      post({ type: 'failed', error: `cannot record an exchange: ${(err as Error).message}` });
       process.exit(1);
     }
     working = false;
