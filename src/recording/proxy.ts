@@ -131,8 +131,9 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
     underWay.add(cut);
     res.on('close', () => {
       if (ended) return;
-      controller?.abort(new Error('the client went away'));
+      // recorded first: aborting reports an error to the handler at once
       end('the client closed the connection before the answer ended');
+      controller?.abort(new Error('the client went away'));
     });
     const length = req.headers['content-length'];
     const hasBody = length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined;

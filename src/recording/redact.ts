@@ -75,11 +75,12 @@ export class Redactor {
   async redact(ex: Pick<RecordedExchange, 'request' | 'response'>): Promise<void> {
     const found = new Map<string, SecretKind>();
     const logins: { username: string; password: string }[] = [];
+    const note = (value: string, kind: SecretKind) => void found.set(value, kind);
     const messages = ex.response ? [ex.request, ex.response] : [ex.request];
-    this.visitQuery(ex.request.query, (value, kind) => void found.set(value, kind));
+    this.visitQuery(ex.request.query, note);
     for (const m of messages) {
-      this.visitHeaders(m, (value, kind) => void found.set(value, kind));
-      if (isForm(m) && m.body_text !== undefined) this.visitQuery(m.body_text, (value, kind) => void found.set(value, kind));
+      this.visitHeaders(m, note);
+      if (isForm(m) && m.body_text !== undefined) this.visitQuery(m.body_text, note);
       if (m.body !== undefined) collect(m.body, undefined, found, m === ex.request ? logins : undefined);
     }
     await Promise.all([...found].map(([secret, kind]) => this.mint(kind, secret)));
