@@ -82,7 +82,7 @@ export function defineDiff(diff: Command, io: CliIo): void {
           lab,
           each: (r) => {
             if (r.verdict === 'identical') return;
-            kept.push(kept.length < HTML_EXCHANGES ? r : { ...resultJson(r) });
+            kept.push(kept.length < HTML_EXCHANGES ? r : resultJson(r));
             if (!g.json) io.out(resultLines(r).join('\n'));
           },
         });
