@@ -91,7 +91,9 @@ export function defineRecord(record: Command, io: CliIo): void {
       await proxy.close(STOP_GRACE_MS);
       // a recording that failed stops the proxy: a client must not go on unrecorded
       if (failed) throw new CliError(`The recording failed (${failed.message}); ${opts.out} holds what came before.`);
-      const n = await writer.close();
+      const n = await writer.close().catch((err: Error) => {
+        throw new CliError(`The recording could not be completed (${err.message}).`);
+      });
       io.err(`tel record: ${n} exchange${n === 1 ? '' : 's'} recorded in ${opts.out}`);
     });
 }

@@ -156,9 +156,13 @@ export async function runRecordingThread(data: ThreadData): Promise<void> {
   let closing = false;
 
   const finish = () => {
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    post({ type: 'closed', exchanges: count });
+    try {
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      post({ type: 'closed', exchanges: count });
+    } catch (err) {
+      post({ type: 'failed', error: `cannot close the recording: ${(err as Error).message}` });
+    }
     parentPort.close();
   };
   const work = async () => {
