@@ -1,8 +1,9 @@
 // What `tel record` adds to a request: the same requests to a `tel serve`, directly and through a
 // `tel record` in front of it, interleaved one by one in the same run (so that both see the same
 // load on the box), one at a time on a kept-alive connection each: an account's GET (1 KB) and a
-// listing of 200 devices (paginate=false, 40 KB). Then checks that the recording holds every
-// exchange made through it. Target: at most 2 ms more at p99.
+// listing of 200 devices (paginate=false, 40 KB). Also the CPU tel record spends a request (both
+// its threads), which the box's load does not change, against the server's. Then checks that the
+// recording holds every exchange made through it. Target: at most 2 ms more at p99.
 //
 //   npx node scripts/bench/record.mjs [--requests 3000]
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,11 @@ const DEVICES = 200;
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opts } = parseArgs({ options: { requests: { type: 'string', default: '3000' } } });
 const REQUESTS = Number(opts.requests);
+/** CPU time a process has used, in ms (user and system, all its threads). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (v) => Math.round(v * 1000) / 1000;
 
@@ -50,12 +56,14 @@ async function main() {
     const kinds = { get: `/v2/accounts/${account}`, listing: `/v2/accounts/${account}/devices?paginate=false` };
     const times = { get: { direct: [], proxied: [] }, listing: { direct: [], proxied: [] } };
     let throughProxy = 0;
+    let cpu;
     const timed = async (pool, path) => {
       const t = performance.now();
       await call(pool, 'GET', path, token);
       return performance.now() - t;
     };
     for (let i = 0; i < WARMUP + REQUESTS; i++) {
+      if (i === WARMUP) cpu = { record: cpuMs(record.child.pid), server: cpuMs(server.child.pid) };
       for (const [kind, path] of Object.entries(kinds)) {
         // one then the other, the order swapped each time
         const first = i % 2 === 0 ? 'direct' : 'proxied';
@@ -68,6 +76,12 @@ async function main() {
         times[kind][second].push(b);
       }
     }
+    // what the proxy costs a request whatever the load: its CPU (both threads), against the server's
+    const measured = REQUESTS * Object.keys(kinds).length;
+    const cpuPerRequest = {
+      record_ms: round((cpuMs(record.child.pid) - cpu.record) / measured),
+      server_ms: round((cpuMs(server.child.pid) - cpu.server) / (2 * measured)),
+    };
     await Promise.all([direct.close(), proxied.close()]);
     record.child.kill('SIGTERM');
     await new Promise((r) => record.child.once('exit', r));
@@ -91,8 +105,9 @@ async function main() {
       );
     }
     const ok = added <= TARGET_ADDED_P99_MS && recorded === throughProxy;
+    console.log(`CPU a request: tel record ${cpuPerRequest.record_ms} ms (forwarding, redacting, writing), tel serve ${cpuPerRequest.server_ms} ms`);
     console.log(`${recorded} of ${throughProxy} exchanges through the proxy recorded; target: at most ${TARGET_ADDED_P99_MS} ms added at p99`);
-    console.log(JSON.stringify({ bench: 'record', ok, requests: REQUESTS, recorded, through_proxy: throughProxy, ...results }));
+    console.log(JSON.stringify({ bench: 'record', ok, requests: REQUESTS, recorded, through_proxy: throughProxy, cpu_per_request: cpuPerRequest, ...results }));
     if (!ok) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -40,8 +40,21 @@ const KINDS_BY_NAME: Record<string, SecretKind> = {
   pin: 'pin',
 };
 
+/** Names already looked at (a listing repeats its rows' field names): the kind, or null for none. */
+const kindsSeen = new Map<string, SecretKind | null>();
+const KINDS_SEEN_MAX = 10_000;
+
 /** The kind of secret a field, query parameter or header of this name holds, if any. */
 export function kindOfName(name: string): SecretKind | undefined {
+  let kind = kindsSeen.get(name);
+  if (kind === undefined) {
+    kind = kindOfNameNow(name) ?? null;
+    if (kindsSeen.size < KINDS_SEEN_MAX) kindsSeen.set(name, kind);
+  }
+  return kind ?? undefined;
+}
+
+function kindOfNameNow(name: string): SecretKind | undefined {
   const n = name.toLowerCase().replaceAll('-', '_');
   const known = KINDS_BY_NAME[n];
   if (known) return known;

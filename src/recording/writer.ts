@@ -36,6 +36,8 @@ interface ThreadData {
 
 /** The recording thread's nice value: the proxy's event loop goes first on a shared core. */
 const THREAD_NICE = 10;
+/** How often the thread tells what it has written (the lines `tel record` prints). */
+const TELL_EVERY_MS = 50;
 
 /** Copies of byte chunks in one buffer of their own, which a message can hand over without copying again. */
 function transferable(chunks: Uint8Array[]): Uint8Array[] {
@@ -154,8 +156,18 @@ export async function runRecordingThread(data: ThreadData): Promise<void> {
   let count = 0;
   let working = false;
   let closing = false;
+  // what was written is told in batches: a message an exchange cost the thread a tenth of its time
+  let told: WrittenExchange[] = [];
+  let telling: NodeJS.Timeout | undefined;
+  const tell = () => {
+    clearTimeout(telling);
+    telling = undefined;
+    if (told.length > 0) post({ type: 'written', exchanges: told });
+    told = [];
+  };
 
   const finish = () => {
+    tell();
     try {
       fs.fsyncSync(fd);
       fs.closeSync(fd);
@@ -170,7 +182,6 @@ export async function runRecordingThread(data: ThreadData): Promise<void> {
     try {
       while (queue.length > 0) {
         let text = '';
-        const done: WrittenExchange[] = [];
         // what came meanwhile goes in the same write
         for (const raw of queue.splice(0)) {
           const held = parts.get(raw.seq);
@@ -185,10 +196,10 @@ export async function runRecordingThread(data: ThreadData): Promise<void> {
           text += `${JSON.stringify(ex)}\n`;
           count++;
           const { method, path, query } = ex.request;
-          done.push({ seq: ex.seq, method, path, query, status: ex.response?.status ?? null, ms: ex.ms?.total ?? null, ...(ex.aborted ? { aborted: ex.aborted } : {}) });
+          told.push({ seq: ex.seq, method, path, query, status: ex.response?.status ?? null, ms: ex.ms?.total ?? null, ...(ex.aborted ? { aborted: ex.aborted } : {}) });
         }
         writeAll(text);
-        post({ type: 'written', exchanges: done });
+        telling ??= setTimeout(tell, TELL_EVERY_MS);
       }
     } catch (err) {
       post({ type: 'failed', error: `cannot record an exchange: ${(err as Error).message}` });
