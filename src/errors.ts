@@ -92,6 +92,19 @@ export const errors = {
   invalidJson: (reason: string) =>
     new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
 
+  /**
+   * 400 as Kazoo answers a body without `data` (its envelope schema requires it): the fields sent
+   * at the top level are named, and where they go.
+   */
+  invalidEnvelope: (topLevel: string[]) =>
+    new ApiError(400, 'invalid request envelope', {
+      data: {
+        required: {
+          message: `Field is required but missing: the request's fields go under "data" ({"data": {…}}), and ${topLevel.slice(0, 5).join(', ')}${topLevel.length > 5 ? ', …' : ''} came at the top level`,
+        },
+      },
+    }),
+
   /** 400: the request body nests objects and arrays deeper than tel reads. */
   tooDeep: (maxDepth: number) =>
     new ApiError(400, 'invalid json', {
@@ -195,6 +208,22 @@ export const errors = {
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
 } as const;
 
+/** How many of an enum's values a sentence lists before saying how many more there are. */
+const LISTED_VALUES = 40;
+
+/**
+ * What a validation rule says, in a sentence for a person (the CLI, a lab file's problems): its
+ * message, and for a value not among an enum's, the values that are (`one of: admin, user`).
+ */
+export function describeRule(rule: string, detail: { message?: unknown; target?: unknown } | undefined): string {
+  const message = String(detail?.message ?? rule);
+  const allowed = detail?.target;
+  if (rule !== 'enum' || !Array.isArray(allowed) || allowed.length === 0) return message;
+  const shown = allowed.slice(0, LISTED_VALUES).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const more = allowed.length > LISTED_VALUES ? ` and ${allowed.length - LISTED_VALUES} more` : '';
+  return `${message} (one of: ${shown.join(', ')}${more})`;
+}
+
 /** One sentence for an error, as the CLI and the live view tell it. */
 export function describeError(err: unknown): string {
   // a SQLite error that names a storage fault is told as the API answers it
@@ -206,7 +235,7 @@ export function describeError(err: unknown): string {
       const parts: string[] = [];
       for (const [field, rules] of Object.entries(d)) {
         for (const [rule, detail] of Object.entries((rules ?? {}) as Record<string, { message?: string }>)) {
-          parts.push(`${field}: ${detail?.message ?? rule}`);
+          parts.push(`${field}: ${describeRule(rule, detail)}`);
         }
       }
       if (parts.length) return `Refused: ${parts.join('; ')}.`;

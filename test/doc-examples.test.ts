@@ -1,7 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { describeFailure, missingTools, ROOT, runExamples, runnableExamples, type DocExample } from './helpers/doc-examples.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeFailure,
+  docPorts,
+  literalPorts,
+  missingTools,
+  ROOT,
+  runExamples,
+  runnableExamples,
+  withRunPorts,
+  type DocExample,
+} from './helpers/doc-examples.js';
 
 /** The pages whose runnable examples must run as written: README and every page of docs/. */
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -9,7 +20,48 @@ const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.e
 /** README's first steps, which the pages of docs/ build on (`$TOKEN`, `$ACCOUNT`, `$CUSTOMER`). */
 const SETUP = runnableExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'README.md').filter((e) => e.setup);
 
+/** What a listener on one of the docs' ports received while the examples ran. */
+interface PortWatch {
+  port?: number;
+  /** why no port of the docs could be listened on */
+  unavailable?: string;
+  /** each request received: its method, path and body */
+  received: string[];
+  server?: Server;
+}
+
+/** Listens on 9000, the sink's port in the docs, or if it is taken on another port the docs name. */
+async function watchADocPort(): Promise<PortWatch> {
+  const watch: PortWatch = { received: [] };
+  const ports = [9000, ...docPorts(PAGES).filter((p) => p !== 9000)];
+  for (const port of ports) {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        watch.received.push(`${req.method} ${req.url} ${body}`);
+        res.end();
+      });
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) return Object.assign(watch, { port, server });
+  }
+  return { ...watch, unavailable: `every port the docs name is taken on this machine (${ports.join(', ')})` };
+}
+
 describe('doc examples run as written', () => {
+  let watch: PortWatch = { received: [] };
+  const ran = new Set<string>();
+  /** the accounts of the examples' servers: what their deliveries carry */
+  const accounts = new Set<string>();
+  beforeAll(async () => {
+    watch = await watchADocPort();
+  });
+  afterAll(() => new Promise<void>((resolve) => (watch.server ? watch.server.close(() => resolve()) : resolve())));
+
   for (const page of PAGES) {
     const own = runnableExamples(readFileSync(join(ROOT, page), 'utf8'), page);
     if (own.length === 0) continue;
@@ -20,10 +72,23 @@ describe('doc examples run as written', () => {
         ctx.skip(`${page}'s examples call ${missing.join(' and ')}, not installed here (apt-get install ${missing.join(' ')}): they were not run`);
       }
       const run = await runExamples(examples);
+      for (const id of run.accountIds) accounts.add(id);
       if (run.failed) expect.fail(describeFailure(run));
       expect(run.ran).toBe(examples.length);
+      ran.add(page);
     }, 120_000);
   }
+
+  it("sent nothing to a port the docs name, where a user may run tel sink: the examples' ports were free ones", (ctx) => {
+    if (watch.unavailable) ctx.skip(watch.unavailable);
+    // the proof means something only if a page that sends to that port ran
+    const senders = PAGES.filter((page) => ran.has(page) && runnableExamples(readFileSync(join(ROOT, page), 'utf8'), page).some((e) => literalPorts(e.code).includes(watch.port!)));
+    if (senders.length === 0) ctx.skip(`no page whose examples name port ${watch.port} ran here`);
+    // what another checkout's older suite on this machine sends there is not this suite's
+    const ours = watch.received.filter((r) => [...accounts].some((id) => r.includes(id)));
+    expect(accounts.size).toBeGreaterThan(0);
+    expect(ours).toEqual([]);
+  });
 
   it('README marks examples runnable, its first steps as the setup of the other pages, and the generated configuration page marks its one', () => {
     expect(runnableExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'README.md').length).toBeGreaterThanOrEqual(3);
@@ -34,6 +99,20 @@ describe('doc examples run as written', () => {
 });
 
 describe('the example runner', () => {
+  it("gives each port the docs name a free one for the run, the same wherever it appears, and the server's place holder the server's URL", async () => {
+    const [a, b, c] = await withRunPorts(
+      ['curl http://127.0.0.1:8000/v2/about; tel sink --port 9000 &', 'uri: http://127.0.0.1:9000/calls', 'http://localhost:8000/x --port 0'],
+      'http://127.0.0.1:45678',
+    );
+    const sink = literalPorts(a)[1];
+    expect(a).toBe(`curl http://127.0.0.1:45678/v2/about; tel sink --port ${sink} &`);
+    expect([9000, 8000, 45678]).not.toContain(sink);
+    expect(b).toBe(`uri: http://127.0.0.1:${sink}/calls`);
+    expect(literalPorts(c)).toHaveLength(1);
+    expect(literalPorts(c)[0]).not.toBe(8000);
+    expect(c).toMatch(/ --port 0$/);
+  });
+
   it('takes only fenced shell blocks marked runnable, whole, with their lines', () => {
     const page = [
       '# Page', // 1

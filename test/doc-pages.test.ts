@@ -93,11 +93,12 @@ describe('the docs hold together', () => {
     expect([...new Set(mapped)].sort()).toEqual(DOCS.slice().sort());
   });
 
-  it('README stays a front page: at most 250 lines, the two commands first', () => {
+  it('README stays a front page: at most 250 lines, install, start and test first', () => {
     const readme = read('README.md');
     expect(readme.split('\n').length).toBeLessThanOrEqual(250);
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-    expect(firstBlock).toMatch(/^npm install && npm start\b/m);
+    expect(firstBlock).toMatch(/^npm install\b/);
+    expect(firstBlock).toMatch(/^npm start\b/m);
     expect(firstBlock).toMatch(/^npm test\b/m);
     // CI runs the same test command the README shows
     expect(read('.ci/run')).toMatch(/^npm test$/m);

@@ -7,12 +7,13 @@ import {
   listAccounts,
   listChildren,
   listDescendants,
+  updateAccount,
 } from '../modules/accounts/service.js';
 import { moveAccount } from '../modules/accounts/tree.js';
 import type { Core } from '../core.js';
 import type { Account } from '../modules/accounts/service.js';
 import { masterAccount } from '../modules/accounts/service.js';
-import { CliError, emit, table, withGlobals, type CliIo } from './io.js';
+import { CliError, fieldsToChange, emit, table, withGlobals, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
 
 /** An account and everything below it, as `tel accounts tree --json` prints it. */
@@ -59,7 +60,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
 
   withGlobals(accounts.command('list'))
     .description('every account with its parent, or the descendants of one')
-    .option('--under <id>', 'only the descendants of this account')
+    .option('--under <account>', 'only the descendants of this account')
     .addHelpText('after', '\nExamples:\n  $ tel accounts list\n  $ tel accounts list --under <id> --json     the sub-accounts of one account, as JSON')
     .action(async (opts: { under?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
@@ -74,13 +75,13 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       }),
     );
 
-  withGlobals(accounts.command('show <id>'))
+  withGlobals(accounts.command('show <account>'))
     .description('one account, with its children')
     .addHelpText('after', '\nExamples:\n  $ tel accounts show <id>\n  $ tel accounts show <id> --json')
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const a = getAccount(core, id);
-        const value = { ...accountJson(a), tree: a.tree, children: listChildren(core, id).map((c) => c.id) };
+        const a = getAccount(core, existingAccount(core, id, 'ACCOUNT'));
+        const value = { ...accountJson(a), tree: a.tree, children: listChildren(core, a.id).map((c) => c.id) };
         emit(io, g, value, () =>
           [`${a.name} (${a.id})`, `realm: ${a.realm}`, `parents: ${a.tree.join(' > ') || '(root)'}`, `children: ${value.children.length}`].join('\n'),
         );
@@ -89,7 +90,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
 
   withGlobals(accounts.command('create <name>'))
     .description('create an account under a parent')
-    .requiredOption('--parent <id>', 'parent account id')
+    .requiredOption('--parent <account>', 'the parent account')
     .option('--realm <realm>', 'SIP realm (default: generated)')
     .addHelpText(
       'after',
@@ -97,43 +98,62 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     )
     .action(async (name: string, opts: { parent: string; realm?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: opts.parent });
-        emit(io, g, accountJson(a), () => `Created account ${a.name} (${a.id}) under ${opts.parent}.`);
+        const parent = getAccount(core, existingAccount(core, opts.parent, '--parent'));
+        const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: parent.id });
+        emit(io, g, accountJson(a), () => `Created account ${a.name} (${a.id}) under ${parent.name} (${parent.id}).`);
       }),
     );
 
-  withGlobals(accounts.command('tree [id]'))
+  withGlobals(accounts.command('update <account>'))
+    .description("change an account's name, realm or other fields (the fields given; the others are kept)")
+    .option('--name <name>', 'its new name')
+    .option('--realm <realm>', 'its new SIP realm')
+    .option('--data <json|@file>', 'fields of the account document as a JSON object, merged into it')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel accounts update "Customer A" --name "Customer Alpha"\n  $ tel accounts update <id> --realm a.lab.example --json\n  $ tel accounts update <id> --data \'{"timezone":"Europe/London"}\'',
+    )
+    .action(async (id: string, opts: { name?: string; realm?: string; data?: string }, cmd: Command) => {
+      const fields = await fieldsToChange(opts.data, { name: opts.name, realm: opts.realm });
+      await withCore(cmd, (core, g) => {
+        const a = updateAccount(core, existingAccount(core, id, 'ACCOUNT'), fields, 'merge');
+        emit(io, g, accountJson(a), () => `Updated account ${a.name} (${a.id}): ${Object.keys(fields).join(', ')}.`);
+      });
+    });
+
+  withGlobals(accounts.command('tree [account]'))
     .description('an account and every account below it, as a tree (default: from the master account)')
     .addHelpText('after', '\nExamples:\n  $ tel accounts tree\n  $ tel accounts tree <id> --json     nested {id, name, realm, reseller, children}')
     .action(async (id: string | undefined, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const root = id ? getAccount(core, existingAccount(core, id, 'ID')) : masterAccount(core);
+        const root = id ? getAccount(core, existingAccount(core, id, 'ACCOUNT')) : masterAccount(core);
         if (!root) throw new CliError('The database has no master account yet: run `tel init`.');
         const tree = subtree(core, root);
         emit(io, g, tree, () => drawTree(tree));
       }),
     );
 
-  withGlobals(accounts.command('move <id>'))
+  withGlobals(accounts.command('move <account>'))
     .description('move an account, with its sub-accounts, under another parent (as POST /v2/accounts/{id}/move)')
-    .requiredOption('--to <parent_id>', 'the new parent account')
+    .requiredOption('--to <account>', 'the new parent account')
     .addHelpText(
       'after',
       '\nExamples:\n  $ tel accounts move <id> --to <new_parent_id>\n  $ tel accounts move <id> --to <new_parent_id> --json\n\nThe master account stays where it is; an account cannot move under itself or its sub-accounts.',
     )
     .action(async (id: string, opts: { to: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const a = moveAccount(core, undefined, existingAccount(core, id, 'ID'), existingAccount(core, opts.to, '--to'));
-        emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${getAccount(core, opts.to).name} (${opts.to}).`);
+        const to = getAccount(core, existingAccount(core, opts.to, '--to'));
+        const a = moveAccount(core, undefined, existingAccount(core, id, 'ACCOUNT'), to.id);
+        emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${to.name} (${to.id}).`);
       }),
     );
 
-  withGlobals(accounts.command('delete <id>'))
+  withGlobals(accounts.command('delete <account>'))
     .description('delete an account that has no sub-accounts, with its documents and tokens')
     .addHelpText('after', '\nExample:\n  $ tel accounts delete <id>')
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const a = deleteAccount(core, id);
+        const a = deleteAccount(core, existingAccount(core, id, 'ACCOUNT'));
         emit(io, g, { ...accountJson(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
       }),
     );

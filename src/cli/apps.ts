@@ -3,7 +3,7 @@ import { addApp, appJson, listApps, removeApp } from '../modules/apps-store/serv
 import { ALLOWED_USERS, DEFAULT_LANGUAGE } from '../modules/apps-store/schema.js';
 import { readFile } from 'node:fs/promises';
 import { IMAGE_TYPES, sniffedType, type StoredFile } from '../modules/documents/files.js';
-import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, jsonObjectArg, table, withGlobals, type CliIo } from './io.js';
 import { withCore } from './database.js';
 
 interface AddOptions {
@@ -34,9 +34,8 @@ async function imageFile(path: string, option: string): Promise<StoredFile> {
 
 /** The app document `tel apps add` stores: `--data` with the options over it. */
 async function appDoc(name: string, opts: AddOptions): Promise<Record<string, unknown>> {
-  const base = opts.data ? await jsonArg(opts.data, '--data') : {};
-  if (base === null || typeof base !== 'object' || Array.isArray(base)) throw new CliError('--data must be a JSON object.', 2);
-  const doc: Record<string, unknown> = { ...(base as Record<string, unknown>), name };
+  const base = opts.data ? await jsonObjectArg(opts.data, '--data') : {};
+  const doc: Record<string, unknown> = { ...base, name };
   const i18n = { ...((doc.i18n as Record<string, unknown>) ?? {}) };
   const text: Record<string, unknown> = { ...((i18n[DEFAULT_LANGUAGE] as Record<string, unknown>) ?? {}), label: opts.label };
   if (opts.description !== undefined) text.description = opts.description;

@@ -6,7 +6,8 @@ import { zshScript } from '../completion/zsh.js';
 import { completionModel } from '../completion/model.js';
 import { accountChoices } from '../modules/accounts/choices.js';
 import { globalsOf, type CliIo } from './io.js';
-import { defineAll, type Shell } from './program.js';
+import { defineAll } from './definitions.js';
+import type { Shell } from '../completion/shells.js';
 
 const SCRIPTS: Record<Shell, typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
@@ -22,8 +23,8 @@ Examples:
   $ tel completion zsh > "\${fpath[1]}/_tel"                                 zsh, then start a new shell
   $ tel completion fish > ~/.config/fish/completions/tel.fish              fish
 
-Account ids are offered by name too (--account Cust<Tab>): the script asks \`tel __complete\`, which
-reads the database of --db (or $TEL_DB, else ./tel.db) read-only. A script written to a file
+Accounts are offered by name (--account Cust<Tab>; every account option takes a name), or by id
+when an id is typed: the script asks \`tel __complete\`, which reads the database of --db (or $TEL_DB, else ./tel.db) read-only. A script written to a file
 describes this version of tel: write it again after an upgrade.`,
     )
     .action(async (shell: Shell) => {
@@ -42,7 +43,8 @@ export function defineComplete(complete: Command, io: CliIo): void {
       // Silent whatever happens: a shell shows nothing rather than an error in the middle of a line.
       if (what !== 'accounts') return;
       try {
-        const lines = accountChoices(globalsOf(cmd).db, prefix).map((a) => `${a.id}\t${a.name.replace(/[\t\r\n]/g, ' ')}`);
+        const oneLine = (text: string) => text.replace(/[\t\r\n]/g, ' ');
+        const lines = accountChoices(globalsOf(cmd).db, prefix).map((a) => `${oneLine(a.value)}\t${oneLine(a.description)}`);
         if (lines.length > 0) io.out(lines.join('\n'));
       } catch {
         /* no database, or not one of tel's: nothing to offer */

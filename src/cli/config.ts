@@ -23,7 +23,7 @@ export function defineConfig(config: Command, io: CliIo): void {
   withGlobals(config.command('get [category] [key]'))
     .description('a category as it applies (stored settings over the built-in ones), one key of it, or the categories')
     .option('--stored', 'only what is stored, without the built-in settings')
-    .option('--account <id>', "the category as it applies to this account (its settings over its reseller's over the system's)")
+    .option('--account <account>', "the category as it applies to this account (its settings over its reseller's over the system's)")
     .addHelpText(
       'after',
       '\nExamples:\n  $ tel config get                                    the categories set, and those with built-in settings\n  $ tel config get webhooks                           delivery settings as they apply\n  $ tel config get crossbar.auth token_expiry_s --json\n  $ tel config get crossbar.auth --stored             only what was set\n  $ tel config get webhooks --account <id>            as they apply to one account',
@@ -60,7 +60,7 @@ export function defineConfig(config: Command, io: CliIo): void {
 
   withGlobals(config.command('set <category> <keyOrDoc> [value]'))
     .description("set one key of the default node, or replace the whole category with a JSON document; with --account, the account's settings")
-    .option('--account <id>', "change this account's settings of the category")
+    .option('--account <account>', "change this account's settings of the category")
     .addHelpText(
       'after',
       `\nExamples:\n  $ tel config set crossbar.auth token_expiry_s 600\n  $ tel config set services limits '{"inbound_trunks":{"rate":6.99}}'\n  $ tel config set webhooks '{"default":{"attempt_failure_count":3,"retry_base_delay_ms":500}}'\n  $ tel config set storage synchronous full    each commit on disk before it is answered (survives a power cut)\n  $ tel config set conferences pin_timeout 3000 --account <id>\n\nA VALUE is JSON when it parses as JSON, else a string; a lone JSON object replaces the category\n(with --account: the account's settings of it). An account keeps only what differs from its reseller's\nand the system's.`,
@@ -81,7 +81,7 @@ export function defineConfig(config: Command, io: CliIo): void {
 
   withGlobals(config.command('delete <category> [key]'))
     .description("remove a category, one key of its default node, or (--account) an account's settings of it")
-    .option('--account <id>', "remove this account's settings (it then inherits the system's)")
+    .option('--account <account>', "remove this account's settings (it then inherits the system's)")
     .addHelpText(
       'after',
       '\nExamples:\n  $ tel config delete conferences\n  $ tel config delete crossbar.auth token_expiry_s\n  $ tel config delete webhooks --account <id>\n  $ tel config delete webhooks attempt_failure_count --account <id>',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { closeCore, openCore, type Core } from '../core.js';
-import { findAccount } from '../modules/accounts/service.js';
+import { accountsReferredTo } from '../modules/accounts/service.js';
 import { usersWithoutTheirKey } from '../modules/users/service.js';
 import { loginKeyFile } from '../modules/users/login-key.js';
 import { RefusedFile } from '../store/db.js';
@@ -39,11 +39,16 @@ export function openCoreAt(file: string): Core {
   }
 }
 
-/** The id of the account an option names; refused (exit 1) when there is no such account. */
-export function existingAccount(core: Core, id: string, option = '--account'): string {
-  const account = findAccount(core, id);
-  if (!account) throw new CliError(`No account ${id} (${option}) in ${core.file}.`);
-  return account.id;
+/**
+ * The id of the account an option names by its id, its name or its realm; refused when there is
+ * no such account (exit 1), or when the name means several (exit 2, listing them).
+ */
+export function existingAccount(core: Core, ref: string, option = '--account'): string {
+  const found = accountsReferredTo(core, ref);
+  if (found.length === 1) return found[0].id;
+  if (found.length === 0) throw new CliError(`No account ${JSON.stringify(ref)} (${option}) in ${core.file}: give an account's id, name or realm (tel accounts list).`);
+  const listed = found.map((a) => `${a.id} (${a.name}, realm ${a.realm})`).join(', ');
+  throw new CliError(`${JSON.stringify(ref)} (${option}) may mean ${found.length} accounts: ${listed}. Give the id or the realm of one.`, 2);
 }
 
 /**

@@ -11,6 +11,8 @@ import { applyOrFail, loadLab, planOrRefuse } from './lab.js';
 import { CliError, globalsOf, type CliIo } from './io.js';
 import { untilStopped } from './signals.js';
 import { startServing } from './start-serving.js';
+import type { ApiOptions } from '../http/app.js';
+import { accessLine, type AccessEntry } from '../http/access-log.js';
 
 /** The options of `tel serve`. */
 export interface ServeOptions {
@@ -21,6 +23,18 @@ export interface ServeOptions {
   ephemeral?: boolean;
   fixture?: string;
   metrics?: boolean;
+  accessLog?: boolean;
+  share?: boolean;
+}
+
+/** What `tel serve` hands the API of its options (the access log written to `io`). */
+export function apiOptions(io: CliIo, opts: ServeOptions | Omit<ServeOptions, 'port'>, json: boolean): ApiOptions {
+  return {
+    allowedHosts: opts.allowedHost,
+    allowedOrigins: opts.allowedOrigin,
+    openMetrics: opts.metrics,
+    ...(opts.accessLog ? { accessLog: (e: AccessEntry) => io.out(json ? JSON.stringify(e) : accessLine(e)) } : {}),
+  };
 }
 
 /** The master account's credentials, as `--json` prints them. */
@@ -52,7 +66,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
   let api;
   try {
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
-    api = await startServing(core, opts.host, opts.port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin, openMetrics: opts.metrics });
+    api = await startServing(core, opts.host, opts.port, apiOptions(io, opts, g.json));
     io.out(api.url);
     if (g.json) io.out(JSON.stringify({ url: api.url, db: file, ...master }));
     else {

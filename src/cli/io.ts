@@ -179,6 +179,24 @@ export async function jsonArg(value: string, what: string): Promise<unknown> {
   return parseJsonText(text, `${what} is not valid JSON.`, what);
 }
 
+/** Parses a JSON object option value (`--data`), or `@file`; anything but an object is a usage error. */
+export async function jsonObjectArg(value: string, what: string): Promise<Record<string, unknown>> {
+  const parsed = await jsonArg(value, what);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError(`${what} must be a JSON object.`, 2);
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * The fields an `update` command changes: those of `--data` (a JSON object, or @file) with the
+ * options given over them; nothing given is a usage error.
+ */
+export async function fieldsToChange(data: string | undefined, given: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const fields = data === undefined ? {} : await jsonObjectArg(data, '--data');
+  for (const [k, v] of Object.entries(given)) if (v !== undefined) fields[k] = v;
+  if (Object.keys(fields).length === 0) throw new CliError('Nothing to change: give an option of the fields to change, or --data.', 2);
+  return fields;
+}
+
 /** Parses JSON given on the command line or in a file; `invalid` is the message for text that is not JSON. */
 export function parseJsonText(text: string, invalid: string, what: string): unknown {
   if (jsonTooDeep(text)) throw new CliError(`${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 2);

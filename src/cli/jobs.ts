@@ -76,7 +76,7 @@ export function defineJobs(jobs: Command, io: CliIo): void {
     .description("add numbers to an account's inventory through a resource, as a job")
     .requiredOption('--resource <id>', 'the resource (carrier) the numbers are routed through')
     .requiredOption('--numbers <file>', 'file of numbers, or - for stdin')
-    .option('--account <id>', 'account receiving the numbers (default: the master account)')
+    .option('--account <account>', 'account receiving the numbers (default: the master account)')
     .option('--name <name>', 'a name for the job')
     .option('--no-wait', 'only queue the job; a running server or `tel jobs run` executes it')
     .option('--pickup-timeout <seconds>', 'with a server running, how long to wait for it before executing here', '5')
@@ -145,7 +145,7 @@ export function defineJobs(jobs: Command, io: CliIo): void {
 
   withGlobals(jobs.command('list'))
     .description('jobs with their counts, oldest first')
-    .option('--account <id>', 'only this account')
+    .option('--account <account>', 'only this account')
     .option('--status <status>', 'pending, running, complete or failed')
     .option('--limit <n>', 'the newest N jobs', '50')
     .addHelpText('after', '\nExamples:\n  $ tel jobs list\n  $ tel jobs list --account <id> --status failed --json')

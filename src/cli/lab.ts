@@ -130,7 +130,7 @@ one, shown once. Works beside a running server: its webhooks see the changes' ob
 /** `tel export`: the database as a lab file. */
 export function defineExport(exportCmd: Command, io: CliIo): void {
   exportCmd
-    .option('--account <id>', 'only this account and its sub-accounts (the file names its parent)')
+    .option('--account <account>', 'only this account and its sub-accounts (the file names its parent)')
     .option('--with-secrets', 'write API keys, webhook secrets and gateway passwords as they are (masked otherwise)')
     .addHelpText(
       'after',
@@ -148,13 +148,14 @@ key). Passwords are never exported: tel keeps only salted hashes.`,
     .action(async (opts: { account?: string; withSecrets?: boolean }, cmd: Command) =>
       withCore(cmd, async (core, g) => {
         const accountId = opts.account ? existingAccount(core, opts.account) : undefined;
-        let lab;
+        let exported;
         try {
-          lab = exportLab(core, { accountId, withSecrets: opts.withSecrets === true });
+          exported = exportLab(core, { accountId, withSecrets: opts.withSecrets === true });
         } catch (err) {
           throw new CliError(`Cannot export: ${(err as Error).message}.`);
         }
-        io.out((await labText(lab, g.json ? 'json' : 'yaml')).replace(/\n$/, ''));
+        io.out((await labText(exported.lab, g.json ? 'json' : 'yaml')).replace(/\n$/, ''));
+        for (const note of exported.notes) io.err(`Note: ${note}.`);
       }),
     );
 }

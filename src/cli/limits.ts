@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { ChargeItem } from '../modules/limits/charges.js';
 import { LIMIT_QUANTITIES } from '../modules/limits/schema.js';
 import { getLimits, quoteLimits, setLimits } from '../modules/limits/service.js';
-import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
-import { withCore } from './database.js';
+import { CliError, emit, jsonObjectArg, table, withGlobals, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
 interface SetOptions {
   account: string;
@@ -62,18 +62,18 @@ export function defineLimits(limits: Command, io: CliIo): void {
 
   withGlobals(limits.command('get'))
     .description("an account's limits (the defaults when none were stored)")
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText('after', '\nExamples:\n  $ tel limits get --account <id>\n  $ tel limits get --account <id> --json')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const r = getLimits(core, opts.account);
+        const r = getLimits(core, existingAccount(core, opts.account));
         emit(io, g, r.data, () => describeLimits(r.data));
       }),
     );
 
   const set = withGlobals(limits.command('set'))
     .description('change limits; shows the charges and asks, or takes --accept-charges')
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .option('--data <json|@file>', 'limits fields as a JSON object')
     .option('--allow-prepay', 'allow per-minute calls when no credit is available')
     .option('--no-allow-prepay', 'refuse per-minute calls when no credit is available')
@@ -86,16 +86,15 @@ export function defineLimits(limits: Command, io: CliIo): void {
   set.action(async (opts: SetOptions, cmd: Command) => {
     const input: Record<string, unknown> = {};
     if (opts.data !== undefined) {
-      const parsed = await jsonArg(opts.data, '--data');
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('--data must be a JSON object.', 2);
-      Object.assign(input, parsed);
+      Object.assign(input, await jsonObjectArg(opts.data, '--data'));
     }
     for (const item of LIMIT_QUANTITIES) if (opts[camel(item)] !== undefined) input[item] = opts[camel(item)];
     if (opts.allowPrepay !== undefined) input.allow_prepay = opts.allowPrepay;
     if (Object.keys(input).length === 0) throw new CliError('Nothing to change: give a limit option (e.g. --inbound-trunks 5) or --data.', 2);
 
     await withCore(cmd, async (core, g) => {
-      const { charges } = quoteLimits(core, opts.account, input);
+      const accountId = existingAccount(core, opts.account);
+      const { charges } = quoteLimits(core, accountId, input);
       const charged = Object.keys(charges).length > 0;
       let accept = opts.acceptCharges === true;
       if (charged && !accept) {
@@ -107,7 +106,7 @@ export function defineLimits(limits: Command, io: CliIo): void {
         accept = await askYesNo(io, 'Accept these charges? [y/N] ');
         if (!accept) throw new CliError('Cancelled: the charges were not accepted, nothing changed.');
       }
-      const r = setLimits(core, opts.account, input, { acceptCharges: accept });
+      const r = setLimits(core, accountId, input, { acceptCharges: accept });
       emit(io, g, r.data, () => `Saved limits of ${opts.account}.\n${describeLimits(r.data)}`);
     });
   });

@@ -1,9 +1,39 @@
-import { Argument, Command, CommanderError, InvalidArgumentError, type CommandOptions } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, type CommandOptions, type Option } from 'commander';
 import { VERSION } from '../version.js';
 import { escapeControls } from '../util/text.js';
 import { SCHEMA_VERSION } from '../store/db.js';
 import { describeError } from '../errors.js';
 import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
+import { define, defineLater } from './definitions.js';
+import { SHELLS } from '../completion/shells.js';
+
+export { defineAll } from './definitions.js';
+
+/** Commander's own checks this file calls (not in its types: they are its error reports). */
+interface CommanderReports {
+  missingMandatoryOptionValue(option: Option): void;
+  unknownOption(flag: string): void;
+}
+const reports = Command.prototype as unknown as CommanderReports;
+
+/**
+ * tel's commands (and their subcommands): an option that is not one of the command's (a typo,
+ * `--acount`) is told with its likely spelling, where commander would first report the required
+ * option the typo left missing (`--account`), without a word of the typo.
+ */
+class TelCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new TelCommand(name);
+  }
+
+  missingMandatoryOptionValue(option: Option): void {
+    const known = new Set<string>();
+    for (let c: Command | null = this; c; c = c.parent) for (const o of c.options) if (o.long) known.add(o.long);
+    const typo = this.args.map((a) => a.split('=')[0]).find((a) => a.startsWith('--') && a !== '--' && !known.has(a));
+    if (typo) reports.unknownOption.call(this, typo);
+    reports.missingMandatoryOptionValue.call(this, option);
+  }
+}
 
 /** What a command's module exports to define it: its options, subcommands, help text and action. */
 type Define = (cmd: Command, io: CliIo) => void;
@@ -29,10 +59,6 @@ function group(name: string, description: string, load: () => Promise<Define>): 
   return { declare: (program) => program.command(name).description(description), load };
 }
 
-/** The shells `tel completion` writes a script for. */
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
-
 /** tel's commands, in the order `tel --help` lists them. */
 const COMMANDS: TopCommand[] = [
   command('init', 'create the master account (super-duper admin) and its admin user in a new database', async () => (await import('./init.js')).defineInit),
@@ -46,7 +72,7 @@ const COMMANDS: TopCommand[] = [
   command('backup <file>', "copy the database to FILE with SQLite's online backup: consistent while a server writes", async () => (await import('./backup.js')).defineBackup),
   command('restore <file>', 'replace the database with a backup (refused while a server runs on the database)', async () => (await import('./backup.js')).defineRestore),
   command('reset', 'empty the database back to a fresh init, keeping the master account and its admin users', async () => (await import('./backup.js')).defineReset),
-  group('accounts', 'list, show, create, move and delete accounts (the account tree)', async () => (await import('./accounts.js')).defineAccounts),
+  group('accounts', 'list, show, create, update, move and delete accounts (the account tree)', async () => (await import('./accounts.js')).defineAccounts),
   group('tokens', 'issue, list and revoke authentication tokens offline', async () => (await import('./tokens.js')).defineTokens),
   group('restrictions', "token restrictions: an account's template, and a dry run that explains a decision", async () => (await import('./restrictions.js')).defineRestrictions),
   group('config', "read and change system configuration (system_configs categories), or an account's (--account)", async () => (await import('./config.js')).defineConfig),
@@ -56,11 +82,11 @@ const COMMANDS: TopCommand[] = [
     async () => (await import('./simulate.js')).defineSimulate,
   ),
   group('limits', "read and change an account's trunk and call limits (charges must be accepted)", async () => (await import('./limits.js')).defineLimits),
-  group('resources', 'carrier resources: list, show, create, delete, import (global, or --account ID)', async () => (await import('./resources.js')).defineResources),
+  group('resources', 'carrier resources: list, show, create, update, delete, import (global, or --account ID)', async () => (await import('./resources.js')).defineResources),
   group('jobs', 'bulk number jobs: create (with a progress bar), list, show, run', async () => (await import('./jobs.js')).defineJobs),
   group(
     'webhooks',
-    'list, create, enable, disable and delete webhooks; read the attempt log; re-enable and resend',
+    'list, create, update, enable, disable and delete webhooks; read the attempt log; re-enable and resend',
     async () => (await import('./webhooks.js')).defineWebhooks,
   ),
   command('sink', 'a webhook receiver for the lab: records every request, checks signatures, answers as told', async () => (await import('./sink.js')).defineSink),
@@ -94,21 +120,18 @@ const COMMANDS: TopCommand[] = [
   },
   command(
     '__complete',
-    'values for the completion scripts: account ids and names (id, a tab, name; one a line)',
+    'values for the completion scripts: accounts by name, or by id when one is typed (the value, a tab, the other; one a line)',
     async () => (await import('./completion.js')).defineComplete,
     { hidden: true },
   ),
 ];
-
-/** How each command `buildProgram` declared is defined, once (see `define`). */
-const definitions = new WeakMap<Command, () => Promise<void>>();
 
 /**
  * Builds the `tel` program writing to `io`: every command declared, none defined yet (`define`,
  * `defineAll`); `runCli` defines the ones its arguments name.
  */
 export function buildProgram(io: CliIo): Command {
-  const program = withGlobals(new Command('tel'))
+  const program = withGlobals(new TelCommand('tel'))
     .description("A telephony platform's management API (Kazoo-compatible /v2) on one SQLite file.")
     .version(`${VERSION} (database schema ${SCHEMA_VERSION})`, '-V, --version', 'the version, and the database schema it writes')
     .enablePositionalOptions(false)
@@ -117,7 +140,8 @@ export function buildProgram(io: CliIo): Command {
       writeOut: (s) => io.out(s.replace(/\n$/, '')),
       writeErr: (s) => io.err(s.replace(/\n$/, '')),
       // One sentence on stderr, the hint included, as every other error.
-      outputError: (s, write) => write(`${s.trim().replace(/^error: /, '').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
+      outputError: (s, write) =>
+        write(`${s.trim().replace(/^error: /, '').replace(/\s*\n\(Did you mean (.*)\)$/, ': did you mean $1').replace(/^./, (c) => c.toUpperCase())} (see --help).\n`),
       // rather than commander asking process.stdout, which costs a pipe (see stdio.ts): only a
       // terminal has a width (commander's default: 80) and colours
       getOutHelpWidth: () => (io.isTTY ? process.stdout.columns : 80),
@@ -132,37 +156,26 @@ Examples:
   $ tel accounts list --json                                       machine output
   $ tel --db other.db tokens list                                  another database
 
-Global options work before or after the subcommand. Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
+Global options work before or after the subcommand; an account is given by id, name or realm.
+Exit codes: 0 ok, 1 refused or failed, 2 usage.`,
     );
   for (const top of COMMANDS) {
     const cmd = top.declare(program);
-    let defined: Promise<void> | undefined;
-    definitions.set(cmd, () => (defined ??= defineWith(cmd, top, io)));
+    defineLater(cmd, () => defineWith(cmd, top, io));
   }
   refuseOptionsAsValues(program, false);
   return program;
 }
 
 async function defineWith(cmd: Command, top: TopCommand, io: CliIo): Promise<void> {
-  let define: Define;
+  let defineIt: Define;
   try {
-    define = await top.load();
+    defineIt = await top.load();
   } catch (err) {
     throw new CliError(`tel ${cmd.name()} cannot start: ${describeError(err).replace(/\.?$/, '.')}`);
   }
-  define(cmd, io);
+  defineIt(cmd, io);
   refuseOptionsAsValues(cmd);
-}
-
-/** Defines a command of the program: its module loaded, its options, subcommands and action added. */
-function define(cmd: Command): Promise<void> {
-  return definitions.get(cmd)?.() ?? Promise.resolve();
-}
-
-/** Defines every command of the program (the completion scripts, the reference pages). */
-export async function defineAll(program: Command): Promise<Command> {
-  await Promise.all(program.commands.map(define));
-  return program;
 }
 
 /**

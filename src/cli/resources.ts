@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { getAccount } from '../modules/accounts/service.js';
 import { createCollection, updateCollection } from '../modules/resources/collections.js';
 import {
   createResource,
@@ -8,19 +7,20 @@ import {
   listResources,
   resourceJson,
   resourceSummary,
+  updateResource,
   type Scope,
 } from '../modules/resources/service.js';
 import type { Core } from '../core-type.js';
-import { CliError, emit, jsonArg, parseJsonText, readSource, table, wholeNumber, withGlobals, type CliIo } from './io.js';
-import { withCore } from './database.js';
+import { CliError, emit, fieldsToChange, jsonObjectArg, parseJsonText, readSource, table, wholeNumber, withGlobals, type CliIo } from './io.js';
+import { existingAccount, withCore } from './database.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 function scopeOf(core: Core, account: string | undefined): Scope {
-  return account ? { accountId: getAccount(core, account).id } : {};
+  return account ? { accountId: existingAccount(core, account) } : {};
 }
 
-const ACCOUNT_OPTION = ['--account <id>', "an account's resources (default: the global resources)"] as const;
+const ACCOUNT_OPTION = ['--account <account>', "an account's resources (default: the global resources)"] as const;
 
 /** `tel resources …`: carriers, global or per account, offline on the database file. */
 export function defineResources(resources: Command, io: CliIo): void {
@@ -80,8 +80,7 @@ Examples:
         opts: { account?: string; gateway: string[]; rule: string[]; weightCost?: number; disabled?: boolean; data?: string },
         cmd: Command,
       ) => {
-        const extra = opts.data ? await jsonArg(opts.data, '--data') : {};
-        if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw new CliError('--data must be a JSON object.', 2);
+        const extra = opts.data ? await jsonObjectArg(opts.data, '--data') : {};
         await withCore(cmd, (core, g) => {
           const doc: Record<string, unknown> = { gateways: [], ...(extra as Record<string, unknown>), name };
           if (opts.gateway.length) doc.gateways = opts.gateway.map((server) => ({ server }));
@@ -93,6 +92,35 @@ Examples:
         });
       },
     );
+
+  withGlobals(resources.command('update <id>'))
+    .description("change a resource's name, gateways, rules or other fields (the fields given; the others are kept)")
+    .option(...ACCOUNT_OPTION)
+    .option('--name <name>', 'its new name')
+    .option('--gateway <server>', 'a gateway server (repeatable): the list replaces its gateways', collect, [])
+    .option('--rule <regex>', 'a rule the number must match (repeatable): the list replaces its rules', collect, [])
+    .option('--weight-cost <n>', 'order among usable resources, 0..100', wholeNumber)
+    .option('--data <json>', 'fields of the resource as JSON, or @file, merged into it')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tel resources update <resource_id> --name "Carrier A (backup)" --weight-cost 80
+  $ tel resources update <resource_id> --account <id> --gateway sip1.carrier.example --gateway sip2.carrier.example --json
+  $ tel resources update <resource_id> --data '{"enabled":false}'`,
+    )
+    .action(async (id: string, opts: { account?: string; name?: string; gateway: string[]; rule: string[]; weightCost?: number; data?: string }, cmd: Command) => {
+      const fields = await fieldsToChange(opts.data, {
+        name: opts.name,
+        gateways: opts.gateway.length ? opts.gateway.map((server) => ({ server })) : undefined,
+        rules: opts.rule.length ? opts.rule : undefined,
+        weight_cost: opts.weightCost,
+      });
+      await withCore(cmd, (core, g) => {
+        const d = updateResource(core, scopeOf(core, opts.account), id, fields, 'merge');
+        emit(io, g, resourceJson(d), () => `Updated resource ${String(d.doc.name)} (${d.id}): ${Object.keys(fields).join(', ')}.`);
+      });
+    });
 
   withGlobals(resources.command('delete <id>'))
     .description('delete a resource')

@@ -19,7 +19,7 @@ import {
 } from '../modules/token-restrictions/service.js';
 import { getUser } from '../modules/users/service.js';
 import { CliError, emit, jsonArg, parseJsonText, readSource, withGlobals, type CliIo } from './io.js';
-import { withCore } from './database.js';
+import { existingAccount, withCore } from './database.js';
 
 const METHODS = new Set(['GET', 'PUT', 'POST', 'PATCH', 'DELETE']);
 
@@ -86,7 +86,7 @@ async function runTest(io: CliIo, cmd: Command, uri: string, rawMethod: string, 
       lines.push(tokenSentence(stored));
       subject = { token: true, account_id: stored.accountId, owner_id: stored.ownerId ?? null, method: stored.method, superduper: stored.superduper };
     } else {
-      const account = getAccount(core, opts.account!);
+      const account = getAccount(core, existingAccount(core, opts.account!));
       if (opts.user) getUser(core, account.id, opts.user);
       const authMethod = opts.authMethod ?? (opts.user ? METHOD_USER_AUTH : METHOD_API_AUTH);
       const choice = chooseTokenRules(core, { account, ownerId: opts.user, method: authMethod });
@@ -166,18 +166,18 @@ The template may also be given as {"restrictions": {...}}. test exits 0 when all
 
   withGlobals(group.command('get'))
     .description("an account's restriction template")
-    .requiredOption('--account <id>', 'the account')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText('after', '\nExamples:\n  $ tel restrictions get --account <id>\n  $ tel restrictions get --account <id> --json')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const restrictions = getTemplate(core, opts.account);
+        const restrictions = getTemplate(core, existingAccount(core, opts.account));
         emit(io, g, { restrictions }, () => JSON.stringify(restrictions, null, 2));
       }),
     );
 
   withGlobals(group.command('set <template>'))
     .description("replace an account's restriction template (JSON, @file, or - for stdin); validated")
-    .requiredOption('--account <id>', 'the account')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText(
       'after',
       `
@@ -195,18 +195,18 @@ Tokens already issued keep the rules they were given; new ones get the new templ
           ? parsed
           : { restrictions: parsed };
       await withCore(cmd, (core, g) => {
-        const restrictions = setTemplate(core, opts.account, wrapped);
+        const restrictions = setTemplate(core, existingAccount(core, opts.account), wrapped);
         emit(io, g, { restrictions }, () => `Saved the restriction template of account ${opts.account}; tokens issued from now on use it.`);
       });
     });
 
   withGlobals(group.command('delete'))
     .description("remove an account's restriction template")
-    .requiredOption('--account <id>', 'the account')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText('after', '\nExample:\n  $ tel restrictions delete --account <id>')
     .action(async (opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const restrictions = deleteTemplate(core, opts.account);
+        const restrictions = deleteTemplate(core, existingAccount(core, opts.account));
         emit(io, g, { restrictions, _read_only: { deleted: true } }, () => `Removed the restriction template of account ${opts.account}.`);
       }),
     );
@@ -214,7 +214,7 @@ Tokens already issued keep the rules they were given; new ones get the new templ
   withGlobals(group.command('test <uri> <method>'))
     .description('would this request pass the token restrictions? says which rule decided and why')
     .option('--token <token>', 'a stored token')
-    .option('--account <id>', 'the rules a new token of this account would get')
+    .option('--account <account>', 'the rules a new token of this account would get')
     .option('--user <id>', 'with --account: as this user (method cb_user_auth)')
     .option('--auth-method <name>', 'with --account: the authentication method (cb_user_auth, cb_api_auth, …)')
     .addHelpText(

@@ -4,7 +4,8 @@ import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
 import { CliError, globalsOf, type CliIo } from './io.js';
 import { openCoreAt, warnUsersWithoutKey } from './database.js';
-import { serveEphemeral, type ServeOptions } from './ephemeral.js';
+import { apiOptions, serveEphemeral, type ServeOptions } from './ephemeral.js';
+import { serversOn, type ServerRecord } from '../store/presence.js';
 import { startServing } from './start-serving.js';
 import { untilStopped } from './signals.js';
 
@@ -26,6 +27,8 @@ export function defineServe(serve: Command, io: CliIo): void {
       [] as string[],
     )
     .option('--metrics', 'answer GET /metrics to any client (by default: clients on this machine, and super-duper admin tokens)')
+    .option('--access-log', 'print a line for each request answered: client, time, method, path (secrets left out), status, bytes, time taken, request id (--json: an object)')
+    .option('--share', 'serve the database although another server runs on it: the two share its deliveries and jobs')
     .option('--ephemeral', 'serve a temporary database, removed when the server stops')
     .option('--fixture <file>', 'with --ephemeral: a lab file (tel apply) to build the database from')
     .addHelpText(
@@ -38,6 +41,11 @@ Examples:
   $ tel serve --host 0.0.0.0 --allowed-origin https://ui.example.com   Monster UI served from there logs in
   $ tel serve --ephemeral --port 0 --json   a throw-away database; the URL on the first line, then the master credentials as JSON
   $ tel serve --ephemeral --fixture examples/lab.yaml --port 0   a throw-away lab for a CI job
+  $ tel serve --access-log          a line per request on stdout
+
+A second server on a database another one serves is refused, unless --share: the two would share
+its deliveries and jobs, each sent or run once by whichever takes it first, so neither server's
+log nor its /metrics would show them all.
 
 On a loopback address, requests whose Host is not a loopback name (or an --allowed-host) get 403:
 a web page cannot reach tel through DNS rebinding. Logins (user_auth, api_auth) answer a browser's
@@ -61,6 +69,9 @@ removes its database.`,
       const core = openCoreAt(g.db);
       let generated: { result: ReturnType<typeof initDatabase>; password: string } | undefined;
       try {
+        const others = fresh ? [] : serversOn(core.db);
+        if (others.length > 0 && !opts.share) throw new CliError(`${describeServers(g.db, others)}: a second one would share its deliveries and jobs (each sent or run once, by whichever server takes it first). Stop it, serve another file (--db), or run beside it with --share.`);
+        if (others.length > 0) io.err(`Note: ${describeServers(g.db, others)}; this one shares its deliveries and jobs (--share).`);
         if (fresh || !isInitialised(core)) {
           const password = generatePassword();
           generated = { result: initDatabase(core, { account: 'master', username: 'admin', password }), password };
@@ -72,7 +83,7 @@ removes its database.`,
       warnUsersWithoutKey(io, core);
       let api;
       try {
-        api = await startServing(core, opts.host, port, { allowedHosts: opts.allowedHost, allowedOrigins: opts.allowedOrigin, openMetrics: opts.metrics });
+        api = await startServing(core, opts.host, port, apiOptions(io, opts, g.json));
       } catch (err) {
         closeCore(core);
         throw err;
@@ -99,4 +110,13 @@ removes its database.`,
       await api.close();
       closeCore(core);
     });
+}
+
+/** Who already serves a file, for the sentence of a second `tel serve` on it. */
+function describeServers(file: string, servers: ServerRecord[]): string {
+  const who = servers.map((s) => {
+    const [host, pid] = s.identity.split('/');
+    return [s.url ?? `host ${host}`, `pid ${pid}`, `since ${new Date(s.since).toISOString()}`].join(', ');
+  });
+  return `${servers.length === 1 ? 'A server already serves' : `${servers.length} servers already serve`} ${file} (${who.join('; ')})`;
 }

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { HANGUP_CODES } from '../modules/simulations/call.js';
 import { CliError, withGlobals, type CliIo } from './io.js';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
 interface CallOptions {
   account: string;
@@ -23,7 +23,7 @@ interface CallOptions {
 export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('call'))
     .description('a call: channel_create, channel_answer, channel_bridge and channel_destroy, sharing one call_id')
-    .requiredOption('--account <id>', 'account the call belongs to')
+    .requiredOption('--account <account>', 'account the call belongs to')
     .addOption(new Option('--direction <dir>', 'which way the call goes').choices(['inbound', 'outbound']).default('inbound'))
     .option('--from <number>', 'caller id number')
     .option('--from-name <name>', 'caller id name')
@@ -63,7 +63,7 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
 export const simulateParkingCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('parking'))
     .description('a parked call: PARK_PARKED, then PARK_RETRIEVED or PARK_ABANDONED')
-    .requiredOption('--account <id>', 'account of the parking lot')
+    .requiredOption('--account <account>', 'account of the parking lot')
     .requiredOption('--slot <n>', 'parking slot number')
     .option('--from <number>', 'caller id number')
     .option('--from-name <name>', 'caller id name')

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { NOTIFICATION_TYPES } from '../modules/webhooks/notifications.js';
 import { OBJECT_ACTIONS, OBJECT_HOOK_TYPES } from '../modules/webhooks/hook-types.js';
 import { CliError, jsonArg, withGlobals, type CliIo } from './io.js';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
 interface MessageOptions {
   account: string;
@@ -19,7 +19,7 @@ function messageCommand(type: 'sms' | 'mms'): SimulateCommand {
   return (simulate: Command, io: CliIo) => {
     withGlobals(simulate.command(type))
       .description(`an ${type.toUpperCase()} arriving (or sent): the ${type} hook event, with Kazoo's fields`)
-      .requiredOption('--account <id>', 'account the message belongs to')
+      .requiredOption('--account <account>', 'account the message belongs to')
       .addOption(new Option('--direction <dir>', 'arriving or sent (the payload tells them apart by from and to)').choices(['inbound', 'outbound']).default('inbound'))
       .option('--from <number>', 'sender')
       .option('--to <number>', 'recipient')
@@ -53,7 +53,7 @@ export const simulateMmsCommand = messageCommand('mms');
 export const simulateNotificationCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('notification'))
     .description("a platform notification (registration, missed call, low balance, …) with Kazoo's fields")
-    .requiredOption('--account <id>', 'account the notification is about')
+    .requiredOption('--account <account>', 'account the notification is about')
     .addOption(new Option('--event <name>', 'which notification').choices(Object.keys(NOTIFICATION_TYPES)).makeOptionMandatory())
     .option('--fields <json>', "values of the notification's own fields, as JSON or @file (the rest are made up)")
     .addHelpText(
@@ -70,7 +70,7 @@ export const simulateNotificationCommand: SimulateCommand = (simulate: Command, 
 export const simulateObjectCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('object'))
     .description('an object event (a document created, edited or deleted) without changing anything')
-    .requiredOption('--account <id>', 'account the object belongs to')
+    .requiredOption('--account <account>', 'account the object belongs to')
     .addOption(new Option('--type <type>', 'the kind of object').choices(OBJECT_HOOK_TYPES).default('device'))
     .addOption(new Option('--action <action>', 'what happened to it').choices(OBJECT_ACTIONS).default('doc_edited'))
     .option('--id <id>', "the object's id (default: a new one)")

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runSimulation, type SimulateCommand } from './simulate.js';
+import { runSimulation, type SimulateCommand } from './simulate-run.js';
 import { withGlobals, type CliIo } from './io.js';
 
 interface CallerOptions {
@@ -19,7 +19,7 @@ function callerFields(opts: CallerOptions): Record<string, unknown> {
 export const simulateVoicemailCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('voicemail'))
     .description('leave a voicemail: new_voicemail pushes (new_unowned_voicemail when the box has no owner) go to the push outbox')
-    .requiredOption('--account <id>', 'account of the voicemail box')
+    .requiredOption('--account <account>', 'account of the voicemail box')
     .requiredOption('--vmbox <id>', 'voicemail box id')
     .option('--owner <user_id>', "the box's owner (default: the box's owner_id)")
     .option('--caller-id-number <number>', 'who left the message')
@@ -42,7 +42,7 @@ export const simulateVoicemailCommand: SimulateCommand = (simulate: Command, io:
 export const simulateQueueCallCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('queue-call'))
     .description("a queue call picked up by an agent, then hung up: the queue's pickup and hangup notifications")
-    .requiredOption('--account <id>', 'account of the queue')
+    .requiredOption('--account <account>', 'account of the queue')
     .requiredOption('--queue <id>', 'queue id')
     .requiredOption('--agent <user_id>', 'the agent (a user of the account) who answers')
     .option('--caller-id-number <number>', 'the caller waiting in the queue')

@@ -1,14 +1,9 @@
 import type { Command } from 'commander';
-import { simulate } from '../modules/simulations/module.js';
-import type { EmittedEvent } from '../modules/simulations/registry.js';
-import { emit, type CliIo } from './io.js';
-import { existingAccount, withCore } from './database.js';
+import type { CliIo } from './io.js';
+import type { SimulateCommand } from './simulate-run.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
-
-/** Adds one `tel simulate <kind>` subcommand; each simulation kind registers its own. */
-export type SimulateCommand = (simulate: Command, io: CliIo) => void;
 
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
@@ -21,18 +16,6 @@ export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateNotificationCommand,
   simulateObjectCommand,
 ];
-
-/** Runs a simulation offline on the database and prints the events it emitted. */
-export async function runSimulation(cmd: Command, io: CliIo, accountId: string, data: Record<string, unknown>): Promise<void> {
-  await withCore(cmd, (core, g) => {
-    const events = simulate(core, existingAccount(core, accountId), data);
-    emit(io, g, { events }, () => events.map(describeEvent).join('\n'));
-  });
-}
-
-function describeEvent(e: EmittedEvent): string {
-  return `${e.event}${e.call_id ? `  call_id=${e.call_id}` : ''}`;
-}
 
 /** `tel simulate …`: fire platform events through the same engine as the API. */
 export function defineSimulate(cmd: Command, io: CliIo): void {

@@ -3,6 +3,7 @@ import { getAccount } from '../modules/accounts/service.js';
 import { issueToken, listTokens, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken } from '../modules/auth/service.js';
 import { getUser } from '../modules/users/service.js';
 import { validateEndpointRules, type EndpointRules } from '../restrictions/index.js';
+import { describeRule } from '../errors.js';
 import { CliError, emit, jsonArg, table, withGlobals, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
 
@@ -10,7 +11,10 @@ import { existingAccount, withCore } from './database.js';
 function tokenRules(value: unknown): EndpointRules {
   const errs = validateEndpointRules(value);
   if (!errs) return value as EndpointRules;
-  const detail = Object.entries(errs).map(([field, rules]) => `${field}: ${Object.values(rules)[0]?.message}`);
+  const detail = Object.entries(errs).map(([field, rules]) => {
+    const [rule, d] = Object.entries(rules)[0];
+    return `${field}: ${describeRule(rule, d)}`;
+  });
   throw new CliError(`--restrictions is not valid: ${detail.join('; ')}.`, 2);
 }
 
@@ -23,7 +27,7 @@ export function defineTokens(tokens: Command, io: CliIo): void {
 
   withGlobals(tokens.command('create'))
     .description('issue a token for an account (and user); prints it')
-    .requiredOption('--account <id>', 'account the token acts for')
+    .requiredOption('--account <account>', 'account the token acts for')
     .option('--user <id>', 'user the token belongs to (method cb_user_auth)')
     .option('--restrictions <json|@file>', 'endpoint rules to copy into the token instead of the templates')
     .addHelpText(
@@ -33,7 +37,7 @@ export function defineTokens(tokens: Command, io: CliIo): void {
     .action(async (opts: { account: string; user?: string; restrictions?: string }, cmd: Command) => {
       const rules = opts.restrictions ? await jsonArg(opts.restrictions, '--restrictions') : undefined;
       await withCore(cmd, (core, g) => {
-        const account = getAccount(core, opts.account);
+        const account = getAccount(core, existingAccount(core, opts.account));
         if (opts.user) getUser(core, account.id, opts.user);
         if (rules !== undefined && (typeof rules !== 'object' || rules === null || Array.isArray(rules))) {
           throw new CliError('--restrictions must be a JSON object of endpoint rules.', 2);
@@ -54,7 +58,7 @@ export function defineTokens(tokens: Command, io: CliIo): void {
 
   withGlobals(tokens.command('list'))
     .description('tokens, newest first, by id (the SHA-256 of the token: tokens themselves are not kept)')
-    .option('--account <id>', 'only this account')
+    .option('--account <account>', 'only this account')
     .addHelpText('after', '\nExamples:\n  $ tel tokens list\n  $ tel tokens list --account <id> --json\n\nA token is shown once, when issued; the database keeps only its hash, the id listed here.')
     .action(async (opts: { account?: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {

@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { findAccount } from '../modules/accounts/service.js';
+import { getAccount } from '../modules/accounts/service.js';
 import { DEFAULT_POLL_MS, WatchFeed } from '../tui/feed.js';
 import { openWatchSource, type WatchScope } from '../tui/sqlite-source.js';
 import { runStream } from '../tui/stream.js';
 import { CliError, type CliIo } from './io.js';
-import { withCore } from './database.js';
+import { existingAccount, withCore } from './database.js';
 
 interface WatchOptions {
   account?: string;
@@ -50,7 +50,7 @@ function scopeLabel(file: string, account?: { id: string; name: string }, descen
 /** `tel watch`: the live view of webhook attempts, number jobs and received requests (or a line stream off a terminal). */
 export function defineWatch(watch: Command, io: CliIo): void {
   watch
-    .option('--account <id>', 'only this account')
+    .option('--account <account>', 'only this account')
     .option('--descendants', 'with --account: its sub-accounts too')
     .option('--once', 'print what exists as lines and exit (on a terminal too), instead of following')
     .option('--tail <n>', 'how many existing attempts and jobs the lines start with (default 10; --once: all)')
@@ -63,8 +63,7 @@ export function defineWatch(watch: Command, io: CliIo): void {
       const pollMs = Number(opts.interval);
       if (!(Number.isInteger(pollMs) && pollMs >= 10 && pollMs <= 60_000)) throw new CliError(`--interval must be 10..60000 ms, not ${opts.interval}.`, 2);
       await withCore(cmd, async (core, g) => {
-        const account = opts.account ? findAccount(core, opts.account) : undefined;
-        if (opts.account && !account) throw new CliError(`No account ${opts.account} in ${g.db}.`);
+        const account = opts.account ? getAccount(core, existingAccount(core, opts.account)) : undefined;
         const scope: WatchScope = { accountId: account?.id, descendants: opts.descendants };
         const feed = new WatchFeed(openWatchSource(core, scope), { pollMs });
         if (!io.isTTY || opts.once || g.json) {

@@ -17,47 +17,69 @@ import {
   resendAttempt,
   rotateSecret,
   setWebhookEnabled,
+  updateWebhook,
 } from '../modules/webhooks/service.js';
 import { gregorianWindow, parseDuration, parseInstant } from '../util/time.js';
-import { CliError, emit, emitJsonPieces, emitTableChunks, jsonArg, table, wholeNumber, withGlobals, type CliIo } from './io.js';
+import { CliError, emit, emitJsonPieces, emitTableChunks, fieldsToChange, jsonArg, jsonObjectArg, table, wholeNumber, withGlobals, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
 
-interface CreateOptions {
-  account: string;
+/** The options `create` and `update` share: fields of the hook document. */
+interface HookOptions {
   name?: string;
   uri?: string;
   hook?: string;
   verb?: string;
   format?: string;
   retries?: number;
-  includeSubaccounts?: boolean;
-  internalLegs: boolean;
   modifiers?: string;
   customData?: string;
-  secret?: string;
   rateLimit?: string;
-  disabled?: boolean;
   data?: string;
 }
 
+interface CreateOptions extends HookOptions {
+  account: string;
+  includeSubaccounts?: boolean;
+  internalLegs: boolean;
+  secret?: string;
+  disabled?: boolean;
+}
+
+/** Adds the options of a hook's fields `create` and `update` share. */
+function hookFieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--name <name>', 'friendly name')
+    .option('--uri <uri>', 'absolute http(s) URI to call')
+    .addOption(new Option('--hook <type>', 'the event to send').choices(HOOK_IDS))
+    .addOption(new Option('--verb <verb>', 'HTTP method').choices(['get', 'post', 'put']))
+    .addOption(new Option('--format <format>', 'body format (post and put)').choices(['form-data', 'json']))
+    .option('--retries <n>', 'extra tries after a failure (0..4)', wholeNumber)
+    .option('--modifiers <json>', 'payload pairs that must match, e.g. {"call_direction":"inbound"}')
+    .option('--custom-data <json>', 'fields merged into the payload')
+    .option('--rate-limit <per_s>', 'start at most this many deliveries a second (rate_limit_per_s)');
+}
+
+/** The hook fields the shared options give, by their document names. */
+async function hookFields(opts: HookOptions): Promise<Record<string, unknown>> {
+  return {
+    name: opts.name,
+    uri: opts.uri,
+    hook: opts.hook,
+    http_verb: opts.verb,
+    format: opts.format,
+    retries: opts.retries,
+    rate_limit_per_s: opts.rateLimit,
+    modifiers: opts.modifiers === undefined ? undefined : await jsonArg(opts.modifiers, '--modifiers'),
+    custom_data: opts.customData === undefined ? undefined : await jsonArg(opts.customData, '--custom-data'),
+  };
+}
+
 async function createDoc(opts: CreateOptions): Promise<Record<string, unknown>> {
-  const doc = opts.data ? await jsonArg(opts.data, '--data') : {};
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new CliError('--data must be a JSON object.', 2);
-  const out = { ...(doc as Record<string, unknown>) };
-  const set = (k: string, v: unknown) => v !== undefined && (out[k] = v);
-  set('name', opts.name);
-  set('uri', opts.uri);
-  set('hook', opts.hook);
-  set('http_verb', opts.verb);
-  set('format', opts.format);
-  set('retries', opts.retries);
-  set('secret', opts.secret);
-  set('rate_limit_per_s', opts.rateLimit);
+  const out = opts.data ? await jsonObjectArg(opts.data, '--data') : {};
+  for (const [k, v] of Object.entries({ ...(await hookFields(opts)), secret: opts.secret })) if (v !== undefined) out[k] = v;
   if (opts.includeSubaccounts) out.include_subaccounts = true;
   if (!opts.internalLegs) out.include_internal_legs = false;
   if (opts.disabled) out.enabled = false;
-  if (opts.modifiers) out.modifiers = await jsonArg(opts.modifiers, '--modifiers');
-  if (opts.customData) out.custom_data = await jsonArg(opts.customData, '--custom-data');
   return out;
 }
 
@@ -92,7 +114,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('list'))
     .description("an account's webhooks, with the reason of any automatic disable and the state of their circuit breaker")
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText(
       'after',
       '\nExamples:\n  $ tel webhooks list --account <id>\n  $ tel webhooks list --account <id> --json\n\nbreaker: closed (deliveries flow), open (the endpoint kept failing: probed one try at a time\nuntil it answers; its other deliveries wait with their retry schedule), - (nothing sent yet).',
@@ -106,7 +128,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('show <hook_id>'))
     .description('one webhook, whole, with the state of its circuit breaker')
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText('after', '\nExample:\n  $ tel webhooks show <hook_id> --account <id>')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
@@ -118,21 +140,11 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
       }),
     );
 
-  withGlobals(webhooks.command('create'))
-    .description('create a webhook (defaults as the API: post, form-data, 2 retries, enabled)')
-    .requiredOption('--account <id>', 'account id')
-    .option('--name <name>', 'friendly name')
-    .option('--uri <uri>', 'absolute http(s) URI to call')
-    .addOption(new Option('--hook <type>', 'the event to send').choices(HOOK_IDS))
-    .addOption(new Option('--verb <verb>', 'HTTP method').choices(['get', 'post', 'put']))
-    .addOption(new Option('--format <format>', 'body format (post and put)').choices(['form-data', 'json']))
-    .option('--retries <n>', 'extra tries after a failure (0..4)', wholeNumber)
+  hookFieldOptions(withGlobals(webhooks.command('create')).description('create a webhook (defaults as the API: post, form-data, 2 retries, enabled)'))
+    .requiredOption('--account <account>', 'the account')
     .option('--include-subaccounts', 'fire for sub-account events too')
     .option('--no-internal-legs', 'skip loopback call legs')
-    .option('--modifiers <json>', 'payload pairs that must match, e.g. {"call_direction":"inbound"}')
-    .option('--custom-data <json>', 'fields merged into the payload')
     .option('--secret <whsec>', 'sign deliveries (Standard Webhooks): whsec_ + base64 of 24..64 bytes')
-    .option('--rate-limit <per_s>', 'start at most this many deliveries a second (rate_limit_per_s)')
     .option('--disabled', 'create it turned off')
     .option('--data <json|@file>', 'the whole webhook document (options override its fields)')
     .addHelpText(
@@ -147,13 +159,28 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
       });
     });
 
+  hookFieldOptions(withGlobals(webhooks.command('update <hook_id>')).description("change a webhook's name, URI or other fields (the fields given; the others are kept)"))
+    .requiredOption('--account <account>', 'the account')
+    .option('--data <json|@file>', 'fields of the webhook document as a JSON object, merged into it (options override its fields)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tel webhooks update <hook_id> --account <id> --name "CRM staging" --uri http://127.0.0.1:9001/calls\n  $ tel webhooks update <hook_id> --account "Customer A" --retries 0 --json\n  $ tel webhooks update <hook_id> --account <id> --data '{"include_subaccounts":true}'\n\nA new secret: tel webhooks rotate-secret; on or off: enable, disable.`,
+    )
+    .action(async (id: string, opts: HookOptions & { account: string }, cmd: Command) => {
+      const fields = await fieldsToChange(opts.data, await hookFields(opts));
+      await withCore(cmd, (core, g) => {
+        const h = updateWebhook(core, existingAccount(core, opts.account), id, fields, 'merge');
+        emit(io, g, hookJson(h), () => `Updated webhook ${String(h.doc.name)} (${h.id}): ${Object.keys(fields).join(', ')}.`);
+      });
+    });
+
   for (const [name, enabled] of [
     ['enable', true],
     ['disable', false],
   ] as const) {
     withGlobals(webhooks.command(`${name} <hook_id>`))
       .description(enabled ? 'turn a webhook on (clears an automatic disable and its failure count)' : 'turn a webhook off by hand')
-      .requiredOption('--account <id>', 'account id')
+      .requiredOption('--account <account>', 'the account')
       .addHelpText('after', `\nExample:\n  $ tel webhooks ${name} <hook_id> --account <id>`)
       .action(async (id: string, opts: { account: string }, cmd: Command) =>
         withCore(cmd, (core, g) => {
@@ -165,7 +192,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('delete <hook_id>'))
     .description('delete a webhook')
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .addHelpText('after', '\nExample:\n  $ tel webhooks delete <hook_id> --account <id>')
     .action(async (id: string, opts: { account: string }, cmd: Command) =>
       withCore(cmd, (core, g) => {
@@ -176,7 +203,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('reenable'))
     .description('re-enable the automatically disabled webhooks (hand-disabled ones stay off)')
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .option('--descendants', 'also in every descendant account')
     .addHelpText('after', '\nExamples:\n  $ tel webhooks reenable --account <id>\n  $ tel webhooks reenable --account <reseller_id> --descendants')
     .action(async (opts: { account: string; descendants?: boolean }, cmd: Command) =>
@@ -188,7 +215,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('attempts'))
     .description('the attempt log, newest first: one line per HTTP try')
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .option('--hook <id>', 'only this webhook')
     .option('--limit <n>', 'at most this many (0: all)', '50')
     .option('--from <gregorian>', 'created at or after (Gregorian seconds)')
@@ -212,7 +239,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('replay'))
     .description('send recorded deliveries again, with their original event ids (an event counts once, as its latest delivery)')
-    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--account <account>', 'the account')
     .option('--hook <id>', 'only this webhook')
     .requiredOption('--since <time>', 'deliveries made since: a duration ago (2h), an ISO 8601 date, or Gregorian or unix seconds')
     .option('--until <time>', 'and made until (same forms; default now)')
@@ -236,7 +263,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
     .description('give a webhook a new signing secret; the old one keeps signing beside it until the grace ends')
     .option('--grace <duration>', 'how long the old secret keeps signing: 30m, 24h, 7d, 0 (default: secret_rotation_grace_s, 24h)')
     .option('--secret <whsec>', 'the new secret (default: a new random one)')
-    .option('--account <id>', 'refuse unless the hook belongs to this account')
+    .option('--account <account>', 'refuse unless the hook belongs to this account')
     .addHelpText(
       'after',
       '\nExamples:\n  $ tel webhooks rotate-secret <hook_id>\n  $ tel webhooks rotate-secret <hook_id> --grace 1h --json\n\nWhile the grace lasts every delivery carries two signatures in webhook-signature\n(`v1,<new> v1,<old>`, as Standard Webhooks allows): consumers switch secrets at their pace.',
@@ -258,7 +285,7 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
 
   withGlobals(webhooks.command('resend <attempt_id>'))
     .description('send a recorded delivery again (same body and event id, the hook\'s retries)')
-    .option('--account <id>', 'refuse unless the attempt belongs to this account')
+    .option('--account <account>', 'refuse unless the attempt belongs to this account')
     .addHelpText('after', '\nExamples:\n  $ tel webhooks attempts --account <id>          find the attempt id\n  $ tel webhooks resend 1234')
     .action(async (attemptId: string, opts: { account?: string }, cmd: Command) => {
       const id = Number(attemptId);

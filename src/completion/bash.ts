@@ -46,11 +46,13 @@ _tel_files() {
   mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
-# Account ids whose id or name starts with what was typed, read from the database by tel itself.
+# Accounts whose name or id starts with what was typed (a name, escaped for the line; an id when
+# one is typed), read from the database by tel itself.
 _tel_accounts() {
-  local id name
-  while IFS=$'\\t' read -r id name; do
-    COMPREPLY+=("$id")
+  local value other quoted
+  while IFS=$'\\t' read -r value other; do
+    printf -v quoted '%q' "$value"
+    COMPREPLY+=("$quoted")
   done < <("\${COMP_WORDS[0]}" __complete accounts \${db:+--db "$db"} -- "$cur" 2>/dev/null)
 }
 

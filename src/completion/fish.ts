@@ -66,7 +66,8 @@ ${keys.join('\n')}
     end
 end
 
-# Account ids (a tab, the name) whose id or name starts with what was typed, read by tel itself.
+# Accounts whose name or id starts with what was typed (a name, a tab, its id; an id when one is
+# typed, a tab, its name), read by tel itself.
 function __tel_accounts --argument-names tel cur db
     if test -n "$db"
         $tel __complete accounts --db $db -- $cur 2>/dev/null

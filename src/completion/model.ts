@@ -39,21 +39,17 @@ export interface CompletionModel {
   configKeys: Record<string, string[]>;
 }
 
-/** Options whose value is an account id. */
-const ACCOUNT_OPTIONS = new Set(['--account', '--parent', '--under']);
-/** Commands whose first argument is an account id. */
-const ACCOUNT_ARGUMENT = new Set(['accounts show', 'accounts delete']);
-
 function optionValues(option: Option): Values | undefined {
   if (option.argChoices) return { kind: 'words', words: option.argChoices };
-  if (ACCOUNT_OPTIONS.has(option.long ?? '')) return { kind: 'accounts' };
+  // the CLI's account options say so (`--account <account>`): an id, a name or a realm
+  if (/<account>/.test(option.flags)) return { kind: 'accounts' };
   if (/<file>/.test(option.flags)) return { kind: 'files' };
   return undefined;
 }
 
 function argumentValues(path: string, index: number, arg: Argument, categories: string[]): Values | undefined {
   if (arg.argChoices) return { kind: 'words', words: arg.argChoices };
-  if (index === 0 && ACCOUNT_ARGUMENT.has(path)) return { kind: 'accounts' };
+  if (arg.name() === 'account') return { kind: 'accounts' };
   if (arg.name() === 'file' || arg.name() === 'recording') return { kind: 'files' };
   if (path.startsWith('config ') && arg.name() === 'category') return { kind: 'words', words: categories };
   if (path.startsWith('config ') && index === 1) return { kind: 'config-keys' };

@@ -53,16 +53,17 @@ _tel_words() {
   compadd -- "$@"
 }
 
-# Account ids whose id or name starts with what was typed, read from the database by tel itself.
+# Accounts whose name or id starts with what was typed (a name; an id when one is typed), each
+# shown with the other, read from the database by tel itself.
 _tel_accounts() {
-  local id name
-  local -a ids shown dbopt
+  local value other
+  local -a values shown dbopt
   [[ -n $db ]] && dbopt=(--db "$db")
-  while IFS=$'\\t' read -r id name; do
-    ids+=("$id")
-    shown+=("$id  $name")
+  while IFS=$'\\t' read -r value other; do
+    values+=("$value")
+    shown+=("$value  $other")
   done < <("\${words[1]}" __complete accounts "\${dbopt[@]}" -- "$PREFIX" 2>/dev/null)
-  (( \${#ids} )) && compadd -U -l -d shown -a ids
+  (( \${#values} )) && compadd -U -l -d shown -a values
 }
 
 _tel() {

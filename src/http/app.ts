@@ -12,6 +12,7 @@ import { SERVER_BUSY_TIMEOUT_MS, setBusyTimeout } from '../store/db.js';
 import { announceServer, withdrawServer } from '../store/presence.js';
 import { monitorEventLoop } from './metrics.js';
 import { tidyMemory } from './memory.js';
+import type { AccessEntry } from './access-log.js';
 
 export { collectWhenQuiet } from './memory.js';
 
@@ -31,6 +32,8 @@ export interface ApiOptions {
   allowedOrigins?: string[];
   /** `GET /metrics` for any client (`tel serve --metrics`); else loopback clients and super-duper admin tokens */
   openMetrics?: boolean;
+  /** called once a request's answer has ended (`tel serve --access-log`) */
+  accessLog?: (entry: AccessEntry) => void;
 }
 
 /** The server could not listen where it was asked to (nothing else was started). */
@@ -47,6 +50,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     guard: hostGuard(host, opts.allowedHosts),
     origins: originPolicy(opts.allowedOrigins, opts.allowedHosts),
     openMetrics: opts.openMetrics,
+    accessLog: opts.accessLog,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(new ListenError(`Cannot listen on ${host}:${port}: ${err.message}`)));
@@ -76,7 +80,7 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   try {
     core.serving = true;
     setBusyTimeout(core.db, SERVER_BUSY_TIMEOUT_MS);
-    stopAnnouncing = announce(core);
+    stopAnnouncing = announce(core, urlOf(server.address() as AddressInfo, host));
     checkpointer = startCheckpointer(core.db, core.file);
     for (const m of MODULES) {
       const w = m.start?.(core);
@@ -90,9 +94,8 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
     throw err;
   }
   const addr = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${addr.port}`,
+    url: urlOf(addr, host),
     port: addr.port,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -109,19 +112,24 @@ export async function startApi(core: Core, host: string, port: number, opts: Api
   };
 }
 
+/** The URL of a server listening at `addr` on `host`. */
+function urlOf(addr: AddressInfo, host: string): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+}
+
 /**
  * Records that this process serves the file. On a disk that cannot take the record now, the
  * storage episode says so and the record is written once writes work again. Answers the function
  * that stops waiting for that.
  */
-function announce(core: Core): () => void {
+function announce(core: Core, url: string): () => void {
   try {
-    announceServer(core.db);
+    announceServer(core.db, url);
     return () => {};
   } catch (err) {
     if (!noteStorageFault(core.db, err)) throw err;
     const stop = onStorageBack(core.db, () => {
-      announceServer(core.db);
+      announceServer(core.db, url);
       stop();
     });
     return stop;

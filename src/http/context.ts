@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ParsedPath } from '../api-path.js';
+import type { Upload } from '../modules/documents/files.js';
 
 /** Everything a handler knows about one request. */
 export interface RequestContext {
@@ -25,11 +26,4 @@ export interface RequestContext {
   upload?: Upload;
   /** a body over 64 KiB of a route that parses its own (`RouteDef.unparsedLargeBody`); `envelope` is then empty */
   unparsedBody?: Buffer;
-}
-
-/** A request body that is a file rather than a JSON envelope. */
-export interface Upload {
-  /** the media type sent, lower case, without parameters */
-  contentType: string;
-  bytes: Buffer;
 }

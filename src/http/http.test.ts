@@ -80,6 +80,23 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(r.body.data.json.invalid.target).toBe('body');
   });
 
+  it("a document sent without the data wrapper is Kazoo's 400 invalid request envelope, saying where its fields go", async () => {
+    const bare = await srv.request('PUT', `/v2/accounts/${srv.master.account_id}/users`, {
+      body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', username: 'ada' }),
+      token: srv.adminToken,
+    });
+    expect(bare.status).toBe(400);
+    expect(bare.body.message).toBe('invalid request envelope');
+    expect(bare.body.data.data.required.message).toBe(
+      'Field is required but missing: the request\'s fields go under "data" ({"data": {…}}), and first_name, last_name, username came at the top level',
+    );
+    // an envelope's own fields alone, or nothing at all, are a request without a document
+    for (const body of ['{}', '{"accept_charges": true}', '{"auth_token": "x", "verb": "GET"}']) {
+      const r = await srv.request('PATCH', `/v2/accounts/${srv.master.account_id}`, { body, token: srv.adminToken });
+      expect(r.status, body).toBe(200);
+    }
+  });
+
   it('data that is neither object nor array is a 400', async () => {
     const r = await srv.request('POST', accountPath, { body: '{"data": 5}', token: srv.adminToken });
     expect(r.status).toBe(400);

@@ -1,5 +1,6 @@
 import { envelopeData } from '../util/json.js';
-import type { RequestContext, Upload } from './context.js';
+import type { RequestContext } from './context.js';
+import type { Upload } from '../modules/documents/files.js';
 import { errors } from '../errors.js';
 
 /** `data` of the request as an object (`{}` when absent); an array is a 400. */

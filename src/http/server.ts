@@ -13,6 +13,7 @@ import type { RequestContext } from './context.js';
 import { corsHeaders, loginCorsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } from './envelope.js';
 import { ApiError, errors, storageError } from '../errors.js';
+import { accessEntry, type AccessEntry } from './access-log.js';
 import { DOCUMENT_BODY_LIMITS, UNLIMITED_BODY, parseEnvelope, type BodyLimits } from '../util/json.js';
 import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router, type StreamedData } from './router.js';
 import { uploadOf } from './request.js';
@@ -199,6 +200,8 @@ export interface ServerPolicy {
   origins?: OriginPolicy;
   /** `GET /metrics` answers any client, not only loopback ones and super-duper admin tokens */
   openMetrics?: boolean;
+  /** called once a request's answer has ended (`tel serve --access-log`) */
+  accessLog?: (entry: AccessEntry) => void;
 }
 
 const LOOPBACK_PAGES = originPolicy();
@@ -219,6 +222,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   let authenticated = false;
   let metricLabels = UNROUTED_LABELS;
   let releaseSlot: (() => void) | undefined;
+  /** the answer's body bytes, for the access log (null: streamed) */
+  let bytes: number | null = 0;
   try {
     if (policy.guard && !policy.guard(req.headers.host)) {
       throw errors.forbidden('the Host header names neither this machine nor an allowed host (tel serve --allowed-host)');
@@ -236,7 +241,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (method === 'OPTIONS') {
       // read (and drop) any body first: closing on unread bytes would reset the connection
       await drain(req);
-      send(res, 200, undefined, { ...corsOf(match, preflightMethods(allowed, req), req, policy), 'X-Request-ID': requestId });
+      bytes = send(res, 200, undefined, { ...corsOf(match, preflightMethods(allowed, req), req, policy), 'X-Request-ID': requestId });
       return;
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112): nothing to wait for.
@@ -310,6 +315,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (reply.headers) Object.assign(headers, reply.headers);
     if (reply.stream) {
       const { stream, extras } = reply;
+      bytes = null;
       await sendStream(
         res,
         status,
@@ -323,17 +329,20 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       );
       return;
     }
-    if (reply.file) send(res, status, reply.file, headers);
+    if (reply.file) bytes = send(res, status, reply.file, headers);
     else {
       const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-      send(res, status, answer.text, headers, answer.bytes);
+      bytes = send(res, status, answer.text, headers, answer.bytes);
     }
   } catch (err) {
     if (err instanceof ClientGone) return;
-    sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors });
+    bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors });
   } finally {
     releaseSlot?.();
-    if (res.headersSent) observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
+    if (res.headersSent) {
+      observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
+      policy.accessLog?.(accessEntry(req, { status: res.statusCode, bytes, requestId, startedMs: started }));
+    }
   }
 }
 
@@ -341,16 +350,19 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
 const UNROUTED_LABELS = routeLabels('', '');
 
 /** `GET /metrics`: the server's health in Prometheus' text format (no CORS headers: not for web pages). */
-function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, open: boolean): void {
+function answerMetrics(core: Core, req: IncomingMessage, res: ServerResponse, policy: ServerPolicy): void {
+  const startedMs = performance.now();
   const requestId = nextRequestId();
+  let bytes: number;
   try {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (method !== 'GET') throw errors.methodNotAllowed(['GET']);
-    checkMetricsAccess(core, req, open);
-    send(res, 200, Buffer.from(metricsText(core)), { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'X-Request-ID': requestId });
+    checkMetricsAccess(core, req, policy.openMetrics === true);
+    bytes = send(res, 200, Buffer.from(metricsText(core)), { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'X-Request-ID': requestId });
   } catch (err) {
-    sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId);
+    bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId);
   }
+  policy.accessLog?.(accessEntry(req, { status: res.statusCode, bytes, requestId, startedMs }));
 }
 
 /** A document's limits, strings of any length (a file sent as base64). */
@@ -387,8 +399,8 @@ function sendError(
   err: ApiError,
   requestId: string,
   seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>> } = {},
-): void {
-  send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
+): number {
+  return send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
     ...(seen.cors ?? UNROUTED_CORS),
     'X-Request-ID': requestId,
     ...err.headers,
@@ -436,14 +448,16 @@ function internal(core: Core, err: unknown, requestId: string): ApiError {
  * Answers `body` (JSON text, an object to serialise, a file's bytes typed by `headers`; undefined:
  * no body); `bytes`, the body's length when the caller knows it.
  */
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, bytes?: number): void {
-  if (res.headersSent) return;
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>, bytes?: number): number {
+  if (res.headersSent) return 0;
   const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const all: Record<string, string | number> = headers;
   if (body !== undefined && !Buffer.isBuffer(body)) all['Content-Type'] = JSON_TYPE;
-  all['Content-Length'] = bytes ?? Buffer.byteLength(text);
+  const length = bytes ?? Buffer.byteLength(text);
+  all['Content-Length'] = length;
   res.writeHead(status, all);
   res.end(text);
+  return length;
 }
 
 /** Lets the event loop run what waits (other requests, timers) before going on. */
@@ -558,7 +572,7 @@ export function createApiServer(core: Core, router: Router, policy: ServerPolicy
     noteRequest();
     const url = req.url ?? '';
     if ((url === '/metrics' || url.startsWith('/metrics?')) && (!policy.guard || policy.guard(req.headers.host))) {
-      answerMetrics(core, req, res, policy.openMetrics === true);
+      answerMetrics(core, req, res, policy);
       return;
     }
     handleRequest(core, router, req, res, policy).catch((err) => {

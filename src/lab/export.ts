@@ -9,7 +9,7 @@ import { validateSubscription } from '../modules/push/schema.js';
 import { accountConfigCategories, getAccountConfig } from '../modules/config/account-config.js';
 import { SYSTEM_TEMPLATE_CATEGORY } from '../modules/token-restrictions/service.js';
 import { canonical } from './compare.js';
-import { ACCOUNT_COLLECTIONS, GLOBAL_RESOURCES, MASKED, type CollectionKind, type Stored } from './kinds.js';
+import { ACCOUNT_COLLECTIONS, GLOBAL_RESOURCES, labKeys, MASKED, type CollectionKind, type Stored } from './kinds.js';
 import { forEachString, RefIndex } from './refs.js';
 
 /** What `tel export` writes: the lab format `tel apply` reads. */
@@ -22,9 +22,16 @@ export interface ExportOptions {
 
 type Entry = Record<string, unknown>;
 
+/** A lab as `tel export` makes it, and a sentence for each object written under another name than its own. */
+export interface Exported {
+  lab: Entry;
+  notes: string[];
+}
+
 /** The database (or one account's subtree) as a lab: what `tel apply` of it would build again. */
-export function exportLab(core: Core, opts: ExportOptions): Entry {
-  return new Exporter(core, opts).run();
+export function exportLab(core: Core, opts: ExportOptions): Exported {
+  const exporter = new Exporter(core, opts);
+  return { lab: exporter.run(), notes: exporter.notes };
 }
 
 /** A lab as file text: YAML with a header comment, or JSON. */
@@ -61,6 +68,9 @@ class Exporter {
   /** id → the reference that names it in the file */
   private names = new Map<string, string>();
   private declared: { kind: string; id: string; full: string; bare: string }[] = [];
+  /** id → the key an object is written with, when not its own (it shares its name with an older one) */
+  private keys = new Map<string, string>();
+  readonly notes: string[] = [];
 
   constructor(
     private readonly core: Core,
@@ -71,7 +81,7 @@ class Exporter {
     const root = this.opts.accountId ? getAccount(this.core, this.opts.accountId) : masterAccount(this.core);
     if (!root) throw new Error(`the database ${this.core.file} has no accounts yet (tel init, or tel apply a lab)`);
     this.declare(root, root.name);
-    if (!this.opts.accountId) for (const r of GLOBAL_RESOURCES.list(this.core, {})) this.declareItem(GLOBAL_RESOURCES, r, '');
+    if (!this.opts.accountId) this.declareItems(GLOBAL_RESOURCES, GLOBAL_RESOURCES.list(this.core, {}), '');
     for (const d of this.declared) this.names.set(d.id, `{{${d.kind}.${this.refs.keyOf(d.kind, d.full, d.bare)}.id}}`);
     const lab: Entry = { version: 1 };
     if (!this.opts.accountId) {
@@ -87,15 +97,22 @@ class Exporter {
   private declare(a: Account, path: string): void {
     this.refs.add('accounts', path, a.name, {});
     this.declared.push({ kind: 'accounts', id: a.id, full: path, bare: a.name });
-    for (const kind of ACCOUNT_COLLECTIONS) for (const s of kind.list(this.core, { accountId: a.id })) this.declareItem(kind, s, path);
+    for (const kind of ACCOUNT_COLLECTIONS) this.declareItems(kind, kind.list(this.core, { accountId: a.id }), path);
     for (const c of listChildren(this.core, a.id)) this.declare(c, `${path}/${c.name}`);
   }
 
-  private declareItem(kind: CollectionKind, s: Stored, path: string): void {
-    const key = String(s.doc[kind.keyField]);
-    const full = path ? `${path}/${key}` : key;
-    this.refs.add(kind.key, full, key, {});
-    this.declared.push({ kind: kind.key, id: s.id, full, bare: key });
+  private declareItems(kind: CollectionKind, stored: Stored[], path: string): void {
+    const keys = labKeys(kind, stored);
+    for (const { id, doc } of stored) {
+      const key = keys.get(id)!;
+      const full = path ? `${path}/${key}` : key;
+      this.refs.add(kind.key, full, key, {});
+      this.declared.push({ kind: kind.key, id, full, bare: key });
+      const own = String(doc[kind.keyField]);
+      if (key === own) continue;
+      this.keys.set(id, key);
+      this.notes.push(`${kind.label} ${id} of ${path || 'the system'} is written as "${key}": an older ${kind.label} there is named "${own}" too (tel apply of the file renames it)`);
+    }
   }
 
   /** A copy of a document whose ids of objects in the file are references to them. */
@@ -158,6 +175,8 @@ class Exporter {
     return list
       .map((s) => {
         const doc = withoutDefaults(s.doc, kind.check);
+        const key = this.keys.get(s.id);
+        if (key !== undefined) doc[kind.keyField] = key;
         if (!this.opts.withSecrets) kind.mask?.(doc);
         return sorted(this.referring(doc), [kind.keyField]);
       })

@@ -169,6 +169,32 @@ const webhooks: CollectionKind = {
   },
 };
 
+/**
+ * The key each of one owner's stored objects has in a lab file (listed oldest first, as every
+ * kind lists them): its own, or for a second, third… object sharing it (a database may hold two
+ * hooks named CRM), the key with ` (2)`, ` (3)`… that no other object has. `tel export` writes
+ * them and `tel apply` matches by them, so an exported file applies to the database it came from
+ * (renaming those objects) as to an empty one.
+ */
+export function labKeys(kind: CollectionKind, stored: Stored[]): Map<string, string> {
+  const keyOf = (s: Stored) => String(s.doc[kind.keyField] ?? '');
+  const taken = new Set(stored.map((s) => kind.keyOf(keyOf(s))));
+  const seen = new Set<string>();
+  const out = new Map<string, string>();
+  for (const s of stored) {
+    let key = keyOf(s);
+    if (seen.has(kind.keyOf(key))) {
+      let n = 2;
+      while (taken.has(kind.keyOf(`${key} (${n})`))) n++;
+      key = `${key} (${n})`;
+      taken.add(kind.keyOf(key));
+    }
+    seen.add(kind.keyOf(key));
+    out.set(s.id, key);
+  }
+  return out;
+}
+
 /** The collections of an account, in the order a lab file lists (and `tel apply` creates) them. */
 export const ACCOUNT_COLLECTIONS: CollectionKind[] = [users, ...DOCUMENT_KINDS.map(documents), documents(queues), resources, webhooks];
 

@@ -100,6 +100,40 @@ describe('tel apply and tel export: labs as code', () => {
     expect(JSON.parse(account.doc).restrictions.cb_api_auth._.devices[0].allowed_accounts).toEqual([alice.id]);
   });
 
+  it("what README's and docs/sink.md's examples leave (two hooks named CRM) exports to a file tel apply takes: on a new database and on the same one", async () => {
+    expect((await runTel(['init', '--db', db('a'), '--account', 'Lab', '--username', 'admin', '--password', 's3cret'])).code).toBe(0);
+    const account = JSON.parse((await runTel(['accounts', 'list', '--db', db('a'), '--json'])).stdout)[0].id as string;
+    // the pages' own `tel webhooks create` lines, as a reader types them
+    const creates = ['README.md', 'docs/sink.md'].flatMap((page) =>
+      readFileSync(fileURLToPath(new URL(`../../${page}`, import.meta.url)), 'utf8')
+        .replace(/\\\n\s*/g, '')
+        .split('\n')
+        .filter((line) => line.startsWith('npx tel webhooks create ')),
+    );
+    expect(creates).toHaveLength(2);
+    for (const line of creates) {
+      const args = line.replace(/\s+#.*$/, '').replace('$ACCOUNT', account).split(/\s+/).slice(2);
+      const r = await runTel([...args, '--db', db('a')]);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+    }
+    const out = await runTel(['export', '--with-secrets', '--db', db('a')]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/^Note: webhook [0-9a-f]{32} of Lab is written as "CRM \(2\)": an older webhook there is named "CRM" too \(tel apply of the file renames it\)\.\n$/);
+    expect(parse(out.stdout).account.webhooks.map((h: { name: string }) => h.name)).toEqual(['CRM', 'CRM (2)']);
+    const lab = file('crm.yaml', out.stdout);
+
+    const fresh = await apply(db('b'), lab);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(await exported(db('b'), '--with-secrets')).toBe(out.stdout);
+
+    const same = await apply(db('a'), lab);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout.split('\n').filter((l) => /^[+~-] /.test(l))).toEqual(['~ change webhook Lab/CRM (2): name']);
+    expect((await apply(db('a'), lab)).stdout.trim()).toBe(`No changes: the database already matches ${lab}.`);
+    const again = await runTel(['export', '--with-secrets', '--db', db('a')]);
+    expect(again).toEqual({ code: 0, stdout: out.stdout, stderr: '' });
+  });
+
   it('applying the same file twice changes nothing and says so', async () => {
     expect((await apply(db('a'), EXAMPLE)).code).toBe(0);
     const before = snapshot(db('a'));
@@ -260,9 +294,9 @@ account:
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       'account.api_key: an API key is 32 to 128 letters, digits, _ or - (or ********: keep the key it has, a new account gets one generated)',
-      'account.users[0].priv_level: Value not found in enumerated list of values',
+      'account.users[0].priv_level: Value not found in enumerated list of values (one of: user, admin)',
       'account.users[1].username: "ADMIN" is also account.users[0]: a username is given once',
-      'account.webhooks[0].hook: Value not found in enumerated list of values',
+      'account.webhooks[0].hook: Value not found in enumerated list of values (one of: channel_create, channel_answer, channel_bridge, channel_destroy, object, sms, mms, parking, notifications)',
       'account.webhooks[0].uri: invalid client URL',
       'account.children[1].name: an account needs a name (its key: accounts are matched by name under their parent)',
       'account.webhooks[0]: {{accounts.Nowhere.id}}: the file declares no accounts "Nowhere"',

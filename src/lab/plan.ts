@@ -22,7 +22,7 @@ import type { Scope } from '../modules/resources/service.js';
 import { newId } from '../util/ids.js';
 import { differenceFrom, mergeLayers } from '../util/json.js';
 import { findDoc } from '../modules/documents/store.js';
-import { GLOBAL_RESOURCES, type CollectionKind, type Stored } from './kinds.js';
+import { GLOBAL_RESOURCES, labKeys, type CollectionKind, type Stored } from './kinds.js';
 import { passwordOf, unmasked } from './secrets.js';
 import type { Problem } from './parse.js';
 import type { AccountNode, ItemNode, Lab } from './read.js';
@@ -227,14 +227,11 @@ class Planner {
     return byAccount.get(owner.accountId) ?? [];
   }
 
+  /** Matches by the keys `tel export` writes (objects sharing a name are told apart as "CRM (2)"). */
   private matchItems(kind: CollectionKind, owner: Scope, exists: boolean, items: ItemNode[]): void {
-    const byKey = new Map<string, Stored[]>();
-    for (const s of this.storedOf(kind, owner, exists)) pushTo(byKey, kind.keyOf(String(s.doc[kind.keyField] ?? '')), s);
-    for (const item of items) {
-      const found = byKey.get(kind.keyOf(item.key)) ?? [];
-      if (found.length > 1) this.problem(item.where, `the database has ${found.length} ${kind.key} with the ${kind.keyField} "${item.key}": remove all but one first`);
-      item.id = found[0]?.id ?? newId();
-    }
+    const byKey = new Map<string, string>();
+    for (const [id, key] of labKeys(kind, this.storedOf(kind, owner, exists))) byKey.set(kind.keyOf(key), id);
+    for (const item of items) item.id = byKey.get(kind.keyOf(item.key)) ?? newId();
   }
 
   private planSystem(): void {
@@ -374,8 +371,9 @@ class Planner {
       });
     }
     const declared = new Set(items.map((i) => i.id));
+    const keys = labKeys(kind, current);
     for (const gone of current.filter((s) => !declared.has(s.id))) {
-      const name = `${where}/${String(gone.doc[kind.keyField])}`;
+      const name = `${where}/${keys.get(gone.id)}`;
       if (!this.prune) this.unmanaged.push(`${kind.label} ${name}`);
       else this.add({ action: 'remove', kind: kind.label, name, run: (core) => kind.remove(core, owner, gone) }, ORDER.removeInner + (kind.key === 'webhooks' ? 1 : 2));
     }

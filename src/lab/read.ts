@@ -1,4 +1,4 @@
-import type { ValidationErrors } from '../errors.js';
+import { describeRule, type ValidationErrors } from '../errors.js';
 import { MODULES } from '../modules/index.js';
 import { validateAccount } from '../modules/accounts/schema.js';
 import { normaliseName } from '../modules/accounts/service.js';
@@ -108,9 +108,7 @@ class Reader {
 
   private errors(where: string, errs: ValidationErrors | undefined): void {
     for (const [field, rules] of Object.entries(errs ?? {})) {
-      for (const [rule, detail] of Object.entries(rules)) {
-        this.problem(field === 'data' ? where : `${where}.${field}`, String((detail as { message?: unknown }).message ?? rule));
-      }
+      for (const [rule, detail] of Object.entries(rules)) this.problem(field === 'data' ? where : `${where}.${field}`, describeRule(rule, detail));
     }
   }
 

@@ -1,13 +1,8 @@
 import type { TelModule } from './types.js';
-import { reportDbError } from '../store/health.js';
-import { withoutWaiting } from '../store/db.js';
-import { accountRoutes } from './accounts/routes.js';
-import { ACCOUNTS_CONFIG_CATEGORY } from './accounts/tree.js';
-import { userRoutes } from './users/routes.js';
-import { authRoutes } from './auth/routes.js';
-import { configRoutes, requireAdminForAccountConfig } from './config/routes.js';
-import { sweepExpiredTokens } from './auth/service.js';
-import { AUTH_CONFIG } from './auth/config.js';
+import { accountsModule } from './accounts/module.js';
+import { usersModule } from './users/module.js';
+import { authModule } from './auth/module.js';
+import { configModule } from './config/module.js';
 import { documentsModule } from './documents/module.js';
 import { simulationsModule } from './simulations/module.js';
 import { tokenRestrictionsModule } from './token-restrictions/module.js';
@@ -33,33 +28,10 @@ import { storageModule } from './storage/module.js';
  */
 export const MODULES: TelModule[] = [
   storageModule,
-  { name: 'accounts', endpoints: ['accounts'], routes: accountRoutes, configs: [ACCOUNTS_CONFIG_CATEGORY] },
-  { name: 'users', endpoints: ['users'], routes: userRoutes },
-  {
-    name: 'auth',
-    endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
-    routes: authRoutes,
-    configs: [AUTH_CONFIG],
-    start(core) {
-      const timer = setInterval(() => {
-        try {
-          withoutWaiting(core.db, () => sweepExpiredTokens(core));
-        } catch (err) {
-          // a file another process holds, or a full disk: the next sweep takes them
-          reportDbError(core.db, 'sweeping expired tokens failed', err);
-        }
-      }, 60_000);
-      timer.unref();
-      return { stop: async () => clearInterval(timer) };
-    },
-  },
-  {
-    name: 'config',
-    endpoints: ['system_configs', 'configs'],
-    routes: configRoutes,
-    accountTables: ['account_configs'],
-    authorizers: [requireAdminForAccountConfig],
-  },
+  accountsModule,
+  usersModule,
+  authModule,
+  configModule,
   documentsModule,
   simulationsModule,
   tokenRestrictionsModule,

@@ -37,11 +37,11 @@ export function workerIsGone(id: string): boolean {
 
 const SERVER_KEY = 'server:';
 
-/** Records that this process serves the database (`tel serve`). */
-export function announceServer(db: Db): void {
+/** Records that this process serves the database (`tel serve`), and where it listens. */
+export function announceServer(db: Db, url?: string): void {
   stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
     SERVER_KEY + processIdentity(),
-    JSON.stringify({ since: Date.now() }),
+    JSON.stringify({ since: Date.now(), ...(url ? { url } : {}) }),
   );
 }
 
@@ -58,8 +58,34 @@ export function forgetServers(db: Pick<Db, 'exec'>): void {
   db.exec("DELETE FROM meta WHERE key LIKE 'server:%'");
 }
 
+/** A server that runs on the database, as it announced itself. */
+export interface ServerRecord {
+  /** its process's identity, `host/pid/start` */
+  identity: string;
+  /** when it started serving (unix ms) */
+  since: number;
+  /** where it listens, if it said */
+  url?: string;
+}
+
+/** The servers that run on the database as far as this host can tell (a killed one's record does not count). */
+export function serversOn(db: Db): ServerRecord[] {
+  const rows = stmt(db, "SELECT key, value FROM meta WHERE key LIKE 'server:%'").all() as { key: string; value: string }[];
+  return rows
+    .map((r) => ({ identity: r.key.slice(SERVER_KEY.length), ...recordOf(r.value) }))
+    .filter((s) => !isGone(s.identity));
+}
+
+function recordOf(value: string): { since: number; url?: string } {
+  try {
+    const v = JSON.parse(value) as { since?: unknown; url?: unknown };
+    return { since: Number(v.since) || 0, ...(typeof v.url === 'string' ? { url: v.url } : {}) };
+  } catch {
+    return { since: 0 };
+  }
+}
+
 /** How many servers run on the database as far as this host can tell (a killed one's record does not count). */
 export function liveServers(db: Db): number {
-  const rows = stmt(db, "SELECT key FROM meta WHERE key LIKE 'server:%'").all() as { key: string }[];
-  return rows.filter((r) => !isGone(r.key.slice(SERVER_KEY.length))).length;
+  return serversOn(db).length;
 }

@@ -142,18 +142,11 @@ export function requestDetailLines(d: RequestDetail, width: number): DetailLine[
     { text: '' },
   ];
   const s = d.sent;
-  lines.push(
-    ...sideBySide(
-      [s ? `Sent by tel (attempt ${s.id})` : 'Sent by tel'],
-      [`Received by the sink (request ${d.id})`],
-      width,
-      'section',
-    ),
-  );
-  if (!s) {
-    const why = d.hookId && d.eventId ? 'no attempt of its hook and event recorded (yet, or any more)' : 'not a delivery of tel (no hook or event id)';
-    return [...lines, ...sideBySide([`  (${why})`], [`  ${d.method} ${target}`], width)];
-  }
+  const answered = d.reply
+    ? [`  ${answer}`, ...Object.entries(d.reply.headers).map(([k, v]) => `  ${k}: ${v}`), ...bodyLines(d.reply.body).map((t) => `  ${t}`)]
+    : [`  ${answer}`];
+  if (!s) return [...lines, ...receivedAlone(d, target, answered)];
+  lines.push(...sideBySide([`Sent by tel (attempt ${s.id})`], [`Received by the sink (request ${d.id})`], width, 'section'));
   const [sentHeaders, gotHeaders] = headerPairs(s.requestHeaders, d.headers);
   lines.push(...sideBySide([`  ${s.method.toUpperCase()} ${s.uri}`, ...sentHeaders, ''], [`  ${d.method} ${target}`, ...gotHeaders, ''], width));
   lines.push(...sideBySide(bodyLines(s.requestBody).map((t) => `  ${t}`), bodyLines(d.body).map((t) => `  ${t}`), width));
@@ -165,9 +158,23 @@ export function requestDetailLines(d: RequestDetail, width: number): DetailLine[
     ...headerLines(s.responseHeaders).map((l) => l.text),
     ...bodyLines(s.responseBody).map((t) => `  ${t}`),
   ];
-  const answered = d.reply
-    ? [`  ${answer}`, ...Object.entries(d.reply.headers).map(([k, v]) => `  ${k}: ${v}`), ...bodyLines(d.reply.body).map((t) => `  ${t}`)]
-    : [`  ${answer}`];
   lines.push(...sideBySide(recorded, answered, width));
   return lines;
+}
+
+/** A request with no attempt of tel beside it: what arrived (headers, body) and what the sink answered, in one column. */
+function receivedAlone(d: RequestDetail, target: string, answered: string[]): DetailLine[] {
+  const why = d.hookId && d.eventId ? 'no attempt of its hook and event recorded (yet, or any more)' : 'not a delivery of tel (no hook or event id)';
+  return [
+    { text: `Sent by tel  (${why})`, tone: 'dim' },
+    { text: '' },
+    { text: `Received by the sink (request ${d.id})`, tone: 'section' },
+    { text: `  ${d.method} ${target}` },
+    ...Object.entries(d.headers).map(([k, v]) => ({ text: `  ${k}: ${v}`, tone: 'dim' as const })),
+    { text: '' },
+    ...bodyLines(d.body).map((t) => ({ text: `  ${t}` })),
+    { text: '' },
+    { text: 'What the sink answered', tone: 'section' },
+    ...answered.map((text) => ({ text })),
+  ];
 }

@@ -109,13 +109,18 @@ describe('Received pane', () => {
     expect(w.frame()).not.toContain('/orders');
   });
 
-  test("Enter puts tel's attempt of the same try beside the request; a request tel did not send says so", async () => {
+  test("Enter puts tel's attempt of the same try beside the request; a request tel did not send says so and shows what arrived", async () => {
     const w = mount(60);
     await w.press('3');
     await w.until('/forged');
     await w.select('/forged');
     await w.press(KEY.enter);
     await w.until('not a delivery of tel');
+    // what arrived is shown whole though tel did not send it: its headers, its body, the answer
+    await w.until('"made": "by hand"');
+    expect(w.frame()).toMatch(/^ {2}webhook-id: by_hand$/m);
+    expect(w.frame()).toMatch(/^ {2}content-length: 18$/m);
+    expect(w.frame()).toMatch(/What the sink answered\n {2}answered 200 in \d+ms/);
     await w.press(KEY.esc);
     await w.until('/orders');
     await w.press('g');

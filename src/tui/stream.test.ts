@@ -40,7 +40,7 @@ describe('tel watch off a terminal', () => {
     expect((await runTel(['watch', '--descendants', '--db', fx.srv.dbFile])).code).toBe(2);
     const unknown = await runTel(['watch', '--account', 'f'.repeat(32), '--db', fx.srv.dbFile]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/No account f{32}/);
+    expect(unknown.stderr).toMatch(/No account "f{32}" \(--account\)/);
     expect((await runTel(['watch', '--tail', 'many', '--db', fx.srv.dbFile])).code).toBe(2);
   });
 

@@ -258,8 +258,16 @@ export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_L
   if ('data' in env && (env.data === null || typeof env.data !== 'object')) {
     throw errors.invalidJson('"data" must be an object or an array');
   }
+  if (!('data' in env)) {
+    // a document sent bare (`{"first_name": …}`) would be checked as an empty one ("first_name required")
+    const topLevel = Object.keys(env).filter((k) => !ENVELOPE_KEYS.has(k));
+    if (topLevel.length > 0) throw errors.invalidEnvelope(topLevel);
+  }
   return env;
 }
+
+/** The fields of a request envelope besides `data` (Kazoo's, and the flags tel reads there too). */
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['auth_token', 'verb', 'accept_charges', 're-enable', 'ui_metadata']);
 
 /** An envelope's `data` as a document (absent: `{}`); an array or a scalar is the 400 of a field of the wrong type. */
 export function envelopeData(data: unknown): Record<string, unknown> {

@@ -22,6 +22,21 @@ describe('tel errors: exit codes and one clear sentence', () => {
   });
   afterAll(() => tmp.cleanup());
 
+  test('a mistyped option or command is named with the likely spelling, before a required option it leaves missing (exit 2)', async () => {
+    for (const [args, sentence] of [
+      [['webhooks', 'list', '--acount', master], "Unknown option '--acount': did you mean --account? (see --help)."],
+      [['tokens', 'create', '--acount=Lab'], "Unknown option '--acount': did you mean --account? (see --help)."],
+      [['accounts', 'list', '--undr', 'Lab'], "Unknown option '--undr': did you mean --under? (see --help)."],
+      [['webhooks', 'lst', '--account', 'Lab'], "Unknown command 'lst': did you mean list? (see --help)."],
+    ] as const) {
+      const r = await runTel([...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`${sentence}\n`);
+    }
+    // without a typo, the required option is what is missing
+    expect((await runTel(['webhooks', 'list', '--db', db])).stderr).toBe("Required option '--account <account>' not specified (see --help).\n");
+  });
+
   test('a file that is not a database, or cannot be opened, is named in the sentence (exit 1)', async () => {
     const garbage = join(tmp.dir, 'garbage.db');
     writeFileSync(garbage, 'this is not SQLite, but it is long enough to have a header of sorts.\n'.repeat(10));

@@ -1,10 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEL_BIN, type CliRun } from '../helpers/cli.js';
+import { runTel, TEL_BIN, type CliRun } from '../helpers/cli.js';
+import { ROOT } from '../helpers/doc-examples.js';
 import { tempDir } from '../helpers/server.js';
+import { installed } from '../helpers/tel-on-path.js';
 
 /** Runs the real `tel` under a permissive umask, which must not matter. */
 function telUnderUmask(args: string[], umask = '000'): ChildProcess {
@@ -99,6 +101,25 @@ describe('the database file and the files beside it are owner-only', () => {
       expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db-shm': '600', 'tel.db-wal': '600' });
     } finally {
       conn.close();
+    }
+  });
+});
+
+describe("the repository's .gitignore", () => {
+  it('keeps every file tel writes beside a database (its login key, a backup and its key) out of git status', async (ctx) => {
+    if (!installed('git')) ctx.skip('git is not installed here: the check was not run');
+    const tmp = tempDir('tel-gitignore-');
+    try {
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: tmp.dir, encoding: 'utf8' });
+      git('init', '-q');
+      copyFileSync(join(ROOT, '.gitignore'), join(tmp.dir, '.gitignore'));
+      const db = join(tmp.dir, 'tel.db');
+      expect((await runTel(['init', '--db', db, '--account', 'Lab', '--username', 'admin', '--password', 's3cret'])).code).toBe(0);
+      expect((await runTel(['backup', join(tmp.dir, 'lab-monday.db'), '--db', db])).code).toBe(0);
+      expect(readdirSync(tmp.dir).sort()).toEqual(['.git', '.gitignore', 'lab-monday.db', 'lab-monday.db.key', 'tel.db', 'tel.db.key']);
+      expect(git('status', '--porcelain', '--untracked-files=all')).toBe('?? .gitignore\n');
+    } finally {
+      tmp.cleanup();
     }
   });
 });

@@ -42,13 +42,13 @@ describe('tel init, accounts, tokens and config on the database file', () => {
     expect((await runTel(['accounts', 'delete', child.id, '--db', db])).code).toBe(0);
     const gone = await runTel(['accounts', 'show', child.id, '--db', db]);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toMatch(/Not found/);
+    expect(gone.stderr).toMatch(/^No account "[0-9a-f]{32}" \(ACCOUNT\) in .*: give an account's id, name or realm/);
   });
 
   it('usage errors exit 2; a missing database is one sentence and exit 1', async () => {
     const usage = await runTel(['accounts', 'create', 'X', '--db', db]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr.trim().split('\n')).toEqual(["Required option '--parent <id>' not specified (see --help)."]);
+    expect(usage.stderr.trim().split('\n')).toEqual(["Required option '--parent <account>' not specified (see --help)."]);
     expect((await runTel(['nonsense'])).code).toBe(2);
     const missing = await runTel(['accounts', 'list', '--db', join(tmp.dir, 'none.db')]);
     expect(missing.code).toBe(1);

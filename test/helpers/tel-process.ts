@@ -68,8 +68,8 @@ export async function startTelSink(db: string, ...options: string[]): Promise<Te
 }
 
 /** Starts `tel serve` on a free port of the database; resolves once it listens, with its URL. */
-export async function startTelServe(db: string): Promise<TelProcess & { url: string }> {
-  const p = startTel(['serve', '--db', db, '--port', '0']);
+export async function startTelServe(db: string, ...options: string[]): Promise<TelProcess & { url: string }> {
+  const p = startTel(['serve', '--db', db, '--port', '0', ...options]);
   const url = await p.until(() => /tel listening on (http:\/\/\S+)/.exec(p.stdout)?.[1], 'tel serve to listen', 20_000);
   return Object.assign(p, { url });
 }

@@ -108,6 +108,20 @@ export function findAccountsByName(core: Core, name: string): Account[] {
   return (stmt(core.db, 'SELECT * FROM accounts WHERE name_norm = ?').all(normaliseName(name)) as unknown as Row[]).map(fromRow);
 }
 
+/**
+ * The accounts a person's reference to one may mean (every account option of the CLI): the account
+ * with that id; else those with that name (compared as names are: case, spaces and punctuation
+ * aside) or that realm. Several answers are for the caller to refuse, listing them.
+ */
+export function accountsReferredTo(core: Core, ref: string): Account[] {
+  const byId = findAccount(core, ref);
+  if (byId) return [byId];
+  const found = new Map<string, Account>();
+  if (normaliseName(ref) !== '') for (const a of findAccountsByName(core, ref)) found.set(a.id, a);
+  for (const a of findAccountsByRealm(core, ref)) found.set(a.id, a);
+  return [...found.values()];
+}
+
 /** The account holding this API key. */
 export function findAccountByApiKey(core: Core, apiKey: string): Account | undefined {
   const r = stmt(core.db, 'SELECT * FROM accounts WHERE api_key = ?').get(apiKey) as Row | undefined;

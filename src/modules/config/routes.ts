@@ -5,7 +5,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { getAccount } from '../accounts/service.js';
 import { canonicalCategory } from './service.js';
-import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
+import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 
 /** An account's configuration (`/v2/accounts/{id}/configs/{category}`) is changed by its admins only (Kazoo: any user). */
 export const requireAdminForAccountConfig = adminOnly(

@@ -1,5 +1,4 @@
 import type { Core } from '../../core-type.js';
-import type { Upload } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import { stmt } from '../../store/db.js';
 
@@ -8,6 +7,9 @@ export interface StoredFile {
   contentType: string;
   bytes: Buffer;
 }
+
+/** A file as sent (the body of a request that takes one): the media type given, lower case, without parameters, and the bytes. */
+export type Upload = StoredFile;
 
 /** The image types Kazoo stores (a logo, a photo, an app's icon). */
 export const IMAGE_TYPES = ['image/jpg', 'image/jpeg', 'image/png', 'image/gif'];

@@ -1,5 +1,5 @@
 import type { TelModule } from '../types.js';
-import { documentRoutes } from './crud.js';
+import { documentRoutes } from './routes.js';
 import { DOCUMENT_KINDS } from './kinds.js';
 
 /** Plain CRUD for devices, callflows, vmboxes, faxboxes and media (so `object` hooks fire). */

@@ -5,7 +5,7 @@ import { ATTEMPTS_QUERY, attemptsReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
-import { documentRoutes } from '../documents/crud.js';
+import { documentRoutes } from '../documents/routes.js';
 import { documentAnswer } from '../../http/answers.js';
 import { queues } from './kind.js';
 import { queueSchema } from './schema.js';

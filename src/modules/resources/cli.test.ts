@@ -33,6 +33,16 @@ describe('tel resources and tel jobs, offline on the database file', () => {
     expect((await runTel(['resources', 'show', gid, '--db', db])).code).toBe(1);
   });
 
+  it('resources update changes the fields given and keeps the others', async () => {
+    const r = await runTel(['resources', 'update', resourceId, '--db', db, '--account', 'Lab', '--name', 'Carrier A2', '--gateway', 'b.example.net', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'Carrier A2', rules: ['^\\+1'], gateways: [{ server: 'b.example.net' }], weight_cost: 50 });
+    const bad = await runTel(['resources', 'update', resourceId, '--db', db, '--account', accountId, '--weight-cost', '500']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/weight_cost: Value must be at most 100/);
+    expect((await runTel(['resources', 'update', resourceId, '--db', db, '--account', accountId])).code).toBe(2);
+  });
+
   it('resources create refuses an invalid document with the field and exit 1', async () => {
     const r = await runTel(['resources', 'create', 'Bad', '--db', db, '--weight-cost', '500']);
     expect(r.code).toBe(1);

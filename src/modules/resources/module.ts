@@ -2,7 +2,7 @@ import type { TelModule } from '../types.js';
 import { startJobExecutor } from '../../jobs/executor.js';
 import { resourceRoutes } from './routes.js';
 import { RESOURCES_CONFIG_CATEGORY } from './config.js';
-import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
+import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 
 const RESOURCE_ENDPOINTS = new Set(['resources', 'local_resources']);
 

@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
 import { errors } from '../../errors.js';
 import type { AuthInfo } from '../auth/service.js';
-import { adminOnly, WRITE_METHODS } from '../auth/admin-writes.js';
+import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 import { accountTemplate, checkToken, denialReason } from './service.js';
 
 /** Refuses, with the seed's 403 and the failed step, a request the token's restrictions deny. */

@@ -70,7 +70,7 @@ describe('tel restrictions', () => {
     it('set refuses an invalid template with the field and rule, exit 1', async () => {
       const r = await tel('restrictions', 'set', '{"_":{"_":{"devices":[{"rules":{"#":["FETCH"]}}]}}}', '--account', child.id);
       expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toBe('Refused: restrictions._._.devices.0.rules.#.0: Value not found in enumerated list of values.');
+      expect(r.stderr.trim()).toBe('Refused: restrictions._._.devices.0.rules.#.0: Value not found in enumerated list of values (one of: GET, PUT, POST, PATCH, DELETE, _).');
     });
 
     it('set refuses text that is not JSON as a usage error', async () => {
@@ -256,7 +256,7 @@ describe('tel restrictions', () => {
     it('refuses invalid endpoint rules as a usage error, naming the field', async () => {
       const r = await tel('tokens', 'create', '--account', child.id, '--restrictions', '{"users":[{"rules":{"#":["get"]}}]}');
       expect(r.code).toBe(2);
-      expect(r.stderr.trim()).toBe('--restrictions is not valid: restrictions.users.0.rules.#.0: Value not found in enumerated list of values.');
+      expect(r.stderr.trim()).toBe('--restrictions is not valid: restrictions.users.0.rules.#.0: Value not found in enumerated list of values (one of: GET, PUT, POST, PATCH, DELETE, _).');
     });
   });
 });

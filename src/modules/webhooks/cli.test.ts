@@ -43,6 +43,23 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     expect((await tel('webhooks', 'show', hook.id, '--account', account)).code).toBe(1);
   });
 
+  it('update changes the fields given (the account by name) and keeps the others; nothing given is a usage error', async () => {
+    const created = await tel('webhooks', 'create', '--account', account, '--name', 'CRM', '--uri', `${sink.url}/crm`, '--hook', 'channel_create', '--retries', '1', '--json');
+    const id = JSON.parse(created.stdout).id;
+    const r = await tel('webhooks', 'update', id, '--account', 'Cli Hooks', '--name', 'CRM staging', '--uri', `${sink.url}/staging`, '--data', '{"custom_data":{"env":"staging"}}');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`Updated webhook CRM staging (${id}): custom_data, name, uri.\n`);
+    const api = await srv.request('GET', `/v2/accounts/${account}/webhooks/${id}`, { token: srv.adminToken });
+    expect(api.body.data).toMatchObject({ name: 'CRM staging', uri: `${sink.url}/staging`, hook: 'channel_create', retries: 1, custom_data: { env: 'staging' } });
+    const nothing = await tel('webhooks', 'update', id, '--account', account);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^Nothing to change/);
+    const bad = await tel('webhooks', 'update', id, '--account', account, '--uri', 'not a uri');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Refused: uri: /);
+    expect((await tel('webhooks', 'delete', id, '--account', account)).code).toBe(0);
+  });
+
   it('refuses bad input with one sentence and exit 1 (2 for usage)', async () => {
     const bad = await tel('webhooks', 'create', '--account', account, '--name', 'X', '--uri', 'not a uri', '--hook', 'object', '--data', '{"retries":9}');
     expect(bad.code).toBe(1);
@@ -59,7 +76,7 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     ]) {
       const r = await tel(...args);
       expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr, args.join(' ')).toMatch(/^No account nope \(--account\) in .+\.\n$/);
+      expect(r.stderr, args.join(' ')).toMatch(/^No account "nope" \(--account\) in .+: give an account's id, name or realm \(tel accounts list\)\.\n$/);
     }
     expect((await tel('webhooks', 'list')).code).toBe(2);
     expect((await tel('webhooks', 'resend', 'abc')).code).toBe(2);

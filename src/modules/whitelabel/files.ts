@@ -1,5 +1,4 @@
-import type { Upload } from '../../http/context.js';
-import { extensionOf, fileFromUpload, ICON_TYPES, IMAGE_TYPES, type StoredFile } from '../documents/files.js';
+import { extensionOf, fileFromUpload, ICON_TYPES, IMAGE_TYPES, type StoredFile, type Upload } from '../documents/files.js';
 
 /** The files a whitelabel document carries: a logo and an icon (images), a welcome page (HTML). */
 export const FILE_KINDS = ['logo', 'icon', 'welcome'] as const;

@@ -1,0 +1,52 @@
+import { writeRoutes, type RouteDef } from '../../http/router.js';
+import { dataObject, ifMatchOf } from '../../http/request.js';
+import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
+import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
+import { documentSummary, type DocumentService } from './crud.js';
+import { publicDoc } from './store.js';
+
+/** The HTTP routes of a plain document kind. */
+export function documentRoutes(svc: DocumentService): RouteDef[] {
+  const base = `accounts/:account_id/${svc.kind.endpoint}`;
+  const one = `${base}/:doc_id`;
+  const answer = documentAnswer(svc.kind.schema);
+  return [
+    {
+      method: 'GET',
+      path: base,
+      query: LISTING_QUERY,
+      response: listAnswer(svc.kind.schema, svc.kind.summary),
+      handler: (ctx, core) => {
+        const desc = descendingOf(ctx.query);
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY);
+      },
+    },
+    {
+      method: 'PUT',
+      path: base,
+      body: svc.kind.schema,
+      response: answer,
+      handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
+    },
+    {
+      method: 'GET',
+      path: one,
+      response: answer,
+      handler: (ctx, core) => {
+        const d = svc.get(core, ctx.params.account_id, ctx.params.doc_id);
+        return { data: publicDoc(d), extras: { revision: d.rev } };
+      },
+    },
+    ...writeRoutes(one, (ctx, core, mode) => ({
+      data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
+    }), svc.kind.schema, answer),
+    {
+      method: 'DELETE',
+      path: one,
+      response: deletedAnswer(svc.kind.schema),
+      handler: (ctx, core) => ({
+        data: { ...publicDoc(svc.remove(core, ctx.params.account_id, ctx.params.doc_id, ifMatchOf(ctx))), _read_only: { deleted: true } },
+      }),
+    },
+  ];
+}
