@@ -12,7 +12,7 @@ import { mountSmallDisk, smallDiskUnavailable } from './helpers/tmpfs.js';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-/** The lab both servers are built from: the passwords and API key the recorded session logs in with. */
+/** The lab both servers are built from: the passwords and API key the recorded client logs in with. */
 const LAB = `version: 1
 account:
   name: Lab
@@ -43,10 +43,10 @@ async function ephemeral(lab: string): Promise<TelProcess & { url: string }> {
 }
 
 /**
- * An acceptance-like session through `base`: logins of each kind, accounts, users, devices, a
+ * An acceptance-like run of a client through `base`: logins of each kind, accounts, users, devices, a
  * voicemail box, webhooks, tokens. Answers every secret it used or was given.
  */
-async function session(base: string): Promise<{ secrets: string[]; exchanges: number }> {
+async function clientRun(base: string): Promise<{ secrets: string[]; exchanges: number }> {
   const secrets = ['s3cret-admin', 'lab-ci-key-0123456789abcdef0123456789abcdef', md5('admin:s3cret-admin'), HOOK_SECRET, 'bob-pass-123', md5('bob:bob-pass-123'), 'sip-pass-999', '7531'];
   let exchanges = 0;
   const call = async (method: string, path: string, token?: string, data?: unknown) => {
@@ -61,13 +61,13 @@ async function session(base: string): Promise<{ secrets: string[]; exchanges: nu
   const apiToken: string = (await call('PUT', '/v2/api_auth', undefined, { api_key: 'lab-ci-key-0123456789abcdef0123456789abcdef' })).auth_token;
   const customer = (await call('GET', `/v2/accounts/${master}/children`, token)).data.find((a: { name: string }) => a.name === 'Customer A').id;
   await call('GET', `/v2/accounts/${customer}/users`, token);
-  const sub: string = (await call('PUT', `/v2/accounts/${master}`, apiToken, { name: 'Session Co' })).data.id;
-  await call('POST', `/v2/accounts/${sub}`, token, { name: 'Session Co', timezone: 'Europe/Paris' });
+  const sub: string = (await call('PUT', `/v2/accounts/${master}`, apiToken, { name: 'Recorded Co' })).data.id;
+  await call('POST', `/v2/accounts/${sub}`, token, { name: 'Recorded Co', timezone: 'Europe/Paris' });
   const key: string = (await call('GET', `/v2/accounts/${sub}/api_key`, token)).data.api_key;
   const subToken: string = (await call('PUT', '/v2/api_auth', undefined, { api_key: key })).auth_token;
   const bob: string = (await call('PUT', `/v2/accounts/${sub}/users`, subToken, { username: 'bob', password: 'bob-pass-123', first_name: 'Bob', last_name: 'Roe', priv_level: 'admin' })).data.id;
   await call('PUT', `/v2/accounts/${sub}/users`, subToken, { username: 'carol', first_name: 'Carol', last_name: 'Poe' });
-  const bobToken: string = (await call('PUT', '/v2/user_auth', undefined, { credentials: md5('bob:bob-pass-123'), account_name: 'Session Co' })).auth_token;
+  const bobToken: string = (await call('PUT', '/v2/user_auth', undefined, { credentials: md5('bob:bob-pass-123'), account_name: 'Recorded Co' })).auth_token;
   await call('GET', `/v2/accounts/${sub}/users?paginate=false`, bobToken);
   const device = (await call('PUT', `/v2/accounts/${sub}/devices`, bobToken, { name: 'Bob phone', owner_id: bob, sip: { username: 'bobphone', password: 'sip-pass-999' } })).data;
   await call('POST', `/v2/accounts/${sub}/devices/${device.id}`, bobToken, { ...device, name: 'Bob desk phone' });
@@ -117,7 +117,7 @@ async function oneFieldOff(upstream: string): Promise<{ url: string; close(): Pr
 describe('tel record in front of a tel, tel diff against another', () => {
   const tmp = tempDir('tel-record-');
   const lab = join(tmp.dir, 'lab.yaml');
-  const recording = join(tmp.dir, 'session.jsonl');
+  const recording = join(tmp.dir, 'traffic.jsonl');
   const servers: TelProcess[] = [];
   let secrets: string[] = [];
   let exchanges = 0;
@@ -132,7 +132,7 @@ describe('tel record in front of a tel, tel diff against another', () => {
     const record = startTel(['record', '--upstream', recorded.url, '--port', '0', '--out', recording, '--json']);
     servers.push(record);
     const { listening } = await record.until(() => record.json()[0], 'tel record to listen', 30_000);
-    ({ secrets, exchanges } = await session(String(listening)));
+    ({ secrets, exchanges } = await clientRun(String(listening)));
     await record.until(() => record.json().length === exchanges + 1, 'every exchange to be written');
     expect(await record.stop('SIGTERM')).toBe(0);
     expect(record.stderr).toBe(`tel record: stopping…\ntel record: ${exchanges} exchanges recorded in ${recording}\n`);
@@ -143,7 +143,7 @@ describe('tel record in front of a tel, tel diff against another', () => {
     tmp.cleanup();
   });
 
-  it('writes one file, 0600, that holds no secret the session used, in clear or in the URL-encoded form', () => {
+  it('writes one file, 0600, that holds no secret the client used, in clear or in the URL-encoded form', () => {
     expect(statSync(recording).mode & 0o777).toBe(0o600);
     const text = readFileSync(recording, 'utf8');
     expect(text.split('\n').filter((l) => l.startsWith('{"seq"'))).toHaveLength(exchanges);
@@ -232,7 +232,7 @@ describe.skipIf(noDisk)('a recording that can no longer be written (a full tmpfs
     const disk = mountSmallDisk('1m');
     const upstream = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{}}')));
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-    const out = join(disk.dir, 'session.jsonl');
+    const out = join(disk.dir, 'traffic.jsonl');
     const record = startTel(['record', '--upstream', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, '--port', '0', '--out', out, '--json']);
     try {
       const { listening } = await record.until(() => record.json()[0], 'tel record to listen', 30_000);

@@ -1,4 +1,4 @@
-// How `tel diff`'s time grows with a recording's size: a session recorded through `tel record`
+// How `tel diff`'s time grows with a recording's size: a client's requests recorded through `tel record`
 // in front of a `tel serve` until the recording holds 100 MB — 300 users made in an account, then
 // blocks of a device created, read, changed and removed and the 300 users listed (paginate=false,
 // 60 KB) — then its first 25 MB, 50 MB and all of it replayed by `tel diff` against fresh servers
@@ -37,7 +37,7 @@ async function labServer(dir, name) {
   return startProcess([...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
 }
 
-/** The recording's first lines up to `mb` MB (whole lines: exchanges are written in the order of a sequential session). */
+/** The recording's first lines up to `mb` MB (whole lines: a client that waits for each answer has its exchanges written in order). */
 function prefix(file, mb, out) {
   const text = readFileSync(file, 'utf8');
   let end = 0;
@@ -52,7 +52,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'tel-bench-replay-'));
   try {
     writeFileSync(join(dir, 'lab.yaml'), LAB);
-    const recording = join(dir, 'session.jsonl');
+    const recording = join(dir, 'traffic.jsonl');
     const recorded = await labServer(dir, 'recorded');
     const record = await startProcess([...TEL_NODE_FLAGS, 'bin/tel.js', 'record', '--upstream', recorded.url, '--port', '0', '--out', recording], { cwd: root });
     record.child.stdout.resume();

@@ -26,7 +26,7 @@ ids — is mapped from the recorded server's to the replayed one's as the answer
 replayed requests carry the new values. Logins are replayed too: the recording holds no secret in
 clear, so tel diff finds each login's secret again in --lab (the lab file the replayed server was
 built from, with its users' passwords and its accounts' API keys) or, for a user whose password
-the session set, from that password.
+the recorded client set, from that password.
 
 The report lists each exchange that is not identical (differing with a minimal diff, failing with
 why, skipped when no answer was recorded), then a summary; --json gives it as one JSON document;
@@ -41,9 +41,9 @@ Exit codes: 0 when nothing differs or fails outside the allow-list, 1 otherwise,
 
 Examples:
   $ tel serve --ephemeral --fixture lab.yaml --port 8100           in another terminal: a fresh server from the lab
-  $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml
-  $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --allow known.txt --json
-  $ tel diff session.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --html diff.html`;
+  $ tel diff traffic.jsonl --against http://127.0.0.1:8100 --lab lab.yaml
+  $ tel diff traffic.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --allow known.txt --json
+  $ tel diff traffic.jsonl --against http://127.0.0.1:8100 --lab lab.yaml --html diff.html`;
 
 /** `tel diff`: replays a recording against a server and reports what it answers differently. */
 export function defineDiff(diff: Command, io: CliIo): void {

@@ -29,8 +29,8 @@ it against another server.
 
 Examples:
   $ tel record --upstream http://kazoo.lab:8000              listen on http://127.0.0.1:8001, write recording.jsonl
-  $ tel record --upstream http://127.0.0.1:8000 --port 0 --out session.jsonl --json
-  $ tel diff session.jsonl --against http://127.0.0.1:8000 --lab lab.yaml   then replay it
+  $ tel record --upstream http://127.0.0.1:8000 --port 0 --out traffic.jsonl --json
+  $ tel diff traffic.jsonl --against http://127.0.0.1:8000 --lab lab.yaml   then replay it
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: exchanges under way get 5 s to end, then the file is
 complete.`;

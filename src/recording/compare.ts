@@ -10,7 +10,7 @@ export interface Difference {
 
 /** Envelope fields that say which server answered, when, in what version: never compared. */
 const SERVER_FIELDS = new Set(['node', 'request_id', 'revision', 'timestamp', 'version']);
-/** Fields that name a row of a listing, when its id does not (an object the session did not create). */
+/** Fields that name a row of a listing, when its id does not (an object the recorded client did not create). */
 const NAME_FIELDS = ['name', 'username', 'key', 'number', 'hook', 'uri', 'email', 'mailbox'];
 /** An exchange's differences are listed up to this many (the rest counted). */
 export const MAX_DIFFERENCES = 50;

@@ -30,7 +30,7 @@ export interface SecretLine {
   kind: SecretKind;
   /**
    * a login form (the md5 or sha1 hex of `username:password` a client logs in with) of a user
-   * whose password the session set: what a replay sends is made from what it sent as that password
+   * whose password the recorded client set: what a replay sends is made from what it sent as that password
    */
   login?: { username: string; password: string; form: 'md5' | 'sha1' };
 }

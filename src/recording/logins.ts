@@ -39,7 +39,7 @@ export interface LoginContext {
 
 /**
  * What a replay sends for the placeholders of login secrets: the recording holds none of them in
- * clear, so each is found again — from the session itself (a user whose password the session set
+ * clear, so each is found again — from the recording itself (a user whose password the recorded client set
  * logs in with the hash of what the replay sent as that password), or from the lab the user gives
  * (its users' passwords and its accounts' API keys, hashed with the recording's salt until one
  * gives the placeholder). What is found is learned as the placeholder's counterpart.

@@ -82,7 +82,7 @@ describe('what the recorder takes out of an exchange', () => {
     expect(body.data.message).toBe('ok');
   });
 
-  it('announces each placeholder once, and the login forms of a password the session sets', async () => {
+  it('announces each placeholder once, and the login forms of a password the client sets', async () => {
     const r = new Redactor(randomBytes(16));
     await r.redact(exchange({ body: { data: { username: 'Bob', password: 'bob-pass' } } }));
     const lines = r.takeMinted();
@@ -91,7 +91,7 @@ describe('what the recorder takes out of an exchange', () => {
       { username: 'Bob', password, form: 'md5' },
       { username: 'Bob', password, form: 'sha1' },
     ]);
-    // the session then logs in with the md5 form: the placeholder announced above, no new line
+    // the client then logs in with the md5 form: the placeholder announced above, no new line
     const login = exchange({ body: { data: { credentials: md5('bob:bob-pass') } } });
     await r.redact(login);
     expect((login.request.body as { data: { credentials: string } }).data.credentials).toBe(lines.find((l) => l.login?.form === 'md5')!.secret);

@@ -115,7 +115,7 @@ async function missingSecrets(req: RecordedRequest, { gen, logins, given }: Repl
     if (line?.kind === 'token') tokens.push(p);
     else if (!line || !(await logins.resolve(line, loginContext(req.body)))) secrets.push(p);
   }
-  if (secrets.length > 0) return `it sends a login secret the replay could not find (${secrets.join(', ')}): give --lab the lab file whose passwords and API keys the recorded session used`;
+  if (secrets.length > 0) return `it sends a login secret the replay could not find (${secrets.join(', ')}): give --lab the lab file whose passwords and API keys the recorded client used`;
   const lost = tokens.filter((t) => given.has(t));
   if (lost.length > 0) return `it sends the token of a login that failed in this replay (${lost.join(', ')})`;
   if (tokens.length > 0) return `it sends a token no recorded answer gave (${tokens.join(', ')}): was it got before the recording began?`;

@@ -3,7 +3,7 @@ import type { SecretKind } from './format.js';
 
 /**
  * What a secret's placeholder is made of. A recording must be safe to attach to a bug report, yet
- * `tel diff` must log in again where the session did: it matches the secrets of a lab the user
+ * `tel diff` must log in again where the recorded client did: it matches the secrets of a lab the user
  * gives to the placeholders of the recording's logins. So the placeholders of login secrets
  * (credentials, API keys) are a salted hash, the salt in the recording's header: whoever holds the
  * recording can test a guess of a password at the cost of one scrypt (16 MiB, some 40 ms), never
