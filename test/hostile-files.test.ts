@@ -7,9 +7,9 @@ import { spawnTel, TEL_BIN } from './helpers/cli.js';
 import { tempDir } from './helpers/server.js';
 import { startTel, startTelServe, startTelSink, until, type TelProcess } from './helpers/tel-process.js';
 
-/** Runs SQL on a database file as an older tel, or someone with the file, could have. */
+/** Runs SQL on a database file as an older tel, or someone with the file (who may write its schema itself), could have. */
 function onFile(file: string, fn: (db: DatabaseSync) => void): void {
-  const db = new DatabaseSync(file);
+  const db = new DatabaseSync(file, { defensive: false });
   try {
     fn(db);
   } finally {
@@ -62,6 +62,16 @@ describe('tel restore of a backup whose schema tel did not make', () => {
     ['an index of its own', 'by_doc', 'CREATE INDEX by_doc ON docs(doc)', /index tel does not make \(by_doc\)/],
     ['a table of its own', 'extra', 'CREATE TABLE extra (x)', /table tel does not make \(extra\)/],
     [
+      "a trigger named like SQLite's statistics (written into the schema), which would make the next account a reseller",
+      'sqlite_stat_tel2',
+      `PRAGMA writable_schema = ON;
+       INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('trigger', 'sqlite_stat_tel2', 'accounts', 0,
+         'CREATE TRIGGER sqlite_stat_tel2 AFTER INSERT ON accounts BEGIN UPDATE accounts SET reseller = 1 WHERE id = new.id; END');
+       PRAGMA writable_schema = OFF;`,
+      /trigger tel does not make \(sqlite_stat_tel2\)/,
+    ],
+    ['a view named like them', 'sqlite_stat1v', "PRAGMA writable_schema = ON; INSERT INTO sqlite_schema VALUES ('view', 'sqlite_stat1v', 'sqlite_stat1v', 0, 'CREATE VIEW sqlite_stat1v AS SELECT 1'); PRAGMA writable_schema = OFF;", /view tel does not make \(sqlite_stat1v\)/],
+    [
       "a tel index defined otherwise",
       'tokens_account',
       'DROP INDEX tokens_account; CREATE INDEX tokens_account ON tokens(account_id, modified)',
@@ -77,6 +87,13 @@ describe('tel restore of a backup whose schema tel did not make', () => {
     expect(r.stderr).toMatch(why);
     expect(triggers(db)).not.toContain('keep_tokens');
     onFile(db, (f) => expect(f.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = ?").get(name)).toEqual({ n: name.startsWith('tokens_') ? 1 : 0 }));
+  }, 30_000);
+
+  it("restores a backup with SQLite's own statistics tables (ANALYZE's sqlite_stat1 and sqlite_stat4)", async () => {
+    const file = tampered('analyzed', 'ANALYZE');
+    onFile(file, (f) => expect((f.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'sqlite_stat%'").all() as { name: string }[]).map((r) => r.name)).toContain('sqlite_stat1'));
+    const r = await spawnTel(['restore', file, '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
   }, 30_000);
 
   it('restores a backup tel made, and a token revoked afterwards stays revoked', async () => {

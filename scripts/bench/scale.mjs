@@ -20,9 +20,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { bundle } from '../bundle.mjs';
-import { memoryMb, runMain, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { client, loopDelay, memoryMb, runMain, startAccountProbe, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -72,19 +71,6 @@ async function telMedian(db, ...argv) {
   return runs.sort((a, b) => a.ms - b.ms)[1];
 }
 
-/** An API client over one keep-alive connection pool. */
-function client(url, token) {
-  return async (method, path, data) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-  };
-}
-
 /** Runs `fn` over `items`, `width` at a time. */
 async function inParallel(items, width, fn) {
   let next = 0;
@@ -94,67 +80,22 @@ async function inParallel(items, width, fn) {
 }
 
 /**
- * A second client asking for one account every 5 ms while the bench runs, on a thread of its own
- * (this process's own work must not count as the server's). `span()` starts a span and answers
- * the function that ends it with the worst wait (ms) of the span: how long the server made a
- * request wait while something else ran.
+ * A second client asking for one account every 5 ms while the bench runs (lib/http.mjs's probe, on
+ * a thread of its own). `span()` starts a span and answers the function that ends it with the
+ * worst wait (ms) of the span: how long the server made a request wait while something else ran.
  */
-const PROBE = `
-const { parentPort, workerData } = require('node:worker_threads');
-let worst = 0;
-let stopped = false;
-parentPort.on('message', (m) => {
-  if (m === 'stop') stopped = true;
-  else if (m === 'reset') worst = 0;
-  else parentPort.postMessage(worst);
-});
-(async () => {
-  while (!stopped) {
-    const t = performance.now();
-    const res = await fetch(workerData.url, { headers: { 'X-Auth-Token': workerData.token } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error('probe: ' + res.status);
-    worst = Math.max(worst, performance.now() - t);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-})();
-`;
 async function startProbe(url, token, accountId) {
-  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${accountId}`, token } });
-  const read = () => new Promise((resolve) => (worker.once('message', resolve), worker.postMessage('read')));
-  // warmed up (connected, compiled) before the first span
-  await sleep(500);
+  const probe = await startAccountProbe(url, token, accountId, 5);
   return {
     span() {
-      worker.postMessage('reset');
-      return async () => round(await read());
+      const started = probe.waits();
+      return async () => {
+        await started;
+        return round(Math.max(0, ...(await probe.waits())));
+      };
     },
-    async stop() {
-      worker.postMessage('stop');
-      await worker.terminate();
-    },
+    stop: probe.stop,
   };
-}
-
-/**
- * The server's own view of its event loop (lib/loop-delay.cjs): `reset()` starts a span, `read()`
- * answers its longest delay since then and the most CPU the main thread spent without a turn of
- * the loop (ms), however long the clients waited.
- */
-function loopDelay(child) {
-  let pending;
-  let buffer = '';
-  child.stderr.on('data', (d) => {
-    buffer += d;
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(line);
-      if (m && pending) pending({ max: Number(m[1]), cpu: Number(m[2]) }), (pending = undefined);
-    }
-  });
-  const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
-  return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
 }
 
 /** Peak RSS (MB) of the server while `fn` runs, sampled every 20 ms. */
@@ -290,7 +231,7 @@ async function build(dbFile, api, master) {
     VALUES (?, ?, 'webhook', ?, ?, ?, 'channel_create', ?, 'post', ?, ?, NULL, ?, 12, 1, 2, ?, ?, ?, ?, ?)`);
   const body = JSON.stringify({ call_id: 'x'.repeat(40), caller_id_number: '+14155550100', callee_id_number: '+14155550101', hook_event: 'channel_create', pad: 'y'.repeat(300) });
   for (let i = 0; i < SIZES.attempts; i++) {
-    const source = i < 10 ? quiet : hooks[1 + (i % 100)];
+    const source = i < 10 ? quiet : hooks[1 + (i % Math.min(100, hooks.length - 1))];
     const ok = i % 10 !== 0;
     attempt.run(i + 1, randomBytes(5).toString('hex'), objects.id, source, 'Hook', 'http://127.0.0.1:9/h', ok ? 'success' : 'failure', ok ? null : 'bad response code',
       ok ? 200 : 503, '{"content-type":"application/json"}', body, '{"content-type":"text/plain"}', ok ? 'ok' : 'down', now - week + Math.floor((i / SIZES.attempts) * week));

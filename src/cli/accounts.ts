@@ -9,7 +9,7 @@ import {
   listDescendants,
   updateAccount,
 } from '../modules/accounts/service.js';
-import { moveAccount } from '../modules/accounts/tree.js';
+import { moveAccount } from '../modules/accounts/move.js';
 import type { Core } from '../core.js';
 import type { Account } from '../modules/accounts/service.js';
 import { masterAccount } from '../modules/accounts/service.js';
@@ -141,9 +141,9 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       '\nExamples:\n  $ tel accounts move <id> --to <new_parent_id>\n  $ tel accounts move <id> --to <new_parent_id> --json\n\nThe master account stays where it is; an account cannot move under itself or its sub-accounts.',
     )
     .action(async (id: string, opts: { to: string }, cmd: Command) =>
-      withCore(cmd, (core, g) => {
+      withCore(cmd, async (core, g) => {
         const to = getAccount(core, existingAccount(core, opts.to, '--to'));
-        const a = moveAccount(core, undefined, existingAccount(core, id, 'ACCOUNT'), to.id);
+        const a = await moveAccount(core, undefined, existingAccount(core, id, 'ACCOUNT'), to.id);
         emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${to.name} (${to.id}).`);
       }),
     );

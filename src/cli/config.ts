@@ -33,7 +33,7 @@ export function defineConfig(config: Command, io: CliIo): void {
         if (opts.account) {
           if (!category) throw new CliError('Name the CATEGORY of the account to show.', 2);
           const id = existingAccount(core, opts.account);
-          const doc = opts.stored ? { ...(core.config.forAccount(id, category) ?? {}) } : core.config.accountView(id, category);
+          const doc = opts.stored ? { ...(core.config.forAccount(id, category) ?? {}) } : core.config.accountView(id, category, true);
           emitSettings(io, g, doc, key, `${canonicalCategory(category)} of ${id}`);
           return;
         }

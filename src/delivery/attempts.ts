@@ -28,6 +28,8 @@ export interface AttemptRow {
   req_body: string | null;
   resp_headers: string | null;
   resp_body: string | null;
+  /** 1 when what answered was on a public address; 0, or NULL for a try recorded before this was, otherwise */
+  peer_public: number | null;
   created: number;
 }
 
@@ -38,7 +40,7 @@ export interface AttemptRow {
  */
 const ATTEMPT_SELECT = `SELECT a.id, a.delivery_id, a.event_id, a.kind, a.account_id, a.source_id, a.source_name, a.event_name, a.uri,
     a.method, a.result, a.reason, a.client_error, a.http_status, a.latency_ms, a.try, a.retries_left, a.req_headers,
-    COALESCE(a.req_body, o.payload) AS req_body, a.resp_headers, a.resp_body, a.created
+    COALESCE(a.req_body, o.payload) AS req_body, a.resp_headers, a.resp_body, a.peer_public, a.created
   FROM delivery_attempts a LEFT JOIN outbox o ON o.id = a.delivery_id`;
 
 /** Writes the attempt record of one try (inside the caller's transaction); answers its id. */
@@ -46,8 +48,8 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
   const res = stmt(
     core.db,
     `INSERT INTO delivery_attempts (delivery_id, event_id, kind, account_id, source_id, source_name, event_name, uri, method, result,
-       reason, client_error, http_status, latency_ms, try, retries_left, req_headers, req_body, resp_headers, resp_body, created)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       reason, client_error, http_status, latency_ms, try, retries_left, req_headers, req_body, resp_headers, resp_body, peer_public, created)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     row.id,
     row.event_id,
@@ -70,17 +72,30 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
     outcome.reqBody === row.payload ? null : outcome.reqBody,
     outcome.respHeaders ? JSON.stringify(outcome.respHeaders) : null,
     outcome.respBody ?? null,
+    outcome.publicPeer === undefined ? null : outcome.publicPeer ? 1 : 0,
     at,
   );
   return Number(res.lastInsertRowid);
 }
 
 /**
- * An attempt as the API shows it: the seed's fields, Kazoo's, and the request/response detail.
- * Without `withResponse` what the endpoint answered (headers, body) is left out: a hook can point
- * at any address the server reaches, so its answers are shown to the account's admins only.
+ * Which answers of endpoints a caller sees in attempt records: a hook can point at any address the
+ * server reaches, so none for a plain user of the account, and for its admins only those of
+ * endpoints on public addresses (with `deny_private_networks` off, the default, an internal
+ * service's answer would be theirs to read); all of them for a super-duper admin and the operator.
  */
-export function attemptJson(r: AttemptRow, withResponse = true): Record<string, unknown> {
+export type ResponsesShown = 'all' | 'public' | 'none';
+
+/** What a caller of the API sees of endpoints' answers (see ResponsesShown). */
+export function responsesShownTo(caller: { admin: boolean; superduper: boolean }): ResponsesShown {
+  return caller.superduper ? 'all' : caller.admin ? 'public' : 'none';
+}
+
+/**
+ * An attempt as the API shows it: the seed's fields, Kazoo's, and the request/response detail;
+ * what the endpoint answered (headers, body) as `shown` lets the caller see it.
+ */
+export function attemptJson(r: AttemptRow, shown: ResponsesShown = 'all'): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
     hook_id: r.source_id,
@@ -103,7 +118,7 @@ export function attemptJson(r: AttemptRow, withResponse = true): Record<string, 
   if (r.latency_ms !== null) out.latency_ms = r.latency_ms;
   out.req_headers = r.req_headers ? JSON.parse(r.req_headers) : {};
   out.req_body = r.req_body ?? '';
-  if (!withResponse) return out;
+  if (shown === 'none' || (shown === 'public' && r.peer_public !== 1)) return out;
   if (r.resp_headers) out.resp_headers = JSON.parse(r.resp_headers);
   if (r.resp_body !== null) out.resp_body = r.resp_body;
   return out;

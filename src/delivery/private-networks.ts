@@ -67,3 +67,35 @@ export function publicOnly(connect: buildConnector.connector): buildConnector.co
       callback(new NonPublicAddress(`${peer} is not a public address (webhooks deny_private_networks)`), null);
     });
 }
+
+/** The hosts (as URLs name them, lower case, without brackets) a connection of this process reached a non-public address for. */
+const nonPublicHosts = new Set<string>();
+
+/** A host as URLs and undici name it, compared: lower case, an IPv6 address without its brackets. */
+function hostKey(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+/**
+ * undici's `connect`, noting each host whose connection reached a non-public address (the address
+ * its name resolved to, whatever the URL says): what such an endpoint answers is an internal
+ * service's, shown to super-duper admins only (see reachedNonPublic).
+ */
+export function notingPeers(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...[err, socket]) => {
+      if (err) return callback(err, null);
+      if (isNonPublicAddress((socket as Socket).remoteAddress ?? '')) nonPublicHosts.add(hostKey(options.hostname));
+      callback(null, socket);
+    });
+}
+
+/**
+ * Whether a connection of this process to `hostname` ever reached a non-public address. Once is
+ * enough, for good: a name that resolves now to a public address and now to a private one (DNS
+ * rebinding) cannot have a private answer pass as a public one, since the connection that reaches
+ * it is noted before a byte of the request is sent.
+ */
+export function reachedNonPublic(hostname: string): boolean {
+  return nonPublicHosts.has(hostKey(hostname));
+}

@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import { appendQuery, formEncode } from './encode.js';
 import type { DeliveryRow } from './outbox.js';
 import { signatureHeaders } from './sign.js';
+import { reachedNonPublic } from './private-networks.js';
 
 /** Bodies kept in attempt records are cut at this many characters. */
 export const STORED_BODY_CHARS = 16 * 1024;
@@ -40,6 +41,8 @@ export interface TryOutcome {
   respBody?: string;
   /** the raw `Retry-After` of a 429 or 503 */
   retryAfter?: string;
+  /** whether what answered is on a public address (not this machine's, nor a private network's): see reachedNonPublic */
+  publicPeer?: boolean;
 }
 
 const USER_AGENT = `tel-webhooks/${VERSION}`;
@@ -144,6 +147,13 @@ function splitUrl(url: string, knownOrigin: string): { origin: string; path: str
   return { origin: u.origin, path: `${u.pathname}${u.search}` };
 }
 
+/** The host of an origin (`http://host:port`), as its URL names it. */
+function hostOfOrigin(origin: string): string {
+  const rest = origin.slice(origin.indexOf('//') + 2);
+  const port = rest.lastIndexOf(':');
+  return port > rest.lastIndexOf(']') ? rest.slice(0, port) : rest;
+}
+
 /** A response as one try reads it: status, headers and the start of the body. */
 interface Response {
   status: number;
@@ -243,6 +253,7 @@ export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: nu
     const outcome = outcomeOf(req.url, reqHeaders, reqBody, ok, res.status, ok ? undefined : 'bad response code', undefined, started);
     outcome.respHeaders = res.headers;
     outcome.respBody = res.body;
+    outcome.publicPeer = !reachedNonPublic(hostOfOrigin(origin));
     if (res.status === 429 || res.status === 503) outcome.retryAfter = headerText(res.headers['retry-after']);
     return outcome;
   } catch (err) {
@@ -275,6 +286,7 @@ function outcomeOf(
     respHeaders: undefined,
     respBody: undefined,
     retryAfter: undefined,
+    publicPeer: undefined,
   };
 }
 

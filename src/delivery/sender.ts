@@ -10,7 +10,7 @@ import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { attachClaimer, onEnqueue, type DeliveryRow, type InlineClaimer } from './outbox.js';
 import { sendTry, type TryOutcome } from './send.js';
 import { currentDeliverySettings, deliverySettings, denyPrivateNetworks, type DeliverySettings } from './settings.js';
-import { publicOnly } from './private-networks.js';
+import { notingPeers, publicOnly } from './private-networks.js';
 import { recordTries, type FinishedTry } from './settle.js';
 import { Targets, type BreakerChange, type Target } from './targets.js';
 import { setLongTimeout, type LongTimeout } from '../util/timers.js';
@@ -79,7 +79,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
     if (!agent) {
       agent = import('undici').then(({ Agent, buildConnector }) => {
         const connect = buildConnector({ timeout: deliverySettings(core).requestTimeoutMs });
-        const loaded = new Agent({ keepAliveTimeout: 30_000, connect: publicOnlyPeers ? publicOnly(connect) : connect });
+        const loaded = new Agent({ keepAliveTimeout: 30_000, connect: publicOnlyPeers ? publicOnly(connect) : notingPeers(connect) });
         loadedAgents.set(publicOnlyPeers, loaded);
         return loaded;
       });

@@ -8,6 +8,8 @@ export type RestrictionErrors = Record<string, Record<string, Record<string, unk
 export const NAME_KEY_PATTERN = '^\\w+$';
 /** Pattern of argument keys. */
 export const ARG_KEY_PATTERN = '^[\\w/#*]+$';
+/** The longest argument key or login pattern: matching one costs time in proportion to its segments. */
+export const MAX_RESTRICTION_PATTERN_CHARS = 1000;
 /** Verbs a rule may list. */
 export const RULE_VERBS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', '_'] as const;
 /** Keys of second-form restrictions. */
@@ -24,7 +26,7 @@ const ruleObjectKeywords = {
     allowed_accounts: { type: 'array', uniqueItems: true, items: { type: 'string' } },
     rules: {
       type: 'object',
-      propertyNames: { pattern: ARG_KEY_PATTERN },
+      propertyNames: { pattern: ARG_KEY_PATTERN, maxLength: MAX_RESTRICTION_PATTERN_CHARS },
       additionalProperties: verbList,
     },
   },
@@ -67,7 +69,7 @@ export const documentSchema = {
 export const loginSchema = {
   type: 'object',
   propertyNames: { enum: LOGIN_KEYS },
-  additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } },
+  additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_RESTRICTION_PATTERN_CHARS } },
 };
 
 type Checks = Record<'template' | 'endpointRules' | 'document' | 'login', ValidateFunction>;

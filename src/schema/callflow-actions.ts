@@ -274,8 +274,8 @@ export const callflowsBranchBnumber = defineSchema('callflows.branch_bnumber', {
   type: 'object',
   properties: {
     hunt: { type: 'boolean', default: false },
-    hunt_allow: { type: 'string' },
-    hunt_deny: { type: 'string' },
+    hunt_allow: { type: 'string', 'x-regex': true },
+    hunt_deny: { type: 'string', 'x-regex': true },
     skip_module: { type: 'boolean' },
   },
 });
@@ -324,7 +324,7 @@ export const callflowsCheckCid = defineSchema('callflows.check_cid', {
         external: { type: 'object', properties: { name: { type: 'string' }, number: { type: 'string' } } },
       },
     },
-    regex: { type: 'string', default: '.*' },
+    regex: { type: 'string', default: '.*', 'x-regex': true },
     skip_module: { type: 'boolean' },
     use_absolute_mode: { type: 'boolean', default: false },
     user_id: { type: 'string' },
@@ -444,7 +444,7 @@ export const callflowsDynamicCid = defineSchema('callflows.dynamic_cid', {
     min_digits: { type: 'integer' },
     permit_custom_callflow: { type: 'boolean', default: false },
     skip_module: { type: 'boolean' },
-    whitelist_regex: { type: 'string' },
+    whitelist_regex: { type: 'string', 'x-regex': true },
   },
 });
 

@@ -1,4 +1,5 @@
 import type { Ajv, ErrorObject, SchemaValidateFunction } from 'ajv';
+import { patternRefusal } from '../util/linear-regex.js';
 
 /**
  * Validates `data` in place with the named schema (defaults filled, string forms fixed); answers
@@ -16,7 +17,8 @@ function extensionError(instancePath: string, message: string, value: unknown): 
  * keywords of tel's schemas:
  * - `x-client-url`: an http or https URL with a host (Kazoo's client URL check; tel lets loopback
  *   and private hosts through, since a lab box calls local consumers);
- * - `x-regex`: a regular expression that compiles;
+ * - `x-regex`: a regular expression RE2's linear-time engine takes (util/linear-regex.ts: a tenant's
+ *   pattern must never hold the server); `x-regex-keys`: an object whose keys are such (a dial plan);
  * - `x-module: "callflows" | "metaflows"`: a callflow or metaflow action (`{module, data,
  *   children}`), whose `module` must name a schema `<family>.<module>` that then validates `data`.
  */
@@ -31,8 +33,14 @@ export function addKazooKeywords(ajv: Ajv, nested: NestedCheck): void {
     keyword: 'x-regex',
     type: 'string',
     errors: true,
-    validate: keyword((_on: boolean, value: string, at) =>
-      compiles(value) ? undefined : [extensionError(at, `invalid regular expression: '${value}'`, value)],
+    validate: keyword((_on: boolean, value: string, at, root) => patternErrors([[at, value]], root)),
+  });
+  ajv.addKeyword({
+    keyword: 'x-regex-keys',
+    type: 'object',
+    errors: true,
+    validate: keyword((_on: boolean, node: Record<string, unknown>, at, root) =>
+      patternErrors(Object.keys(node).map((k) => [`${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, k]), root),
     ),
   });
   ajv.addKeyword({
@@ -52,9 +60,9 @@ export function addKazooKeywords(ajv: Ajv, nested: NestedCheck): void {
 }
 
 /** An ajv keyword function from a check that answers its errors (none when the value passes). */
-function keyword<S, D>(check: (schema: S, data: D, instancePath: string) => ErrorObject[] | undefined): SchemaValidateFunction {
-  const fn: SchemaValidateFunction = (schema: S, data: D, _parent?: unknown, cxt?: { instancePath: string }) => {
-    const errs = check(schema, data, cxt?.instancePath ?? '');
+function keyword<S, D>(check: (schema: S, data: D, instancePath: string, rootData: unknown) => ErrorObject[] | undefined): SchemaValidateFunction {
+  const fn: SchemaValidateFunction = (schema: S, data: D, _parent?: unknown, cxt?: { instancePath: string; rootData: unknown }) => {
+    const errs = check(schema, data, cxt?.instancePath ?? '', cxt?.rootData);
     fn.errors = errs;
     return !errs;
   };
@@ -71,13 +79,31 @@ function isClientUrl(url: string): boolean {
   }
 }
 
-/** Whether a regular expression compiles (PCRE's leading inline flags, such as `(?i)`, are read as flags). */
-function compiles(source: string): boolean {
-  const m = /^\(\?([imsx]+)\)/.exec(source);
-  try {
-    new RegExp(m ? source.slice(m[0].length) : source, m ? [...new Set(m[1].replace('x', ''))].join('') : '');
-    return true;
-  } catch {
-    return false;
+/** The patterns one document may hold, and their characters in all: compiling them costs about a microsecond a character. */
+export const MAX_PATTERNS_PER_DOCUMENT = 64;
+export const MAX_PATTERN_CHARS_PER_DOCUMENT = 4096;
+
+/** The patterns seen in each document being checked (a document is checked again after its string forms are fixed): their lengths by where they are, and in all. */
+const patternsSeen = new WeakMap<object, { lengths: Map<string, number>; chars: number }>();
+
+/**
+ * The errors of patterns found at these places of a document: one RE2 does not take is Kazoo's
+ * `invalid regular expression` (as its `kazoo-regexp`); past the document's budget (a count and
+ * characters in all, bounding what a write spends compiling them), each pattern over it.
+ */
+function patternErrors(found: [at: string, source: string][], root: unknown): ErrorObject[] | undefined {
+  const doc = typeof root === 'object' && root !== null ? root : {};
+  let seen = patternsSeen.get(doc);
+  if (!seen) patternsSeen.set(doc, (seen = { lengths: new Map(), chars: 0 }));
+  const errs: ErrorObject[] = [];
+  for (const [at, source] of found) {
+    seen.chars += source.length - (seen.lengths.get(at) ?? 0);
+    seen.lengths.set(at, source.length);
+    if (seen.lengths.size > MAX_PATTERNS_PER_DOCUMENT || seen.chars > MAX_PATTERN_CHARS_PER_DOCUMENT) {
+      errs.push(extensionError(at, `a document holds at most ${MAX_PATTERNS_PER_DOCUMENT} regular expressions, of ${MAX_PATTERN_CHARS_PER_DOCUMENT} characters in all`, source));
+    } else if (patternRefusal(source) !== undefined) {
+      errs.push(extensionError(at, `invalid regular expression: '${source}'`, source));
+    }
   }
+  return errs.length > 0 ? errs : undefined;
 }

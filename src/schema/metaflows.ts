@@ -35,6 +35,7 @@ export const metaflows = defineSchema('metaflows', {
     },
     patterns: {
       type: 'object',
+      'x-regex-keys': true,
       patternProperties: { '.+': ref(metaflow) },
       additionalProperties: false,
     },

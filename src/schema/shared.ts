@@ -70,6 +70,8 @@ export const callWaiting = defineSchema('call_waiting', { type: 'object', proper
 
 export const dialplans = defineSchema('dialplans', {
   type: 'object',
+  // the keys are patterns tel matches numbers against
+  'x-regex-keys': true,
   properties: { system: { type: 'array', items: { type: 'string' } } },
   additionalProperties: {
     type: 'object',
@@ -83,7 +85,7 @@ export const formattersFormatOptions = defineSchema('formatters.format_options',
     direction: { type: 'string', enum: ['inbound', 'outbound', 'both'] },
     match_invite_format: { type: 'boolean' },
     prefix: { type: 'string' },
-    regex: { type: 'string', format: 'regex' },
+    regex: { type: 'string', format: 'regex', 'x-regex': true },
     strip: { type: 'boolean' },
     suffix: { type: 'string' },
     value: { type: 'string' },

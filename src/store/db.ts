@@ -362,10 +362,14 @@ export interface SchemaObject {
   sql: string | null;
 }
 
-/** Every object of a database's schema but SQLite's statistics tables (numbers for the planner, no code), in one order. */
+/**
+ * Every object of a database's schema but SQLite's statistics tables (`ANALYZE`'s `sqlite_stat1`
+ * and `sqlite_stat4`: numbers for the planner, no code), in one order. Only those two, as tables:
+ * a trigger or view named `sqlite_stat…` (written into the schema by hand) is code like any other.
+ */
 export function schemaObjects(db: Db): SchemaObject[] {
   return db
-    .prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_stat%' ORDER BY type, name")
+    .prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE NOT (type = 'table' AND name IN ('sqlite_stat1', 'sqlite_stat4')) ORDER BY type, name")
     .all() as unknown as SchemaObject[];
 }
 

@@ -670,4 +670,25 @@ export const MIGRATIONS: Migration[] = [
       INSERT OR IGNORE INTO ip_auth (doc_id, ip) SELECT doc_id, ip FROM ip_auth_of;
     `,
   },
+  {
+    id: '3300-account-moves',
+    sql: `
+      -- An account move under way: its subtree is rewritten a slice at a time (accounts/move.ts),
+      -- the moved account first; a process that stops half-way leaves the row, and the next server
+      -- or move finishes the rewrite. The descendants' lines follow from the moved account's own.
+      CREATE TABLE account_moves (
+        account_id TEXT PRIMARY KEY,
+        started INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    id: '3301-attempts-peer-public',
+    sql: `
+      -- Whether what answered a try was on a public address: what an endpoint on this machine or a
+      -- private network answers is shown to super-duper admins only (delivery/attempts.ts).
+      -- Tries recorded before are not known to have been public (NULL).
+      ALTER TABLE delivery_attempts ADD COLUMN peer_public INTEGER;
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 // Shared pieces of the HTTP benchmarks: start a server process, keep requests in flight.
+import { Worker } from 'node:worker_threads';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -145,4 +146,76 @@ export function runMain(main) {
     stopAll();
     process.exit(1);
   });
+}
+
+/** A JSON client of a tel server (`token`: its X-Auth-Token): answers status, text and the parsed body. */
+export function client(url, token) {
+  return async (method, path, data) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Auth-Token': token } : {}) },
+      body: data === undefined ? undefined : JSON.stringify({ data }),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/**
+ * The server's own view of its event loop (lib/loop-delay.cjs): `reset()` starts a span, `read()`
+ * answers its longest delay since then and the most CPU the main thread spent without a turn of
+ * the loop (ms), however long the clients waited.
+ */
+export function loopDelay(child) {
+  let pending;
+  let buffer = '';
+  child.stderr.on('data', (d) => {
+    buffer += d;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const m = /^loop-delay ([\d.]+) ([\d.]+)$/.exec(line);
+      if (m && pending) pending({ max: Number(m[1]), cpu: Number(m[2]) }), (pending = undefined);
+    }
+  });
+  const ask = () => new Promise((resolve) => ((pending = resolve), child.kill('SIGUSR2')));
+  return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
+}
+
+/** The probe's thread: asks for the account every `everyMs`, keeps each wait until it is read. */
+const PROBE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let waits = [];
+let stopped = false;
+parentPort.on('message', (m) => {
+  if (m === 'stop') stopped = true;
+  else { parentPort.postMessage(waits); waits = []; }
+});
+(async () => {
+  while (!stopped) {
+    const t = performance.now();
+    const res = await fetch(workerData.url, { headers: { 'X-Auth-Token': workerData.token } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error('probe: ' + res.status);
+    waits.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, workerData.everyMs));
+  }
+})();
+`;
+
+/**
+ * Another tenant of a server under test: a client on a thread of its own (this process's work must
+ * not count as the server's) asking for an account every `everyMs`, warmed up (connected,
+ * compiled) when this resolves. `waits()` answers its waits (ms) since the last call.
+ */
+export async function startAccountProbe(url, token, accountId, everyMs) {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url: `${url}/v2/accounts/${accountId}`, token, everyMs } });
+  await new Promise((r) => setTimeout(r, 500));
+  return {
+    waits: () => new Promise((resolve) => (worker.once('message', resolve), worker.postMessage('read'))),
+    async stop() {
+      worker.postMessage('stop');
+      await worker.terminate();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { writeRoutes, type Reply, type RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
-import { ancestorsPage, moveAccount, setReseller, siblingsPage } from './tree.js';
+import { ancestorsPage, setReseller, siblingsPage } from './tree.js';
+import { moveAccount } from './move.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
 import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
@@ -148,7 +149,7 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id/move',
     body: moveSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
+    handler: async (ctx, core) => ({ data: accountJson(await moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
   },
   {
     method: 'PUT',

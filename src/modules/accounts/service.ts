@@ -9,7 +9,7 @@ import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
-import { addToTree, hasChildren, removeFromTree, renameInTree } from './tree-index.js';
+import { addToTree, hasChildren, MAX_TREE_DEPTH, removeFromTree, renameInTree } from './tree-index.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
 const API_KEY_METHOD = 'cb_api_auth';
@@ -283,6 +283,9 @@ export function createAccount(core: Core, input: Record<string, unknown>, opts: 
     if (opts.parentId) {
       const parent = getAccount(core, opts.parentId);
       tree = [...parent.tree, parent.id];
+      if (tree.length > MAX_TREE_DEPTH) {
+        throw errors.invalidField('tree', 'maximum', `an account sits at most ${MAX_TREE_DEPTH} levels below the master account: its parent is ${parent.tree.length} levels below it`, { target: MAX_TREE_DEPTH });
+      }
     }
     const now = Date.now();
     const body = JSON.stringify(doc);

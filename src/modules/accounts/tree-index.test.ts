@@ -5,7 +5,8 @@ import type { Core } from '../../core-type.js';
 import { tempDir } from '../../../test/helpers/server.js';
 import { initDatabase } from './bootstrap.js';
 import { createAccount, deleteAccount, getAccount, listDescendants, updateAccount } from './service.js';
-import { childrenPage, descendantsPage, moveSubtree } from './tree-index.js';
+import { childrenPage, descendantsPage } from './tree-index.js';
+import { moveAccount } from './move.js';
 import { ApiError } from '../../errors.js';
 
 /** The tree as the closure table holds it: `ancestor > account` at each depth, sorted. */
@@ -58,30 +59,30 @@ describe('the account tree index', () => {
     expect(listDescendants(core, a).map((x) => x.id)).toEqual([a1]);
   });
 
-  it('moveSubtree re-parents an account and everything below it, in the index and in each account\'s tree', () => {
+  it('a move re-parents an account and everything below it, in the index and in each account\'s tree', async () => {
     const r1 = make('Reseller 1', master);
     const r2 = make('Reseller 2', master);
     const c = make('Customer', r1);
     const site = make('Site', c);
     const office = make('Office', site);
-    moveSubtree(core, c, r2);
+    await moveAccount(core, undefined, c, r2);
     expect(closure(core)).toEqual(expectedClosure(core));
     expect(getAccount(core, c)).toMatchObject({ parentId: r2, tree: [master, r2] });
     expect(getAccount(core, office).tree).toEqual([master, r2, c, site]);
     expect(listDescendants(core, r1)).toEqual([]);
     expect(listDescendants(core, r2).map((x) => x.name)).toEqual(['Customer', 'Office', 'Site']);
     // to the top of the tree, and under a deeper account
-    moveSubtree(core, site, master);
+    await moveAccount(core, undefined, site, master);
     expect(getAccount(core, office).tree).toEqual([master, site]);
-    moveSubtree(core, c, office);
+    await moveAccount(core, undefined, c, office);
     expect(getAccount(core, c).tree).toEqual([master, site, office]);
     expect(closure(core)).toEqual(expectedClosure(core));
     // moving under itself or one of its own is refused, and changes nothing
     const before = closure(core);
     for (const [id, to] of [[site, site], [site, c]]) {
-      expect(() => moveSubtree(core, id, to)).toThrow(ApiError);
+      await expect(moveAccount(core, undefined, id, to)).rejects.toThrow(ApiError);
     }
-    expect(() => moveSubtree(core, 'f'.repeat(32), master)).toThrow(ApiError);
+    await expect(moveAccount(core, undefined, 'f'.repeat(32), master)).rejects.toThrow(ApiError);
     expect(closure(core)).toEqual(before);
   });
 

@@ -22,6 +22,13 @@ export interface TreeRow {
 
 const TREE_COLUMNS = 'a.id, a.parent_id, a.tree, a.name, a.realm';
 
+/**
+ * How many levels below the master account an account may sit (its ancestors, at most): what a
+ * move rewrites, and the index holds, grows with the depth (two chains of 600 moved one under the
+ * other took 4.5 s). Kazoo has no such bound; resellers' trees go a few levels deep.
+ */
+export const MAX_TREE_DEPTH = 32;
+
 /** Adds a new account's rows, one per ancestor (`tree`, root first), in the transaction that creates it. */
 export function addToTree(core: Core, id: string, name: string, tree: readonly string[]): void {
   const insert = stmt(core.db, 'INSERT INTO account_tree (ancestor_id, name, account_id, depth) VALUES (?, ?, ?, ?)');
@@ -101,50 +108,4 @@ export function descendantsPage(core: Core, id: string, q: PageQuery<CompoundKey
     keyOf: (r) => [r.name, r.id],
   };
   return readKeysetPage(core.db, listing, q);
-}
-
-/**
- * Moves an account, with everything below it, under a new parent: each account of the subtree
- * loses the ancestors above the moved account and gains the new parent's line, in `account_tree`
- * and in `accounts.tree`. Refused when the new parent is the account itself or below it, or when
- * either does not exist. One transaction (the caller's, when it has one); the caller decides who
- * may move what and what a move publishes. Answers the ids whose tree changed, the moved account
- * first (none when it is already there). A 7,000-account subtree moves in about 0.12 s
- * (scripts/bench/account-tree.mjs, a quiet moment).
- */
-export function moveSubtree(core: Core, id: string, newParentId: string): string[] {
-  return transaction(core.db, () => {
-    const moved = stmt(core.db, 'SELECT id, parent_id, tree FROM accounts WHERE id = ?').get(id) as TreeRow | undefined;
-    if (!moved) throw errors.badIdentifier(id);
-    const parent = stmt(core.db, 'SELECT id, tree FROM accounts WHERE id = ?').get(newParentId) as TreeRow | undefined;
-    if (!parent) throw errors.badIdentifier(newParentId);
-    const parentLine: string[] = [...(JSON.parse(parent.tree) as string[]), parent.id];
-    if (parentLine.includes(id)) {
-      throw errors.invalidField('parent_id', 'invalid', 'an account cannot move under itself or one of its descendants', { value: newParentId });
-    }
-    if (moved.parent_id === newParentId) return [];
-    const oldAbove = (JSON.parse(moved.tree) as string[]).length;
-    // the subtree's rows under ancestors above the moved account go; the new line's come
-    stmt(
-      core.db,
-      `DELETE FROM account_tree WHERE ancestor_id IN (SELECT ancestor_id FROM account_tree WHERE account_id = ?1)
-         AND account_id IN (SELECT account_id FROM account_tree WHERE ancestor_id = ?1 UNION ALL SELECT ?1)`,
-    ).run(id);
-    stmt(
-      core.db,
-      `INSERT INTO account_tree (ancestor_id, name, account_id, depth)
-         SELECT p.ancestor_id, s.name, s.account_id, p.depth + s.depth
-         FROM (SELECT ancestor_id, depth + 1 AS depth FROM account_tree WHERE account_id = ?2 UNION ALL SELECT ?2, 1) p,
-              (SELECT name, account_id, depth FROM account_tree WHERE ancestor_id = ?1 UNION ALL SELECT name, id, 0 FROM accounts WHERE id = ?1) s`,
-    ).run(id, newParentId);
-    // each account's own line: the new parent's, then what it had from the moved account down
-    const setTree = stmt(core.db, 'UPDATE accounts SET tree = ?, modified = ? WHERE id = ?');
-    const now = Date.now();
-    const members = stmt(core.db, `SELECT a.id, a.tree FROM accounts a WHERE a.id IN (${DESCENDANT_IDS_SQL} UNION ALL SELECT ?)`).all(id, id) as unknown as TreeRow[];
-    for (const m of members) setTree.run(JSON.stringify([...parentLine, ...(JSON.parse(m.tree) as string[]).slice(oldAbove)]), now, m.id);
-    stmt(core.db, 'UPDATE accounts SET parent_id = ? WHERE id = ?').run(newParentId, id);
-    // every cached account, and what was worked out from the trees (hooks of ancestors), is stale
-    clearRowCaches(core.db);
-    return [id, ...members.map((m) => m.id).filter((m) => m !== id)];
-  });
 }

@@ -127,8 +127,13 @@ describe('the account tree: parents, tree, siblings, move, reseller', () => {
     expect(none.status).toBe(400);
     expect(none.body.data.to.required).toBeTruthy();
     expect((await srv.request('POST', `/v2/accounts/${c1.id}/move`, { token, data: { to: 'a'.repeat(32) } })).status).toBe(404);
-    // the reseller's admin may move within its subtree, not out of it, nor probe for ids
+    // by default (Kazoo's) only a super-duper admin moves accounts
     const rToken = await srv.apiLogin(r.apiKey);
+    const refused = await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: c2.id } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.data.cause).toMatch(/needs a super-duper admin \(crossbar.accounts allow_move\)/);
+    // with allow_move tree, the reseller's admin may move within its subtree, not out of it, nor probe for ids
+    await srv.request('POST', '/v2/system_configs/crossbar.accounts', { token, data: { default: { allow_move: 'tree' } } });
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: c2.id } })).status).toBe(200);
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: other.id } })).status).toBe(403);
     expect((await srv.request('POST', `/v2/accounts/${g1.id}/move`, { token: rToken, data: { to: 'a'.repeat(32) } })).status).toBe(403);

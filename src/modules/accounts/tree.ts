@@ -7,7 +7,7 @@ import { publishObject } from '../documents/store.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import type { ConfigCategory } from '../config/categories.js';
 import { findAccount, getAccount, masterAccount, type Account } from './service.js';
-import { childrenPage, hasResellerBelow, moveSubtree, rootPage, type ChildRow } from './tree-index.js';
+import { childrenPage, hasResellerBelow, rootPage, type ChildRow } from './tree-index.js';
 
 /** The configuration category of the account operations' settings (Kazoo's). */
 export const ACCOUNTS_CONFIG = 'crossbar.accounts';
@@ -25,9 +25,9 @@ export const ACCOUNTS_CONFIG_CATEGORY: ConfigCategory = {
     allow_move: {
       type: 'string',
       enum: ['tree', 'superduper_admin'],
-      default: 'tree',
+      default: 'superduper_admin',
       description:
-        '`tree`: an admin of both the moved account (or an ancestor of it) and its new parent (or an ancestor of it) may move it; `superduper_admin` (Kazoo\'s default): only a super-duper admin.',
+        '`superduper_admin` (Kazoo\'s default): only a super-duper admin moves accounts; `tree`: also an admin of both the moved account (or an ancestor of it) and its new parent (or an ancestor of it).',
     },
   },
 };
@@ -93,47 +93,6 @@ export function siblingsPage(core: Core, actor: Actor | undefined, accountId: st
     }
   }
   return account.parentId ? childrenPage(core, account.parentId, q, descending) : rootPage(core, account.id, q);
-}
-
-/**
- * Who may move an account: a super-duper admin, or (with `allow_move` `tree`, the default) an
- * admin whose account is the moved account's or an ancestor of it and the new parent's or an
- * ancestor of it — an admin of both ends. `superduper_admin` keeps it to super-duper admins, as
- * Kazoo's default. An unknown parent is refused like a foreign one, so ids cannot be probed.
- */
-function checkMove(core: Core, actor: Actor, account: Account, to: Account | undefined): void {
-  if (actor.isSuperduper) return;
-  if (core.config.value<unknown>(ACCOUNTS_CONFIG, 'allow_move', 'tree') === 'superduper_admin') {
-    throw errors.forbidden('moving accounts needs a super-duper admin (crossbar.accounts allow_move)');
-  }
-  const above = (a: Account) => a.id === actor.accountId || a.tree.includes(actor.accountId);
-  if (!isAccountAdmin(core, actor) || !above(account) || !to || !above(to)) {
-    throw errors.forbidden('moving an account needs an admin of it and of its new parent');
-  }
-}
-
-/**
- * Moves an account, its sub-accounts with it, under a new parent (`POST …/move` with `to`). The
- * master account stays the root; an account cannot go under itself or its own sub-accounts.
- * Publishes `doc_edited` for every account whose tree changed. `actor` undefined: the operator
- * (the CLI).
- */
-export function moveAccount(core: Core, actor: Actor | undefined, accountId: string, toId: unknown): Account {
-  if (typeof toId !== 'string' || toId === '') throw errors.invalidField('to', 'required', "Field 'to' is required");
-  return transaction(core.db, () => {
-    const account = getAccount(core, accountId);
-    const to = findAccount(core, toId);
-    if (actor) checkMove(core, actor, account, to);
-    if (!to) throw errors.badIdentifier(toId);
-    if (masterAccount(core)?.id === account.id) throw errors.forbidden('the master account cannot be moved');
-    if (to.id === account.id || to.tree.includes(account.id)) {
-      throw errors.forbidden('an account cannot move under itself or one of its sub-accounts');
-    }
-    if (account.parentId === to.id) return account;
-    const moved = moveSubtree(core, account.id, to.id);
-    for (const id of moved) publishObject(core, 'account', id, id, 'doc_edited');
-    return getAccount(core, account.id);
-  });
 }
 
 /**

@@ -3,7 +3,6 @@ import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
 import { errors } from '../../errors.js';
-import { getAccount } from '../accounts/service.js';
 import type { StoredFile } from '../documents/files.js';
 import { appScreenshot, findAppIcon } from './files.js';
 import { blacklistSchema, permissionsSchema } from './schema.js';
@@ -13,7 +12,7 @@ import {
   blacklistOf,
   catalogueApp,
   checkAppsWrite,
-  checkBlacklistWrite,
+  checkBlacklistAccess,
   configureApp,
   installApp,
   setBlacklist,
@@ -32,14 +31,13 @@ function imageReply(file: StoredFile): Reply {
 }
 
 /**
- * An app's icon and screenshots, without a token as Kazoo serves them, under an account (an
- * unknown one is a 404) or, as older Monster UIs ask, without one.
+ * An app's icon and screenshots, without a token as Kazoo serves them (from the catalogue, as
+ * Kazoo's `load_app_from_master_account`), under an account or, as older Monster UIs ask, without
+ * one. The account is not looked up: a caller without a token may not learn which ids exist, so
+ * an unknown one answers as any other.
  */
 function fileRoutes(prefix: string): RouteDef[] {
-  const app = (ctx: RequestContext, core: Core) => {
-    if (ctx.params.account_id) getAccount(core, ctx.params.account_id);
-    return catalogueApp(core, ctx.params.app_id, () => errors.badIdentifier(ctx.params.app_id));
-  };
+  const app = (ctx: RequestContext, core: Core) => catalogueApp(core, ctx.params.app_id, () => errors.badIdentifier(ctx.params.app_id));
   return [
     {
       method: 'GET',
@@ -69,7 +67,10 @@ export const appsStoreRoutes: RouteDef[] = [
     method: 'GET',
     path: `${STORE}/blacklist`,
     response: BLACKLIST,
-    handler: (ctx, core) => ({ data: { blacklist: blacklistOf(core, getAccount(core, ctx.params.account_id).id) } }),
+    handler: (ctx, core) => {
+      checkBlacklistAccess(core, authOf(ctx), ctx.params.account_id, false);
+      return { data: { blacklist: blacklistOf(core, ctx.params.account_id) } };
+    },
   },
   {
     method: 'POST',
@@ -77,7 +78,7 @@ export const appsStoreRoutes: RouteDef[] = [
     body: blacklistSchema,
     response: BLACKLIST,
     handler: (ctx, core) => {
-      checkBlacklistWrite(core, authOf(ctx));
+      checkBlacklistAccess(core, authOf(ctx), ctx.params.account_id, true);
       return { data: setBlacklist(core, ctx.params.account_id, dataObject(ctx)) };
     },
   },

@@ -171,13 +171,17 @@ export function blacklistOf(core: Core, accountId: string): string[] {
 }
 
 /**
- * Who may keep apps from an account: an admin acting from a reseller (or a super-duper admin)
- * on it or an account below — Kazoo's "need to be reseller"; a customer's own admins may not
- * take the list back.
+ * Who may read and keep apps from an account (Kazoo's `validate_blacklist`): an account strictly
+ * above it, so that an account's own users, admins included, can neither read nor take back what
+ * was kept from them; a change also needs an admin acting from a reseller (Kazoo's "need to be
+ * reseller"). A super-duper admin may do both on any account.
  */
-export function checkBlacklistWrite(core: Core, actor: Actor & { account: { reseller: boolean } }): void {
+export function checkBlacklistAccess(core: Core, actor: Actor & { account: { reseller: boolean } }, accountId: string, write: boolean): void {
   if (actor.isSuperduper) return;
-  if (!actor.account.reseller || !isAccountAdmin(core, actor)) throw errors.forbidden("changing an account's apps blacklist needs an admin of a reseller above it");
+  if (!getAccount(core, accountId).tree.includes(actor.accountId)) {
+    throw errors.forbidden("an account's apps blacklist is read and changed from an account above it");
+  }
+  if (write && (!actor.account.reseller || !isAccountAdmin(core, actor))) throw errors.forbidden("changing an account's apps blacklist needs an admin of a reseller above it");
 }
 
 /** `POST …/apps_store/blacklist`: replaces the apps kept from the account; answers `{blacklist}`. */

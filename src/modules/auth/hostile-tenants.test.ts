@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink } from '../../../test/helpers/sink.js';
+import { requestFrom as from, userToken } from '../../../test/helpers/tenants.js';
 import { closeCore, openCore } from '../../core.js';
 import { startApi } from '../../http/app.js';
 import { createAccount } from '../accounts/service.js';
@@ -13,25 +13,6 @@ const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const SECRET = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
 /** A 1×1 PNG: real image bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-/** A JSON request sent from a chosen local address (127.0.0.0/8 all reaches a loopback server): another client. */
-function from(base: string, localAddress: string, method: string, path: string, data?: unknown, headers: Record<string, string> = {}) {
-  const url = new URL(base + path);
-  const body = data === undefined ? undefined : JSON.stringify({ data });
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; ms: number }>((resolve, reject) => {
-    const started = Date.now();
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method, localAddress, headers: { 'Content-Type': 'application/json', ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined, ms: Date.now() - started }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /**
  * The hostile-tenant review, row by row, over HTTP (rows 3, 6's outputs, 12 and the timers of row 1
@@ -46,11 +27,7 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
   let B: { id: string; apiKey: string };
   const t = { TA: '', TU: '', TA1: '', TB: '' };
 
-  async function user(account: string, name: string, username: string, priv_level: 'admin' | 'user'): Promise<string> {
-    const r = await srv.request('PUT', `/v2/accounts/${account}/users`, { token: srv.adminToken, data: { username, password: `pw-${username}-1`, first_name: username, last_name: name, priv_level } });
-    expect(r.status, r.text).toBe(201);
-    return srv.userLogin(name, username, `pw-${username}-1`);
-  }
+  const user = (account: string, name: string, username: string, priv_level: 'admin' | 'user') => userToken(srv, account, name, username, priv_level);
 
   beforeAll(async () => {
     srv = await startTestServer();
@@ -253,7 +230,7 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
   });
 
   describe("11: what a hook's endpoint answers is for admins; private networks can be denied", () => {
-    it('the attempt log shows response bodies and headers to admins only', async () => {
+    it("the attempt log shows what an endpoint on a private address (this machine's sink) answered to super-duper admins only", async () => {
       const hook = await srv.request('PUT', hooks(B.id), { token: t.TB, data: { name: 'Peek', uri: `${sink.url}/internal-service`, hook: 'channel_create', http_verb: 'get' } });
       expect(hook.status).toBe(201);
       sink.respond((r) => (r.path === '/internal-service' ? { status: 200, headers: { 'X-Internal': 'yes' }, body: 'internal secret page' } : { status: 200 }));
@@ -265,12 +242,17 @@ describe('what a plain user, a sub-account admin or another tenant must not be a
         admin = (await srv.request('GET', `${hooks(B.id)}/attempts`, { token: t.TB })).body.data;
         if (admin.length === 0) await new Promise((r) => setTimeout(r, 50));
       }
-      expect(admin[0].resp_body).toBe('internal secret page');
-      const plain = await srv.request('GET', `${hooks(B.id)}/attempts`, { token: clerk });
-      expect(plain.body.data[0]).toMatchObject({ result: 'success', resp_status_code: '200' });
-      expect(plain.body.data[0].resp_body).toBeUndefined();
-      expect(plain.body.data[0].resp_headers).toBeUndefined();
-      expect(plain.text).not.toContain('internal secret page');
+      expect(admin[0]).toMatchObject({ result: 'success', resp_status_code: '200' });
+      const system = await srv.request('GET', `${hooks(B.id)}/attempts`, { token: srv.adminToken });
+      expect(system.body.data[0].resp_body).toBe('internal secret page');
+      expect(system.body.data[0].resp_headers).toMatchObject({ 'x-internal': 'yes' });
+      for (const token of [t.TB, clerk]) {
+        const seen = await srv.request('GET', `${hooks(B.id)}/attempts`, { token });
+        expect(seen.body.data[0]).toMatchObject({ result: 'success', resp_status_code: '200' });
+        expect(seen.body.data[0].resp_body).toBeUndefined();
+        expect(seen.body.data[0].resp_headers).toBeUndefined();
+        expect(seen.text).not.toContain('internal secret page');
+      }
     });
 
     it('with webhooks deny_private_networks, a delivery to a loopback endpoint (by address or by name) fails before a byte is sent', async () => {
@@ -371,6 +353,21 @@ describe('4, 5: logins slowed for the guesser, never locked for the right creden
     const other = await login('127.0.0.3', 'Other B', 'pw-boss-1');
     expect(other.status).toBe(201);
     expect(other.ms).toBeLessThan(800);
+  });
+
+  it("a right login clears its account's count, not its address's: guessing other accounts' passwords stays slowed", async () => {
+    const names = ['Reseller-A', 'Other B'];
+    for (let i = 1; i <= 8; i++) {
+      await createSubAccount(srv, srv.master.account_id, `Spray ${i}`);
+      names.push(`Spray ${i}`);
+    }
+    // three failures an account (its budget) over ten accounts: the address's budget (30) is spent
+    for (const name of names) for (let i = 0; i < 3; i++) expect((await login('127.0.0.6', name, `wrong-${i}`)).status).toBe(401);
+    const right = await login('127.0.0.6', 'Reseller-A', 'pw-boss-1');
+    expect(right.status).toBe(201);
+    const next = await login('127.0.0.6', 'Other B', 'wrong-again');
+    expect(next.status).toBe(401);
+    expect(next.ms).toBeGreaterThanOrEqual(800);
   });
 
   it('a flood from one address queues four tries at most: the others are answered 429 with Retry-After at once', async () => {

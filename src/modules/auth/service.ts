@@ -372,7 +372,7 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
     if (matches.length === 1) {
       const [match] = matches;
       const login = loginRestrictionsOf(core, data);
-      turn?.succeeded();
+      turn?.succeeded(account.id);
       return transaction(core.db, () => {
         storeLoginUpgrade(core, match);
         const token = issueToken(core, { account, ownerId: match.user.id, method: METHOD_USER_AUTH, loginRestrictions: login });

@@ -36,10 +36,18 @@ export interface LoginKeys {
   accounts: string[];
 }
 
-/** A login that waited its turn: `failed` or `succeeded` says how it went. */
+/** A login that waited its turn: `failed` or `succeeded` (into which account, if it named any) says how it went. */
 export interface LoginTurn {
   failed(): void;
-  succeeded(): void;
+  succeeded(accountId?: string): void;
+}
+
+/** The account part of the key of a login that names none (an API key's). */
+const NO_ACCOUNT = '-';
+
+/** The key of an address's tries at one account. */
+function accountKey(address: string, accountId: string): string {
+  return `acct ${address} ${accountId}`;
 }
 
 /**
@@ -65,12 +73,16 @@ export class LoginThrottle {
     };
   }
 
-  /** The keys of a login, each with its budget and its spacing cap. */
+  /**
+   * The keys of a login, each with its budget and its spacing cap: the address's, and one for each
+   * account the login names with the address (one for none), so that naming a second account
+   * beside the target (its realm, its number) adds a key and never replaces the target's.
+   */
   private keysOf(login: LoginKeys, max: number): { key: string; budget: number; capMs: number }[] {
-    const accounts = [...new Set(login.accounts)].sort().join(',') || '-';
+    const accounts = login.accounts.length > 0 ? [...new Set(login.accounts)] : [NO_ACCOUNT];
     return [
       { key: `addr ${login.address}`, budget: max * ADDRESS_FACTOR, capMs: ADDRESS_SPACING_CAP_MS },
-      { key: `acct ${login.address} ${accounts}`, budget: max, capMs: ACCOUNT_SPACING_CAP_MS },
+      ...accounts.map((id) => ({ key: accountKey(login.address, id), budget: max, capMs: ACCOUNT_SPACING_CAP_MS })),
     ];
   }
 
@@ -113,8 +125,8 @@ export class LoginThrottle {
           if (e.failures.length > k.budget + 32) e.failures.splice(0, e.failures.length - k.budget - 32);
         }
       },
-      // the account's count only: an address that guesses others' passwords cannot clear its own
-      succeeded: () => void this.entries.delete(keys[1].key),
+      // the count of the account logged into only: an address that guesses others' passwords cannot clear its own
+      succeeded: (accountId = NO_ACCOUNT) => void this.entries.delete(accountKey(login.address, accountId)),
     };
   }
 

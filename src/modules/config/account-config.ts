@@ -51,3 +51,28 @@ export function accountConfigCategories(db: Db, accountId: string): string[] {
 export function accountConfigId(category: string): string {
   return `configs_${category}`;
 }
+
+/**
+ * The keys Kazoo's `account_config.<category>` schemas let an account set, by category: what an
+ * account sees of the settings it inherits (the system's, its reseller's) in those categories.
+ */
+export const KAZOO_ACCOUNT_CONFIG_KEYS: Readonly<Record<string, readonly string[]>> = {
+  call_command: ['unknown_cid_name'],
+  callflow: ['dialog_subscribed_mwi_prefix'],
+  cdr: ['ignore_loopback_bowout'],
+  conferences: ['controls', 'entry_tone', 'exit_tone', 'moderator_entry_tone', 'moderator_exit_tone', 'number_timeout', 'pin_timeout', 'support_name_announcement'],
+  'crossbar.auth': ['auth_modules'],
+  'crossbar.sms': ['api_e164_convert_from', 'api_e164_convert_to'],
+  doodle: ['api_preserve_caller_id', 'reschedule'],
+  fax: ['default_smtp_domain', 'log_faxbox_errors', 'max_outbound'],
+  kazoo_endpoint: ['default_can_text_self'],
+  keys: ['voicemail'],
+  ledgers: ['registered_ledgers'],
+  media: ['call_recording'],
+  notify: ['notify_persist_exceptions', 'should_persist_for_retry'],
+  number_manager: ['unauthorized_numbers_lookup'],
+  omnipresence: ['dialog_subscribed_mwi_prefix'],
+  privacy: ['block_anonymous_caller_id', 'privacy_mode'],
+  'tasks.bill_early': ['bill_early_enabled', 'reminder_enabled'],
+  webhooks: ['attempt_failure_count', 'attempt_failure_expiry_ms'],
+};

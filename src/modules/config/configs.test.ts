@@ -132,9 +132,9 @@ describe("an account's configuration over its reseller's (Kazoo's get_config: ac
     c = await createSubAccount(srv, r.id, 'Customer Co');
     direct = await createSubAccount(srv, srv.master.account_id, 'Direct Co');
     expect((await srv.request('PUT', `/v2/accounts/${r.id}/reseller`, { token })).status).toBe(201);
-    await srv.request('POST', '/v2/system_configs/conferences', { token, data: { default: { pin_timeout: 5000, number_timeout: 5000, profiles: { a: { rate: 8000 } } } } });
+    await srv.request('POST', '/v2/system_configs/conferences', { token, data: { default: { pin_timeout: 5000, number_timeout: 5000, controls: { a: { rate: 8000 } } } } });
     await srv.request('POST', path(srv.master.account_id), { token, data: { pin_timeout: 4000 } });
-    await srv.request('POST', path(r.id), { token, data: { number_timeout: 7000, profiles: { b: { rate: 16000 } } } });
+    await srv.request('POST', path(r.id), { token, data: { number_timeout: 7000, controls: { b: { rate: 16000 } } } });
   });
   afterAll(async () => {
     await srv?.close();
@@ -142,20 +142,20 @@ describe("an account's configuration over its reseller's (Kazoo's get_config: ac
   });
 
   it("the reseller's settings come between the system's and the account's; the nearest reseller only", async () => {
-    // C's reseller is R: R's settings over the system's, deeply merged; the master's (R's reseller) are not C's
-    expect(await view(c.id)).toEqual({ pin_timeout: 5000, number_timeout: 7000, profiles: { a: { rate: 8000 }, b: { rate: 16000 } }, id: 'configs_conferences' });
+    // C's reseller is R: R's settings over the system's, deeply merged (the keys an account may set: Kazoo's account_config.conferences); the master's (R's reseller) are not C's
+    expect(await view(c.id)).toEqual({ pin_timeout: 5000, number_timeout: 7000, controls: { a: { rate: 8000 }, b: { rate: 16000 } }, id: 'configs_conferences' });
     // R's reseller is the master: the master's settings under R's own
     expect(await view(r.id)).toMatchObject({ pin_timeout: 4000, number_timeout: 7000 });
     expect(await view(direct.id)).toMatchObject({ pin_timeout: 4000, number_timeout: 5000 });
     // the master is its own reseller: its settings over the system's, nothing more
-    expect(await view(srv.master.account_id)).toEqual({ pin_timeout: 4000, number_timeout: 5000, profiles: { a: { rate: 8000 } }, id: 'configs_conferences' });
+    expect(await view(srv.master.account_id)).toEqual({ pin_timeout: 4000, number_timeout: 5000, controls: { a: { rate: 8000 } }, id: 'configs_conferences' });
   });
 
   it("the account's own win; only what differs from the reseller's and the system's is stored, and follows them", async () => {
-    const post = await srv.request('POST', path(c.id), { token, data: { pin_timeout: 3000, number_timeout: 7000, profiles: { b: { rate: 16000 } } } });
+    const post = await srv.request('POST', path(c.id), { token, data: { pin_timeout: 3000, number_timeout: 7000, controls: { b: { rate: 16000 } } } });
     expect(post.status).toBe(200);
     expect(post.body.data).toMatchObject({ pin_timeout: 3000, number_timeout: 7000 });
-    // number_timeout and profiles are R's: not stored for C
+    // number_timeout and controls are R's: not stored for C
     expect(stored(c.id)).toEqual({ pin_timeout: 3000 });
     await srv.request('PATCH', path(r.id), { token, data: { number_timeout: 9000 } });
     expect(await view(c.id)).toMatchObject({ pin_timeout: 3000, number_timeout: 9000 });

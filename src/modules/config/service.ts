@@ -4,7 +4,7 @@ import type { Core } from '../../core-type.js';
 import { nextRevision } from '../../util/ids.js';
 import { differenceFrom, isObject, mergeLayers, mergePatch } from '../../util/json.js';
 import { errors, type ValidationErrors } from '../../errors.js';
-import { accountConfigId, getAccountConfig, setAccountConfig } from './account-config.js';
+import { accountConfigId, getAccountConfig, KAZOO_ACCOUNT_CONFIG_KEYS, setAccountConfig } from './account-config.js';
 import { categoryDefaults, checkConfigDoc, type ConfigCategory, type ConfigDoc } from './categories.js';
 import { compileValidator, throwIfErrors, type JsonSchema, type Validator } from '../../schema/validate.js';
 
@@ -142,11 +142,27 @@ export class ConfigService {
    * A category's settings as they apply to an account (`GET /v2/accounts/{id}/configs/{category}`),
    * merged as Kazoo's `kapps_config_util:get_config` does: the account's own over what it inherits
    * (its reseller's over the system `default` node over the built-in settings), with Kazoo's id
-   * `configs_<category>`.
+   * `configs_<category>`. Of what it inherits the account sees only the keys it may set (see
+   * accountKeys), as Kazoo filters the answer through `account_config.<category>`: the system's and
+   * its reseller's other settings (an SMTP password) are not its to read. `everything`: the whole
+   * of it, for the operator.
    */
-  accountView(accountId: string, category: string): Record<string, unknown> {
+  accountView(accountId: string, category: string, everything = false): Record<string, unknown> {
     const name = canonicalCategory(category);
-    return { ...mergeLayers(this.inheritedBy(accountId, name), this.forAccount(accountId, name) ?? {}), id: accountConfigId(name) };
+    const inherited = this.inheritedBy(accountId, name);
+    const shown = everything ? inherited : pick(inherited, this.accountKeys(name));
+    return { ...mergeLayers(shown, this.forAccount(accountId, name) ?? {}), id: accountConfigId(name) };
+  }
+
+  /**
+   * The keys of a category an account sees of what it inherits: those its account schema lets it
+   * set (a module's `accountConfigSchemas`, Kazoo's `account_config.<category>`), and the system
+   * settings that apply to it (`systemOnly`: webhooks `deny_private_networks`); none in a category
+   * neither declares.
+   */
+  private accountKeys(category: string): string[] {
+    const declared = Object.keys(this.accountValidators[category]?.schema.properties ?? {});
+    return [...declared, ...(KAZOO_ACCOUNT_CONFIG_KEYS[category] ?? []), ...this.systemOnlyKeys(category)];
   }
 
   /**
@@ -321,6 +337,13 @@ export class ConfigService {
       (r) => r.category,
     );
   }
+}
+
+/** The keys of `values` named in `keys`. */
+function pick(values: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (Object.hasOwn(values, k)) out[k] = values[k];
+  return out;
 }
 
 function isNodeDoc(doc: Record<string, unknown>): boolean {

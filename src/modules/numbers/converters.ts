@@ -1,6 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { isObject } from '../../util/json.js';
 import { findAccount } from '../accounts/service.js';
+import { linearExec } from '../../util/linear-regex.js';
 
 /** The configuration category and key of the rules that write numbers as E.164 (Kazoo's). */
 export const NUMBER_MANAGER_CATEGORY = 'number_manager';
@@ -17,31 +18,20 @@ export const DEFAULT_E164_CONVERTERS: Readonly<Record<string, { prefix: string }
   '^[2-9]\\d{7,}$': { prefix: '+' },
 };
 
-/** Compiled patterns by source (null: one that does not compile, skipped); they come from a few settings. */
-const compiled = new Map<string, RegExp | null>();
-
-function regexOf(source: string): RegExp | null {
-  let re = compiled.get(source);
-  if (re === undefined) {
-    try {
-      re = new RegExp(source);
-    } catch {
-      re = null;
-    }
-    if (compiled.size >= 1000) compiled.clear();
-    compiled.set(source, re);
-  }
-  return re;
-}
+/**
+ * The longest number the rules are tried on: no phone number comes near it, and matching costs time
+ * in proportion to the number's length (a longer one is kept as written).
+ */
+export const MAX_CONVERTED_CHARS = 128;
 
 /**
  * The last group of a match that took part in it, else the whole match: what Erlang's `re:run`
  * capturing `all` answers last, since it leaves out the groups after the last one that took part
  * (`^011(\d{5,})$|^00(\d{5,})$` on 01133… gives the first group's digits).
  */
-function lastCapture(m: RegExpExecArray): string {
-  for (let i = m.length - 1; i > 0; i--) if (m[i] !== undefined) return m[i];
-  return m[0];
+function lastCapture(m: readonly (string | undefined)[]): string {
+  for (let i = m.length - 1; i > 0; i--) if (m[i] !== undefined) return m[i]!;
+  return m[0] ?? '';
 }
 
 /** A rule's `prefix` or `suffix` as Kazoo reads it (a binary: a number or boolean as its text). */
@@ -52,12 +42,13 @@ function text(v: unknown): string {
 /**
  * The number rewritten by the first rule whose pattern matches it (the rules' own order, as
  * Kazoo keeps a JSON object's): `prefix` + the last group captured + `suffix`; unchanged when
- * none matches.
+ * none matches. The patterns run on RE2's linear-time engine (util/linear-regex.ts): one it does
+ * not take (stored before such patterns were refused) matches nothing.
  */
 export function applyRules(number: string, rules: unknown): string {
-  if (!isObject(rules)) return number;
+  if (!isObject(rules) || number.length > MAX_CONVERTED_CHARS) return number;
   for (const [pattern, rule] of Object.entries(rules)) {
-    const m = regexOf(pattern)?.exec(number);
+    const m = linearExec(pattern, number);
     if (!m) continue;
     const r = isObject(rule) ? rule : {};
     return `${text(r.prefix)}${lastCapture(m)}${text(r.suffix)}`;

@@ -3,6 +3,20 @@ import { pageExtras, pageQueryOf, pagingQuery } from '../../http/paging.js';
 import type { Reply } from '../../http/router.js';
 import { everyPage, type Page, type PageQuery } from '../../store/pages.js';
 import { listNumbers, numberJson, numberJsonText, type NumberRow } from './service.js';
+import { E164_CONVERTERS_KEY, NUMBER_MANAGER_CATEGORY } from './converters.js';
+
+/**
+ * An account's `number_manager` settings: its `e164_converters` (patterns tel matches numbers
+ * against, as a dial plan's) and `classifiers` hold patterns RE2's linear-time engine takes;
+ * the rest is kept as sent, as Kazoo keeps it.
+ */
+const numberManagerSchema = {
+  type: 'object',
+  properties: {
+    [E164_CONVERTERS_KEY]: { type: 'object', 'x-regex-keys': true, additionalProperties: { type: 'object' } },
+    classifiers: { type: 'object', additionalProperties: { type: 'object', properties: { regex: { type: 'string', 'x-regex': true } } } },
+  },
+};
 
 /** Numbers a chunk of a whole inventory (`paginate=false`) holds. */
 const NUMBER_CHUNK_ROWS = 1000;
@@ -41,6 +55,7 @@ export const numbersModule: TelModule = {
   name: 'numbers',
   endpoints: ['phone_numbers'],
   accountTables: ['phone_numbers'],
+  accountConfigSchemas: { [NUMBER_MANAGER_CATEGORY]: numberManagerSchema },
   routes: [
     {
       method: 'GET',

@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import { attemptJson } from '../../delivery/attempts.js';
+import { attemptJson, responsesShownTo } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
 import { ATTEMPTS_QUERY, attemptsReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
@@ -19,8 +19,9 @@ const rosterAnswer = documentAnswer(queueSchema, { agents: USER_IDS }, ['agents'
 
 /** The notification attempts of one queue, listed like webhook attempts. */
 function notificationAttempts(ctx: RequestContext, core: Core) {
-  const admin = isAccountAdmin(core, authOf(ctx));
-  return attemptsReply(ctx.query, (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q), (r) => attemptJson(r, admin));
+  const actor = authOf(ctx);
+  const shown = responsesShownTo({ admin: isAccountAdmin(core, actor), superduper: actor.isSuperduper });
+  return attemptsReply(ctx.query, (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q), (r) => attemptJson(r, shown));
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`), each queue's notification attempts and its roster. */

@@ -11,7 +11,13 @@ export const resourceTemplateSchema = defineSchema('resource_templates', {
   properties: {
     template_name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE, description: 'what the template is called' },
     name: { type: 'string', maxLength: 128, format: PRINTABLE, description: 'the name a resource made from it gets' },
-    classifiers: { type: 'object' },
+    // the patterns a resource made from it will hold: RE2's to take (schema/keywords.ts), as a resource's
+    classifiers: { type: 'object', additionalProperties: { properties: { regex: { 'x-regex': true } } } },
+    cid_rules: { items: { 'x-regex': true } },
+    rules: { items: { 'x-regex': true } },
+    rules_test: { items: { 'x-regex': true } },
+    flat_rate_blacklist: { 'x-regex': true },
+    flat_rate_whitelist: { 'x-regex': true },
     ui_metadata: { type: 'object' },
   },
 });

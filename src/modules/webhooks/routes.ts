@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { ATTEMPTS_QUERY, attemptsReply, CREATED_KEY, descendingOf, LISTING_QUERY, listingReply, paginate, pagingQuery } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
-import { attemptJson } from '../../delivery/attempts.js';
+import { attemptJson, responsesShownTo } from '../../delivery/attempts.js';
 import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
@@ -51,9 +51,9 @@ function samplesReply(ctx: RequestContext) {
 
 /** The attempts listing of an account's webhooks, or of one hook. */
 function hookAttempts(ctx: RequestContext, core: Core, hookId?: string) {
-  // what the endpoints answered is shown to the account's admins only (see attemptJson)
-  const admin = isAccountAdmin(core, authOf(ctx));
-  return attemptsReply(ctx.query, (q) => listHookAttempts(core, ctx.params.account_id, { ...q, hookId }), (r) => attemptJson(r, admin));
+  const actor = authOf(ctx);
+  const shown = responsesShownTo({ admin: isAccountAdmin(core, actor), superduper: actor.isSuperduper });
+  return attemptsReply(ctx.query, (q) => listHookAttempts(core, ctx.params.account_id, { ...q, hookId }), (r) => attemptJson(r, shown));
 }
 
 /** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */

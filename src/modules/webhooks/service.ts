@@ -122,10 +122,13 @@ const SIGNED_CONTENT = ['uri', 'custom_data', 'http_verb', 'format'] as const;
 /**
  * A hook with a secret signs what it sends with a key only admins read: a plain user who could
  * repoint it (or add to its payload) would have tel sign their content, and a receiver judge it
- * valid. Such a change needs an admin of the account; other fields stay open to its users.
+ * valid. Such a change needs an admin of the account, and so does any change of the secret itself
+ * (setting, replacing, clearing it), or clearing it would open the rest in a second step; other
+ * fields stay open to its users.
  */
 function checkSignedHookChange(core: Core, actor: Actor | undefined, current: Hook, doc: Record<string, unknown>): void {
   if (!actor || isAccountAdmin(core, actor)) return;
+  if (doc.secret !== current.doc.secret) throw errors.forbidden('changing the secret of a webhook needs an admin of the account');
   const signs = current.doc.secret !== undefined || (current.previousSecret !== null && current.previousSecret.until > Date.now());
   if (!signs) return;
   const changed = SIGNED_CONTENT.filter((f) => JSON.stringify(current.doc[f]) !== JSON.stringify(doc[f]));

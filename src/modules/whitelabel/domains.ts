@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { findWhitelabel } from './service.js';
+import { DOMAIN, findWhitelabel } from './service.js';
 import { validateDomains } from './domains-schema.js';
 import type { ConfigCategory } from '../config/categories.js';
 
@@ -64,9 +64,6 @@ export function setSystemDomains(core: Core, input: Record<string, unknown>): Do
   core.config.setValue(WHITELABEL_CATEGORY, 'domains', domains);
   return domains;
 }
-
-/** A domain a plan is made for: a host name (a whitelabel document's `domain` may be any string, as Kazoo's). */
-const DOMAIN = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /**
  * The domain a request means: the one it names (`?domain=` or `data.domain`), else the

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
@@ -49,9 +50,26 @@ export function getWhitelabel(core: Core, accountId: string): Whitelabel {
   return w;
 }
 
-/** The whitelabel document that claimed `domain` (any letter case), or the 404 naming the domain. */
+/** A host name: what a whitelabel domain is, and what a domains plan is made for. */
+export const DOMAIN = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * A domain as tel keeps and compares whitelabel domains: its ASCII form (IDNA: letter case and
+ * full-width forms folded, other scripts as punycode `xn--…`) without a trailing dot; undefined
+ * when it is no host name (spaces, control or invisible characters, a port or path, empty labels),
+ * so that one domain cannot be claimed twice under two spellings.
+ */
+export function normalizedDomain(raw: string): string | undefined {
+  if (/[\s\p{C}/?#@:\\%]/u.test(raw)) return undefined;
+  const ascii = domainToASCII(raw);
+  const name = ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+  return DOMAIN.test(name) ? name : undefined;
+}
+
+/** The whitelabel document that claimed `domain` (however it is written), or the 404 naming the domain. */
 export function whitelabelByDomain(core: Core, domain: string): Whitelabel {
-  const r = stmt(core.db, 'SELECT * FROM whitelabels WHERE domain = ?').get(domain.toLowerCase()) as Row | undefined;
+  const name = normalizedDomain(domain);
+  const r = name === undefined ? undefined : (stmt(core.db, 'SELECT * FROM whitelabels WHERE domain = ?').get(name) as Row | undefined);
   if (!r) throw errors.badIdentifier(domain);
   return fromRow(r);
 }
@@ -92,10 +110,20 @@ function claimDomain(core: Core, accountId: string, domain: string, shown: unkno
   );
 }
 
+/** A document's `domain` as it is kept (normalizedDomain), or the 400 on `domain`. */
+function claimableDomain(raw: string): string {
+  const name = normalizedDomain(raw);
+  if (name === undefined) {
+    throw errors.invalidField('domain', 'invalid', 'a whitelabel domain is a host name: labels of letters, digits and hyphens, without spaces or control characters', { value: raw });
+  }
+  return name;
+}
+
 /** Validates a document and stores it; claiming a domain follows `claimDomain`'s rules. */
 function save(core: Core, accountId: string, input: Record<string, unknown>, current: Whitelabel | undefined, actor: Actor | undefined): Whitelabel {
   const doc = validateWhitelabel(input);
-  const domain = typeof doc.domain === 'string' ? doc.domain.toLowerCase() : undefined;
+  // the document keeps the domain as sent (as Kazoo's); what is claimed, and looked up, is its normal form
+  const domain = typeof doc.domain === 'string' ? claimableDomain(doc.domain) : undefined;
   if (domain && domain !== current?.domain) {
     if (!mayClaimDomains(core, actor)) throw errors.forbidden('claiming a whitelabel domain needs a reseller or a super-duper admin');
     claimDomain(core, accountId, domain, doc.domain, actor);

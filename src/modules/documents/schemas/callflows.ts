@@ -27,7 +27,7 @@ export const callflowSchema = defineSchema('callflows', {
       items: { type: 'string', minLength: 1, maxLength: 36 },
       default: [],
     },
-    patterns: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
+    patterns: { type: 'array', items: { type: 'string', minLength: 1, 'x-regex': true }, default: [] },
     ringback: { type: 'object', properties: { early: { type: 'string' }, transfer: { type: 'string' } } },
   },
 });
