@@ -8,7 +8,7 @@
 //   npx node scripts/bench/record.mjs [--requests 3000]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -62,8 +62,12 @@ async function main() {
       await call(pool, 'GET', path, token);
       return performance.now() - t;
     };
+    let loadAtStart;
     for (let i = 0; i < WARMUP + REQUESTS; i++) {
-      if (i === WARMUP) cpu = { record: cpuMs(record.child.pid), server: cpuMs(server.child.pid) };
+      if (i === WARMUP) {
+        cpu = { record: cpuMs(record.child.pid), server: cpuMs(server.child.pid) };
+        loadAtStart = loadavg()[0];
+      }
       for (const [kind, path] of Object.entries(kinds)) {
         // one then the other, the order swapped each time
         const first = i % 2 === 0 ? 'direct' : 'proxied';
@@ -77,6 +81,8 @@ async function main() {
       }
     }
     // what the proxy costs a request whatever the load: its CPU (both threads), against the server's
+    // the box's load (runnable threads, a minute's average) while measured: what the p99s wait behind
+    const load = { start: round(loadAtStart), end: round(loadavg()[0]) };
     const measured = REQUESTS * Object.keys(kinds).length;
     const cpuPerRequest = {
       record_ms: round((cpuMs(record.child.pid) - cpu.record) / measured),
@@ -106,8 +112,8 @@ async function main() {
     }
     const ok = added <= TARGET_ADDED_P99_MS && recorded === throughProxy;
     console.log(`CPU a request: tel record ${cpuPerRequest.record_ms} ms (forwarding, redacting, writing), tel serve ${cpuPerRequest.server_ms} ms`);
-    console.log(`${recorded} of ${throughProxy} exchanges through the proxy recorded; target: at most ${TARGET_ADDED_P99_MS} ms added at p99`);
-    console.log(JSON.stringify({ bench: 'record', ok, requests: REQUESTS, recorded, through_proxy: throughProxy, cpu_per_request: cpuPerRequest, ...results }));
+    console.log(`${recorded} of ${throughProxy} exchanges through the proxy recorded; the box's load ${load.start} → ${load.end} on ${availableParallelism()} cores; target: at most ${TARGET_ADDED_P99_MS} ms added at p99`);
+    console.log(JSON.stringify({ bench: 'record', ok, requests: REQUESTS, recorded, through_proxy: throughProxy, load, cpu_per_request: cpuPerRequest, ...results }));
     if (!ok) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
