@@ -4,6 +4,8 @@ import { kindOfName, randomPlaceholder, saltedPlaceholder, SALTED_KINDS } from '
 
 /** Words a secret may hide in (a token in a URL, a key in a sentence): looked up, JWTs redacted on sight. */
 const WORDS = /[A-Za-z0-9_~.-]{8,}/g;
+/** A string that is one such word whole (an id, a revision): looked up as it is. */
+const ONE_WORD = /^[A-Za-z0-9_~.-]+$/;
 const JWT = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** The password of a URL's user information (`http://user:pass@host`). */
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):([^\s/@]+)@/gi;
@@ -146,6 +148,7 @@ export class Redactor {
     const whole = this.bySecret.get(s);
     if (whole !== undefined) return whole;
     if (s.length < 8) return s;
+    if (ONE_WORD.test(s)) return JWT.test(s) ? this.placeholder('token', s) : s;
     let out = s.replace(WORDS, (w) => this.bySecret.get(w) ?? (JWT.test(w) ? this.placeholder('token', w) : w));
     if (out.includes('@')) out = out.replace(USERINFO, (_m, head: string, pass: string) => `${head}:${this.placeholder('password', pass)}@`);
     return out;
