@@ -81,6 +81,9 @@ export const errors = {
   badIdentifier: (id: string) =>
     new ApiError(404, 'bad_identifier', { cause: id, message: 'bad identifier' }),
 
+  /** 404: a key a module looks up that is not there (Kazoo's `crossbar_util:response_bad_identifier/2`: `data` lists it). */
+  badIdentifierList: (id: string) => new ApiError(404, 'bad identifier', [id]),
+
   /** 404: no such endpoint or path. */
   notFound: () => new ApiError(404, 'not_found', { message: 'not found' }),
 

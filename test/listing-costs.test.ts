@@ -37,6 +37,10 @@ class Lab {
   list!: string;
   clicktocall!: string;
   quietHook!: string;
+  /** a voicemail box (of the reseller) holding many messages */
+  box!: string;
+  /** a queue of the objects account, answered by one user in ten */
+  queue!: string;
   children: string[] = [];
   units = 0;
   /** the alerts an admin of the objects account reads, and a plain user of it */
@@ -60,6 +64,12 @@ class Lab {
     createUser(this.core, this.objects, { username: 'clerk', password: 'clerk-pass', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' });
     const model = createWebhook(this.core, this.objects, { name: 'Quiet', uri: 'http://127.0.0.1:9/quiet', hook: 'channel_create' });
     this.quietHook = model.id;
+    this.queue = id();
+    this.core.db.prepare("INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, 'queue', ?, ?, '{}', '1-x', 0, 0)")
+      .run(this.queue, this.objects, JSON.stringify({ name: 'Support' }));
+    this.box = id();
+    this.core.db.prepare("INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, 'vmbox', ?, ?, '{}', '1-x', 0, 0)")
+      .run(this.box, this.reseller, JSON.stringify({ name: 'Full box', mailbox: '1' }));
     const { id: _id, ...doc } = model.doc as Record<string, unknown> & { id?: string };
     this.hookDoc = doc;
     // the quiet hook's attempts are among the oldest
@@ -84,13 +94,23 @@ class Lab {
     const sub = db.prepare(`INSERT INTO push_subscriptions (id, account_id, app_name, device_id, mobile_device_id, doc, rev, created, modified) VALUES (?, ?, 'app', ?, ?, '{}', '1-x', ?, ?)`);
     const push = db.prepare('INSERT INTO push_notifications (id, account_id, doc, created) VALUES (?, ?, ?, ?)');
     const alert = db.prepare('INSERT INTO alerts (id, doc, created) VALUES (?, ?, ?)');
+    const message = db.prepare("INSERT INTO vm_messages (id, account_id, box_id, folder, timestamp, metadata, created) VALUES (?1, ?, ?, 'new', ?, json_object('media_id', ?1), ?)");
+    const registration = db.prepare('INSERT INTO registrations (account_id, username, device_id, expires_at, fields) VALUES (?, ?, ?, ?, ?)');
     const c2c = db.prepare("INSERT INTO clicktocall_history (clicktocall_id, created, id, account_id, doc) VALUES (?, ?, ?, ?, ?)");
     for (let i = 0; i < units * 10; i++) {
       // several rows share a creation time: the keys' second column keeps the order whole
       const at = now + Math.floor(i / 3);
-      doc.run(id(), 'user', this.objects, JSON.stringify({ username: `user-${id()}`, priv_level: 'user', enabled: true }), '{}', '1-x', at, at);
+      const queues = i % 10 === 0 ? [this.queue] : [];
+      doc.run(id(), 'user', this.objects, JSON.stringify({ username: `user-${id()}`, priv_level: 'user', enabled: true, queues }), '{}', '1-x', at, at);
       const device = id();
       doc.run(device, 'device', this.objects, JSON.stringify({ name: `Phone ${device}`, enabled: true }), '{}', '1-x', at, at);
+      const vmbox = id();
+      doc.run(vmbox, 'vmbox', this.objects, JSON.stringify({ name: `Box ${vmbox}`, mailbox: String(1000 + this.units * 10 + i) }), '{}', '1-x', at, at);
+      doc.run(id(), 'faxbox', this.objects, JSON.stringify({ name: `Fax ${i}` }), JSON.stringify({ pvt_smtp_email_address: `${i}.fax.example` }), '1-x', at, at);
+      // a message in every box (and ten a unit in the reseller's full one), a registration a device
+      message.run(`202601-${id()}`, this.objects, vmbox, 63_900_000_000 + i, at);
+      message.run(`202601-${id()}`, this.reseller, this.box, 63_900_000_000 + this.units * 10 + i, at);
+      registration.run(this.objects, `phone-${device}`, device, now + 3_600_000, JSON.stringify({ username: `phone-${device}`, realm: 'objects.example', authorizing_id: device, contact: `<sip:phone-${device}@192.0.2.10>`, expires: 3600 }));
       doc.run(id(), 'callflow', this.objects, JSON.stringify({ name: `Flow ${i}`, numbers: [], flow: { module: 'user' } }), '{}', '1-x', at, at);
       doc.run(id(), 'resource', this.objects, JSON.stringify({ name: `Carrier ${i}`, enabled: true, weight_cost: 50 }), '{}', '1-x', at, at);
       // the templates the objects' reseller (the master account) offers
@@ -185,7 +205,9 @@ describe('listings read the page they answer, whatever the size of the table', (
       const { result: r, queries } = await logged(() => httpRequest(url, 'GET', page, { token }));
       expect(r.status, `${page}: ${r.text}`).toBe(200);
       const data = r.body.data;
-      const ids: string[] = Array.isArray(data) ? data.map((row: { id?: string | number; device_id?: string }) => String(row.id ?? row.device_id)) : Object.keys(data.numbers);
+      // a row's id: a document's, a message's media_id, a registration's username, a hotdesk's device_id
+      const idOf = (row: Record<string, unknown>) => String(row.id ?? row.media_id ?? row.username ?? row.device_id);
+      const ids: string[] = Array.isArray(data) ? data.map(idOf) : Object.keys(data.numbers);
       expect(ids.length).toBeLessThanOrEqual(PAGE);
       out.rows.push(...ids);
       out.statementsPerPage.push(queries.length);
@@ -213,6 +235,11 @@ describe('listings read the page they answer, whatever the size of the table', (
       ['parents of an account (its ancestors)', `/v2/accounts/${lab.children.at(-1)}/parents`, () => admin, () => 2],
       ['users', `${o}/users`, () => admin, () => docs() + 1],
       ['devices', `${o}/devices`, () => admin, docs],
+      // a page's boxes' messages are counted from the box index: a message each here
+      ['voicemail boxes, with their messages counted', `${o}/vmboxes`, () => admin, docs, PAGE],
+      ['fax boxes, with their SMTP addresses', `${o}/faxboxes`, () => admin, docs],
+      ["a box's voicemail messages", `/v2/accounts/${lab.reseller}/vmboxes/${lab.box}/messages`, () => admin, docs],
+      ['registrations', `${o}/registrations`, () => admin, docs],
       ['callflows', `${o}/callflows`, () => admin, docs],
       ['resources', `${o}/resources`, () => admin, docs],
       ['resource templates', `${o}/resource_templates`, () => admin, docs],
@@ -274,6 +301,18 @@ describe('listings read the page they answer, whatever the size of the table', (
     expect((await httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'Carol', password: 'pw' } })).body.data.username).toBe('carol');
     expect((await httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'cAROL', password: 'pw' } })).status).toBe(400);
     expect((await httpRequest(url, 'PUT', users, { token: admin, data: { ...NAMES, username: 'Éric', password: 'pw' } })).status).toBe(400);
+  });
+
+  it("a queue's agents are a search of the key, not a read of the account's users", async () => {
+    const { result: r, queries } = await logged(() => httpRequest(url, 'GET', `/v2/accounts/${lab.objects}/queues/${lab.queue}`, { token: admin }));
+    expect(r.status).toBe(200);
+    expect(r.body.data.agents).toHaveLength(lab.units);
+    expect(lab.units).toBeGreaterThan(10);
+    for (const q of queries) {
+      expect(wholeTableSteps(planOf(core.db, q.sql)), q.sql).toEqual([]);
+      // the agents (one user in ten), never the users
+      expect(rowsRead(core.db, q.sql, q.args), q.sql).toBeLessThanOrEqual(lab.units);
+    }
   });
 
   it('the bulk re-enable down the tree reads the auto-disabled hooks, not every account\'s hooks', async () => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  accountDoc,
   accountJson,
   createAccount,
   deleteAccount,
@@ -81,7 +82,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = getAccount(core, existingAccount(core, id, 'ACCOUNT'));
-        const value = { ...accountJson(a), tree: a.tree, children: listChildren(core, a.id).map((c) => c.id) };
+        const value = { ...accountJson(core, a), tree: a.tree, children: listChildren(core, a.id).map((c) => c.id) };
         emit(io, g, value, () =>
           [`${a.name} (${a.id})`, `realm: ${a.realm}`, `parents: ${a.tree.join(' > ') || '(root)'}`, `children: ${value.children.length}`].join('\n'),
         );
@@ -100,7 +101,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       withCore(cmd, (core, g) => {
         const parent = getAccount(core, existingAccount(core, opts.parent, '--parent'));
         const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: parent.id });
-        emit(io, g, accountJson(a), () => `Created account ${a.name} (${a.id}) under ${parent.name} (${parent.id}).`);
+        emit(io, g, accountJson(core, a), () => `Created account ${a.name} (${a.id}) under ${parent.name} (${parent.id}).`);
       }),
     );
 
@@ -117,7 +118,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       const fields = await fieldsToChange(opts.data, { name: opts.name, realm: opts.realm });
       await withCore(cmd, (core, g) => {
         const a = updateAccount(core, existingAccount(core, id, 'ACCOUNT'), fields, 'merge');
-        emit(io, g, accountJson(a), () => `Updated account ${a.name} (${a.id}): ${Object.keys(fields).join(', ')}.`);
+        emit(io, g, accountJson(core, a), () => `Updated account ${a.name} (${a.id}): ${Object.keys(fields).join(', ')}.`);
       });
     });
 
@@ -144,7 +145,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       withCore(cmd, async (core, g) => {
         const to = getAccount(core, existingAccount(core, opts.to, '--to'));
         const a = await moveAccount(core, undefined, existingAccount(core, id, 'ACCOUNT'), to.id);
-        emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${to.name} (${to.id}).`);
+        emit(io, g, { ...accountJson(core, a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${to.name} (${to.id}).`);
       }),
     );
 
@@ -154,7 +155,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = deleteAccount(core, existingAccount(core, id, 'ACCOUNT'));
-        emit(io, g, { ...accountJson(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
+        emit(io, g, { ...accountDoc(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
       }),
     );
 }

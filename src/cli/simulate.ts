@@ -4,6 +4,7 @@ import type { SimulateCommand } from './simulate-run.js';
 import { simulateQueueCallCommand, simulateVoicemailCommand } from './simulate-queue.js';
 import { simulateCallCommand, simulateParkingCommand } from './simulate-call.js';
 import { simulateMmsCommand, simulateNotificationCommand, simulateObjectCommand, simulateSmsCommand } from './simulate-events.js';
+import { simulateRegistrationCommand } from './simulate-registration.js';
 
 /** The `tel simulate` subcommands, declared explicitly (append new kinds here). */
 export const SIMULATE_COMMANDS: SimulateCommand[] = [
@@ -15,6 +16,7 @@ export const SIMULATE_COMMANDS: SimulateCommand[] = [
   simulateVoicemailCommand,
   simulateNotificationCommand,
   simulateObjectCommand,
+  simulateRegistrationCommand,
 ];
 
 /** `tel simulate …`: fire platform events through the same engine as the API. */
@@ -30,6 +32,7 @@ Examples:
   $ tel simulate parking --account <id> --slot 101 --outcome retrieved
   $ tel simulate voicemail --account <id> --vmbox <vmbox_id> --json
   $ tel simulate notification --account <id> --event register
+  $ tel simulate registration --account <id> --device <device_id>
 
 The events go through the same webhook engine as the API; a running \`tel serve\` sends them.`,
   );

@@ -21,6 +21,8 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { voicemailModule } from './voicemail/module.js';
+import { registrationsModule } from './registrations/module.js';
 import { accessListsModule } from './access-lists/module.js';
 import { agentsModule } from './agents/module.js';
 import { allotmentsModule } from './allotments/module.js';
@@ -56,6 +58,8 @@ export const MODULES: TelModule[] = [
   authModule,
   configModule,
   documentsModule,
+  voicemailModule,
+  registrationsModule,
   simulationsModule,
   tokenRestrictionsModule,
   limitsModule,

@@ -69,7 +69,7 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
       schemas: {
         ...named,
         Envelope: envelope('success', {}),
-        ErrorEnvelope: envelope('error', { type: 'object' }),
+        ErrorEnvelope: envelope('error', { type: ['object', 'array'] }),
         ValidationErrors: {
           type: 'object',
           description: 'Kazoo-shaped validation details: `{field: {rule: {message, target?, value?}}}`',
@@ -201,10 +201,13 @@ function envelope(status: 'success' | 'error', data: Json): Json {
 
 function errorResponse(e: (typeof ERROR_ANSWERS)[number]): Json {
   // a 400 names the fields that failed, or (a request HTTP cannot read, an app already installed) says why
+  // a 404 of a key a module looks up (a SIP username) lists it, as Kazoo's response_bad_identifier/2 does
   const data =
     e.example.status === 400
       ? { anyOf: [{ $ref: '#/components/schemas/ValidationErrors' }, { type: 'object', required: ['message'], properties: { message: { type: 'string' }, cause: {} } }] }
-      : { type: 'object' };
+      : e.example.status === 404
+        ? { anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'string' } }] }
+        : { type: 'object' };
   const out: Json = {
     description: e.description,
     content: {

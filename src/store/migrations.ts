@@ -692,6 +692,54 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    id: '3500-vm-messages',
+    sql: `
+      -- Voicemail messages (Kazoo's mailbox_message documents): a box's are listed newest first
+      -- from the first index, an account's from the second, and counted by folder from the third.
+      CREATE TABLE vm_messages (
+        id TEXT PRIMARY KEY,             -- YYYYMM- and 32 hex digits, also its media_id
+        account_id TEXT NOT NULL,
+        box_id TEXT NOT NULL,
+        folder TEXT NOT NULL,            -- new | saved | deleted
+        timestamp INTEGER NOT NULL,      -- when it was left, Gregorian seconds
+        metadata TEXT NOT NULL,          -- JSON, as Kazoo answers it
+        created INTEGER NOT NULL         -- unix ms
+      );
+      CREATE INDEX vm_messages_box ON vm_messages(account_id, box_id, timestamp, id);
+      CREATE INDEX vm_messages_account ON vm_messages(account_id, timestamp, id);
+      CREATE INDEX vm_messages_folder ON vm_messages(account_id, box_id, folder);
+    `,
+  },
+  {
+    id: '3500-registrations',
+    sql: `
+      -- SIP registrations (Kazoo's registrar keeps them in memory; here the simulations make them):
+      -- one a username of an account, live until expires_at, swept by that index once lapsed.
+      CREATE TABLE registrations (
+        account_id TEXT NOT NULL,
+        username TEXT NOT NULL,          -- lower case
+        device_id TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,     -- unix ms
+        fields TEXT NOT NULL,            -- JSON, as cb_registrations answers it
+        PRIMARY KEY (account_id, username)
+      );
+      CREATE INDEX registrations_expiry ON registrations(expires_at);
+      CREATE INDEX registrations_device ON registrations(account_id, device_id);
+    `,
+  },
+  {
+    id: '3500-master-apps',
+    sql: `
+      -- A master account has the catalogue's apps installed for those their allowed_users names
+      -- (apps-store/service.ts installDefaultApps, on a new master): the existing ones too.
+      INSERT OR IGNORE INTO account_apps (account_id, app_id, doc, modified)
+        SELECT a.id, p.id, json_object('allowed_users', json_extract(p.doc, '$.allowed_users'), 'users', json('[]'), 'name', p.name),
+               CAST(strftime('%s', 'now') AS INTEGER) * 1000
+          FROM accounts a, apps p
+         WHERE a.parent_id IS NULL AND a.superduper = 1 AND json_extract(p.doc, '$.allowed_users') IN ('all', 'admins');
+    `,
+  },
+  {
     id: '4000-crossbar-lookups',
     sql: `
       -- What the rest of Kazoo's crossbar modules look documents up by, each a search of a key
@@ -802,6 +850,64 @@ export const MIGRATIONS: Migration[] = [
         DELETE FROM account_ips WHERE account_id = old.id;
       END;
       INSERT OR IGNORE INTO account_ips (account_id, ip, owner_id) SELECT * FROM account_ips_of;
+    `,
+  },
+  {
+    id: '4001-user-queue-keys',
+    sql: `
+      -- The queues each user answers (a queue's roster, its agents) kept in doc_keys too
+      -- (\`queues\`: the queue's id), so that a queue's agents are one search of the key rather
+      -- than a read of every user of the account.
+      DROP TRIGGER doc_keys_insert;
+      DROP TRIGGER doc_keys_update;
+      DROP TRIGGER doc_keys_delete;
+      DROP VIEW doc_keys_of;
+      CREATE VIEW doc_keys_of (doc_id, account_id, field, value) AS
+        SELECT d.id, d.account_id, 'numbers', t.value FROM docs d, json_each(d.doc, '$.numbers') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'patterns', t.value FROM docs d, json_each(d.doc, '$.patterns') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT doc_id, account_id, CASE WHEN clean GLOB '*[^0-9a-f]*' THEN 'mac_address_raw' ELSE 'mac_address' END,
+               CASE WHEN clean GLOB '*[^0-9a-f]*' THEN written ELSE clean END
+          FROM (SELECT d.id AS doc_id, d.account_id, json_extract(d.doc, '$.mac_address') AS written,
+                       lower(replace(replace(replace(replace(json_extract(d.doc, '$.mac_address'), ':', ''), '-', ''), '.', ''), ' ', '')) AS clean
+                  FROM docs d WHERE d.kind = 'device' AND json_type(d.doc, '$.mac_address') = 'text')
+         WHERE clean <> ''
+        UNION ALL
+        SELECT d.id, d.account_id, 'directories', t.key FROM docs d, json_each(d.doc, '$.directories') t
+         WHERE d.kind = 'user' AND json_type(d.doc, '$.directories') = 'object'
+        UNION ALL
+        SELECT d.id, d.account_id, 'hotdesk_users', t.key FROM docs d, json_each(d.doc, '$.hotdesk.users') t
+         WHERE d.kind = 'device' AND json_type(d.doc, '$.hotdesk.users') = 'object'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.conference_numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.member.numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.moderator.numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'queues', t.value FROM docs d, json_each(d.doc, '$.queues') t
+         WHERE d.kind = 'user' AND t.type = 'text';
+      CREATE TRIGGER doc_keys_insert AFTER INSERT ON docs WHEN new.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_update AFTER UPDATE OF doc, kind, account_id ON docs
+        WHEN old.kind IN ('callflow', 'device', 'user', 'conference') OR new.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_delete AFTER DELETE ON docs WHEN old.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+      END;
+      INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE field = 'queues';
     `,
   },
 ];

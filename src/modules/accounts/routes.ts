@@ -8,6 +8,7 @@ import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey }
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { accountSchema } from './schema.js';
 import {
+  accountDoc,
   accountJson,
   checkAccountCreate,
   checkAccountWrite,
@@ -19,6 +20,7 @@ import {
   updateAccount,
 } from './service.js';
 import { childrenPage, descendantsPage, type ChildRow, type TreeRow } from './tree-index.js';
+import type { Account } from './service.js';
 
 /** Children, descendants and siblings are listed by name, keyed by `[name, id]`. */
 const BY_NAME = opaqueKey('string', 'string');
@@ -26,14 +28,24 @@ const BY_NAME = opaqueKey('string', 'string');
 /** Ancestors are listed root first, keyed by how far above the account each is. */
 const BY_DEPTH = opaqueKey('number');
 
-/** A listing row of the tree: Kazoo's summary (`tree`: the ancestors, root first). */
+/** A row of the descendants listing, as Kazoo's `accounts/listing_by_descendants` view emits it (`tree`: the ancestors, root first). */
 function treeSummary(r: TreeRow): Record<string, unknown> {
-  return { id: r.id, name: r.name, realm: r.realm, tree: JSON.parse(r.tree) };
+  return { id: r.id, name: r.name, realm: r.realm, tree: JSON.parse(r.tree), flags: flagsOf(r) };
 }
 
-/** A row of the children and siblings listings: the summary and how many accounts are below it. */
+/** A row of the children and siblings listings, as Kazoo's `accounts/listing_by_children` view emits it: how many accounts are below it, no tree. */
 function childJson(r: ChildRow): Record<string, unknown> {
-  return { ...treeSummary(r), descendants_count: r.descendants_count };
+  return { id: r.id, name: r.name, realm: r.realm, descendants_count: r.descendants_count, flags: flagsOf(r) };
+}
+
+/** An account's `flags`, `[]` when it has none (Kazoo's views emit `doc.flags || []`). */
+function flagsOf(r: TreeRow): unknown {
+  return r.flags === null ? [] : JSON.parse(r.flags);
+}
+
+/** An account as the API answers it to the caller (its billing mode is the caller's, see accountJson). */
+function answerOf(ctx: RequestContext, core: Core, a: Account): Readonly<Record<string, unknown>> {
+  return accountJson(core, a, authOf(ctx).accountId);
 }
 
 /** `parents` and `tree`: the ancestors the caller may see, `{id, name}`, root first (nearest first when descending). */
@@ -49,21 +61,24 @@ const moveSchema = {
   properties: { to: { type: 'string', description: 'the id of the new parent account' } },
 };
 
-/** What an account's answers add to its document. */
+/** What an account's answers add to its document: the private fields Kazoo's `cb_accounts` copies into them. */
 const DERIVED = {
   superduper_admin: { type: 'boolean', description: 'the account is a super-duper admin (the master account)' },
   is_reseller: { type: 'boolean' },
+  reseller_id: { type: 'string', description: 'the nearest reseller above the account, else the master account' },
+  billing_mode: { enum: ['limits_only', 'normal', 'manual'], description: "`limits_only` when the caller's account is the account's reseller, `normal` when the master account is, else `manual`" },
+  wnm_allow_additions: { type: 'boolean', description: 'the account may add numbers outside the carriers (always false here)' },
   created: { type: 'integer', description: 'Gregorian seconds' },
 };
-const answer = documentAnswer(accountSchema, DERIVED);
+const answer = documentAnswer(accountSchema, DERIVED, Object.keys(DERIVED));
 
 const TREE = { type: 'array', items: { type: 'string' }, description: "the account's ancestors, root first" };
 
 /** A row of the descendants listing. */
-const SUMMARY = listAnswer(accountSchema, ['name', 'realm'], { tree: TREE });
+const SUMMARY = listAnswer(accountSchema, ['name', 'realm', 'flags'], { tree: TREE });
 
 /** A row of the children and siblings listings: how many accounts are below each, too. */
-const CHILDREN = listAnswer(accountSchema, ['name', 'realm'], { tree: TREE, descendants_count: { type: 'integer', minimum: 0 } });
+const CHILDREN = listAnswer(accountSchema, ['name', 'realm', 'flags'], { descendants_count: { type: 'integer', minimum: 0 } });
 
 /** The ancestors' listings (parents, tree): each `{id, name}`, root first. */
 const ANCESTORS = {
@@ -78,7 +93,7 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts',
     body: accountSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: authOf(ctx).accountId })) }),
+    handler: (ctx, core) => ({ data: answerOf(ctx, core, createAccount(core, dataObject(ctx), { parentId: authOf(ctx).accountId })) }),
   },
   {
     method: 'PUT',
@@ -88,7 +103,7 @@ export const accountRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       const input = dataObject(ctx);
       checkAccountCreate(core, authOf(ctx), input);
-      return { data: accountJson(createAccount(core, input, { parentId: ctx.params.account_id })) };
+      return { data: answerOf(ctx, core, createAccount(core, input, { parentId: ctx.params.account_id })) };
     },
   },
   {
@@ -97,22 +112,23 @@ export const accountRoutes: RouteDef[] = [
     response: answer,
     handler: (ctx, core) => {
       const a = getAccount(core, ctx.params.account_id);
-      return { data: accountJson(a), extras: { revision: a.rev } };
+      return { data: answerOf(ctx, core, a), extras: { revision: a.rev } };
     },
   },
   ...writeRoutes('accounts/:account_id', (ctx, core, mode) => {
     const input = dataObject(ctx);
     checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
     const account = updateAccount(core, ctx.params.account_id, input, mode === 'merge' ? 'merge' : 'post', ifMatchOf(ctx));
-    return { data: accountJson(account) };
+    return { data: answerOf(ctx, core, account) };
   }, accountSchema, answer),
   {
     method: 'DELETE',
     path: 'accounts/:account_id',
-    response: deletedAnswer(accountSchema, DERIVED),
+    // Kazoo answers the deleted document as stored, without the fields its other answers add
+    response: deletedAnswer(accountSchema),
     handler: (ctx, core) => {
       checkAccountWrite(core, authOf(ctx), ctx.params.account_id, 'delete');
-      return { data: { ...accountJson(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } };
+      return { data: { ...accountDoc(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } };
     },
   },
   {
@@ -154,21 +170,21 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id/move',
     body: moveSchema,
     response: answer,
-    handler: async (ctx, core) => ({ data: accountJson(await moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
+    handler: async (ctx, core) => ({ data: answerOf(ctx, core, await moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
   },
   {
     method: 'PUT',
     path: 'accounts/:account_id/reseller',
     superduper: true,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(setReseller(core, ctx.params.account_id, true)) }),
+    handler: (ctx, core) => ({ data: answerOf(ctx, core, setReseller(core, ctx.params.account_id, true)) }),
   },
   {
     method: 'DELETE',
     path: 'accounts/:account_id/reseller',
     superduper: true,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(setReseller(core, ctx.params.account_id, false)) }),
+    handler: (ctx, core) => ({ data: answerOf(ctx, core, setReseller(core, ctx.params.account_id, false)) }),
   },
   {
     method: 'GET',

@@ -31,7 +31,11 @@ const routes: RouteDef[] = [
     handler: (ctx, core) => {
       const deck = ratedeck(ctx, core);
       const prefix = ctx.query.get('prefix');
-      if (prefix) return { data: ratesForPrefix(core, deck, prefix).map(publicDoc) };
+      if (prefix) {
+        // cb_rates summary/2 loads rates/lookup through crossbar_view: a listing, with its page_size
+        const found = ratesForPrefix(core, deck, prefix).map(publicDoc);
+        return { data: found, extras: { page_size: found.length } };
+      }
       const desc = descendingOf(ctx.query);
       return listingReply(ctx.query, (q) => ratesPage(core, deck, q, desc), (d) => documentSummary(rates.kind, d), CREATED_KEY);
     },
