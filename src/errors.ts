@@ -87,6 +87,10 @@ export const errors = {
   /** 404: no such endpoint or path. */
   notFound: () => new ApiError(404, 'not_found', { message: 'not found' }),
 
+  /** 404 in the words a Kazoo module answers it (`could not find cdr with supplied id`, `utc_offset must be a number`). */
+  notFoundAs: (message: string, cause?: string) =>
+    new ApiError(404, message, { message, ...(cause !== undefined ? { cause } : {}) }),
+
   /** 405 with the `Allow` header listing what the path accepts. */
   methodNotAllowed: (allowed: string[]) =>
     new ApiError(405, 'invalid_method', { message: 'method not allowed' }, { Allow: allowed.join(', ') }),
@@ -209,6 +213,9 @@ export const errors = {
 
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
+
+  /** 500: Kazoo's `unspecified_fault`, for what its module cannot do (a quickcall with no endpoint to ring). */
+  unspecifiedFault: (cause: string) => new ApiError(500, 'unspecified_fault', { message: 'unspecified fault', cause }),
 } as const;
 
 /** How many of an enum's values a sentence lists before saying how many more there are. */

@@ -385,6 +385,21 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
     expect(bad.body.data.created_from.type).toBeDefined();
   });
 
+  it('a listing of a time window (CDRs, crossbar_view:ranged) reads created_from/created_to as its range and applies the other filters over the whole record', async () => {
+    const owner = (await createSubAccount(srv, account, 'Calls filtered')).id;
+    for (const caller of ['+14155550501', '+14155550502']) {
+      const r = await srv.request('PUT', `/v2/accounts/${owner}/simulations`, { token, data: { kind: 'call', caller_id_number: caller, callee_id_number: '+14155550599' } });
+      expect(r.status).toBe(201);
+    }
+    const path = `accounts/${owner}/cdrs/interaction`;
+    const rows = (await get(path, '')).data;
+    expect(rows).toHaveLength(2);
+    const now = Math.floor(Date.now() / 1000) + 62_167_219_200;
+    const kept = (await get(path, `created_from=${now - 600}&created_to=${now + 60}&filter_call_id=${rows[1].call_id}`)).data;
+    expect(kept.map((r: any) => r.call_id)).toEqual([rows[1].call_id]);
+    expect((await get(path, `created_from=${now - 600}&filter_call_id=nobody`)).data).toEqual([]);
+  });
+
   it('a filter that keeps two rows of 3,000 answers them a page at a time: the reads go on past rows that do not match', async () => {
     const owner = (await createSubAccount(srv, account, 'Many devices')).id;
     const insert = srv.core.db.prepare("INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, 'device', ?, ?, '{}', '1-x', ?, ?)");

@@ -1,7 +1,7 @@
 import { jsonArrayPieces, jsonTooDeep } from '../util/json.js';
 import { errors } from '../errors.js';
 import { CHUNK_ROWS, everyPage, fillPage, ScanBudget, timedRead, type CompoundKey, type Page, type PageQuery, type RowFilter } from '../store/pages.js';
-import { gregorianWindow, type TimeWindow } from '../util/time.js';
+import { boundedWindow, gregorianWindow, type TimeWindow } from '../util/time.js';
 import { docFilterOf, onlyTimeBounds, type DocFilter } from '../util/doc-filter.js';
 import { nextTurn } from '../util/timers.js';
 import type { EnvelopeExtras } from './envelope.js';
@@ -287,6 +287,21 @@ export function integerParam(query: URLSearchParams, name: string): number | und
 export function timeWindowOf(query: URLSearchParams): TimeWindow {
   return gregorianWindow(integerParam(query, 'created_from'), integerParam(query, 'created_to'));
 }
+
+/**
+ * `created_from` / `created_to` of a listing Kazoo bounds (its per-month databases): the last
+ * `maxRangeSeconds` by default, and never a wider window (see boundedWindow).
+ */
+export function boundedWindowOf(query: URLSearchParams, maxRangeSeconds: number): Required<TimeWindow> {
+  return boundedWindow(integerParam(query, 'created_from'), integerParam(query, 'created_to'), maxRangeSeconds);
+}
+
+/** The parameters of a listing Kazoo bounds in time: the window (the last month by default), paging, newest first. */
+export const BOUNDED_QUERY: readonly QueryParam[] = [
+  { name: 'created_from', description: 'only what was created at or after (Gregorian seconds; default: `maximum_range` before `created_to`)', schema: { type: 'integer', minimum: 0 } },
+  { name: 'created_to', description: 'only what was created at or before (Gregorian seconds; default: now)', schema: { type: 'integer', minimum: 0 } },
+  ...NEWEST_FIRST_QUERY,
+];
 
 /** Newest first unless `ascending=true` or `descending=false` (Kazoo's time-ranged views). */
 export function newestFirst(query: URLSearchParams): boolean {

@@ -46,6 +46,15 @@ import { ratesModule } from './rates/module.js';
 import { resourceSelectorsModule } from './resource-selectors/module.js';
 import { schemasModule } from './schemas/module.js';
 import { temporalRulesModule } from './temporal-rules/module.js';
+import { cdrsModule } from './cdrs/module.js';
+import { channelsModule } from './channels/module.js';
+import { recordingsModule } from './recordings/module.js';
+import { messagesModule } from './messages/module.js';
+import { parkedCallsModule } from './parked-calls/module.js';
+import { acdcCallStatsModule } from './acdc-call-stats/module.js';
+import { quickcallModule } from './quickcall/module.js';
+import { presenceModule } from './presence/module.js';
+import { faxesModule } from './faxes/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -99,4 +108,13 @@ export const MODULES: TelModule[] = [
   resourceSelectorsModule,
   schemasModule,
   temporalRulesModule,
+  cdrsModule,
+  channelsModule,
+  recordingsModule,
+  messagesModule,
+  parkedCallsModule,
+  acdcCallStatsModule,
+  quickcallModule,
+  presenceModule,
+  faxesModule,
 ];

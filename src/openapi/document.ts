@@ -28,7 +28,7 @@ const ERROR_ANSWERS: Record<number, { name: string; description: string; example
     example: errors.unsupportedMediaType(['image/png', 'image/jpeg', 'image/gif']),
   },
   429: { name: 'TooManyRequests', description: 'Too many failed logins: retry after `Retry-After` seconds', example: errors.tooManyLogins(30) },
-  500: { name: 'Failed', description: "What Kazoo answers 500 for besides a fault (no rate found for a number), with its message", example: errors.noRate() },
+  500: { name: 'Failed', description: "What Kazoo answers 500 for besides a crash, with its message: no rate found for a number, a quickcall with no endpoint to ring (`unspecified_fault`)", example: errors.noRate() },
   503: { name: 'Unavailable', description: 'The database file cannot be used now (held by another process a while, an I/O error, read-only): retry after `Retry-After` seconds', example: errors.datastoreTimeout() },
   507: { name: 'StorageFull', description: 'The disk holding the database is full: nothing is written until space is freed (reads go on); retry after `Retry-After` seconds', example: errors.datastoreFull() },
 };

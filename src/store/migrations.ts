@@ -910,4 +910,84 @@ export const MIGRATIONS: Migration[] = [
       INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE field = 'queues';
     `,
   },
+  {
+    id: '4100-switch-records',
+    sql: `
+      -- What a switch records of the calls tel simulates. CDRs: one row a call leg, written when it
+      -- ends, as Kazoo's cdr app stores it (its id is YYYYMM-<call_id>). Each listing reads one
+      -- index in its order: the account's by when the CDR was written (Kazoo's pvt_created), a
+      -- user's or a device's the same way, an interaction's legs by channel time, and the
+      -- interactions themselves by their first leg (first_leg = 1), as Kazoo's reduce picks it.
+      CREATE TABLE cdrs (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        created INTEGER NOT NULL,            -- unix ms
+        owner_id TEXT,                       -- custom_channel_vars.owner_id
+        authorizing_id TEXT,                 -- custom_channel_vars.authorizing_id
+        interaction_id TEXT NOT NULL,
+        interaction_time INTEGER NOT NULL,   -- Gregorian seconds
+        channel_time INTEGER NOT NULL,       -- channel_created_time (unix microseconds)
+        first_leg INTEGER NOT NULL,          -- 1: the interaction's earliest leg
+        doc TEXT NOT NULL,
+        PRIMARY KEY (account_id, id)
+      );
+      CREATE INDEX cdrs_created ON cdrs(account_id, created, id);
+      CREATE INDEX cdrs_owner ON cdrs(account_id, owner_id, created, id) WHERE owner_id IS NOT NULL;
+      CREATE INDEX cdrs_authorizing ON cdrs(account_id, authorizing_id, created, id) WHERE authorizing_id IS NOT NULL;
+      CREATE INDEX cdrs_interaction ON cdrs(account_id, interaction_id, channel_time, id);
+      CREATE INDEX cdrs_interactions ON cdrs(account_id, interaction_time, interaction_id) WHERE first_leg = 1;
+
+      -- The legs of calls in progress (Kazoo asks its switches; tel keeps them): a row a leg until
+      -- it hangs up. \`doc\` holds the channel as Kazoo answers it and what ending it needs.
+      CREATE TABLE channels (
+        account_id TEXT NOT NULL,
+        uuid TEXT NOT NULL,                  -- the leg's call id
+        call_id TEXT NOT NULL,               -- the simulated call it belongs to (its first leg's)
+        owner_id TEXT,
+        authorizing_id TEXT,
+        created INTEGER NOT NULL,            -- unix ms
+        doc TEXT NOT NULL,
+        PRIMARY KEY (account_id, uuid)
+      );
+      CREATE INDEX channels_account ON channels(account_id, created, uuid);
+      CREATE INDEX channels_call ON channels(account_id, call_id);
+      CREATE INDEX channels_owner ON channels(account_id, owner_id, created, uuid) WHERE owner_id IS NOT NULL;
+      CREATE INDEX channels_authorizing ON channels(account_id, authorizing_id, created, uuid) WHERE authorizing_id IS NOT NULL;
+
+      -- Parking slots holding a call (callflow's parked_calls document, one entry a slot).
+      CREATE TABLE parked_calls (
+        account_id TEXT NOT NULL,
+        slot TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (account_id, slot)
+      ) WITHOUT ROWID;
+
+      -- The devices a user owns (a user's quickcall rings them, a user's presence is theirs).
+      CREATE INDEX docs_device_owner ON docs(account_id, json_extract(doc, '$.owner_id')) WHERE kind = 'device';
+
+      -- What SIP phones watch (their SUBSCRIBEs, which the presence servers keep): one row a
+      -- subscription, until it expires.
+      CREATE TABLE presence_subscriptions (
+        account_id TEXT NOT NULL,
+        presentity TEXT NOT NULL,            -- the user part watched (an extension, a presence id)
+        package TEXT NOT NULL,               -- dialog | presence | message-summary
+        call_id TEXT NOT NULL,               -- the SUBSCRIBE dialog's
+        watcher TEXT NOT NULL,               -- who watches: user@realm
+        created INTEGER NOT NULL,            -- unix ms
+        expires INTEGER NOT NULL,            -- unix ms
+        doc TEXT NOT NULL,                   -- the last NOTIFY sent: {body, reply, sequence}
+        PRIMARY KEY (account_id, presentity, package, call_id)
+      ) WITHOUT ROWID;
+
+      -- Presence states set by hand (Kazoo's manual_presence document): presence id → state.
+      CREATE TABLE manual_presence (
+        account_id TEXT NOT NULL,
+        presence_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (account_id, presence_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -214,3 +214,24 @@ export function timedRead<T, K>(read: (q: PageQuery<K, T>) => Page<T, K>, q: Pag
   q.filter.budget.took((spent.user + spent.system) / 1000);
   return page;
 }
+
+/**
+ * The conditions of a listing's time window on `column` (the first of its order) for the page
+ * that starts at `startKey`: SQLite ranges an index on one bound of a column, so where the key
+ * (a row value, see keysetSql) is the tighter bound on the page's side of the window, the window
+ * leaves that side to it — else rows sharing the key's time, before it, would be read and skipped.
+ */
+export function windowConditions(
+  column: string,
+  from: number,
+  to: number,
+  startKey: CompoundKey | undefined,
+  descending: boolean,
+): { where: string[]; args: number[] } {
+  const at = startKey === undefined ? undefined : Number(startKey[0]);
+  const where: string[] = [];
+  const args: number[] = [];
+  if (descending || at === undefined || at < from) (where.push(`${column} >= ?`), args.push(from));
+  if (!descending || at === undefined || at > to) (where.push(`${column} <= ?`), args.push(to));
+  return { where, args };
+}

@@ -31,7 +31,8 @@ export const OBJECT_TYPES: Record<string, string> = {
   media: 'media',
 };
 
-interface Row {
+/** A row of `docs` as SQLite gives it. */
+export interface Row {
   id: string;
   kind: string;
   account_id: string;
@@ -42,7 +43,8 @@ interface Row {
   modified: number;
 }
 
-function fromRow(r: Row): StoredDoc {
+/** A `docs` row as a stored document. */
+export function fromRow(r: Row): StoredDoc {
   return {
     id: r.id,
     kind: r.kind,
