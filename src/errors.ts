@@ -95,22 +95,9 @@ export const errors = {
   methodNotAllowed: (allowed: string[]) =>
     new ApiError(405, 'invalid_method', { message: 'method not allowed' }, { Allow: allowed.join(', ') }),
 
-  /** 400: the request body is not JSON, or its envelope is not `{data: object|array}`. */
+  /** 400: the request body is not JSON (or not an object). */
   invalidJson: (reason: string) =>
     new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
-
-  /**
-   * 400 as Kazoo answers a body without `data` (its envelope schema requires it): the fields sent
-   * at the top level are named, and where they go.
-   */
-  invalidEnvelope: (topLevel: string[]) =>
-    new ApiError(400, 'invalid request envelope', {
-      data: {
-        required: {
-          message: `Field is required but missing: the request's fields go under "data" ({"data": {…}}), and ${topLevel.slice(0, 5).join(', ')}${topLevel.length > 5 ? ', …' : ''} came at the top level`,
-        },
-      },
-    }),
 
   /** 400: the request body nests objects and arrays deeper than tel reads. */
   tooDeep: (maxDepth: number) =>
@@ -139,8 +126,15 @@ export const errors = {
   invalidField: (field: string, rule: string, message: string, more: Record<string, unknown> = {}) =>
     new ApiError(400, 'validation error', { [field]: { [rule]: { message, ...more } } }),
 
-  /** 409: the revision sent in `If-Match` is not the stored one. */
+  /** 409: the document changed between its read and its write (another writer got there first). */
   conflict: () => new ApiError(409, 'datastore_conflict', { message: 'conflicting documents' }),
+
+  /**
+   * 412: a precondition of the request does not hold: the revision sent in `If-Match` is not the
+   * stored one, or a creation (PUT) was sent an `If-Match` (cowboy_rest answers these 412s; Kazoo
+   * sends them without a body).
+   */
+  preconditionFailed: (cause: string) => new ApiError(412, 'precondition_failed', { cause, message: 'precondition failed' }),
 
   /** 413: the body is larger than the documented maximum. */
   tooLarge: (maxBytes: number) =>

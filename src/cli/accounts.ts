@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { filterOfOption, withFilterOption } from './filters.js';
 import {
   accountDoc,
+  accountFilterDoc,
   accountJson,
   createAccount,
   deleteAccount,
@@ -59,13 +61,18 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     '\nExamples:\n  $ tel accounts list\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts tree\n  $ tel accounts move <id> --to <parent_id>\n  $ tel accounts show <id> --json',
   );
 
-  withGlobals(accounts.command('list'))
+  withFilterOption(withGlobals(accounts.command('list')))
     .description('every account with its parent, or the descendants of one')
     .option('--under <account>', 'only the descendants of this account')
-    .addHelpText('after', '\nExamples:\n  $ tel accounts list\n  $ tel accounts list --under <id> --json     the sub-accounts of one account, as JSON')
-    .action(async (opts: { under?: string }, cmd: Command) =>
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel accounts list\n  $ tel accounts list --under <id> --json     the sub-accounts of one account, as JSON\n  $ tel accounts list --filter is_reseller=true',
+    )
+    .action(async (opts: { under?: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = (opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core)).map((a) => ({
+        const filter = filterOfOption(opts.filter);
+        const all = opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core);
+        const rows = (filter ? all.filter((a) => filter.test(accountFilterDoc(core, a))) : all).map((a) => ({
           id: a.id,
           name: a.name,
           realm: a.realm,

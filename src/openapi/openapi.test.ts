@@ -32,7 +32,7 @@ describe('the OpenAPI document', () => {
     const create = doc.paths['/accounts/{account_id}/webhooks'].put;
     expect(create.requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['data'], properties: { data: { $ref: '#/components/schemas/webhooks' } } });
     expect(create.parameters).toEqual([{ name: 'account_id', in: 'path', required: true, schema: { type: 'string' } }]);
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '413', '503', '507']);
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '412', '413', '415', '503', '507']);
     const patch = doc.paths['/accounts/{account_id}/webhooks/{webhook_id}'].patch;
     expect(patch.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/webhooks_patch' });
     expect(doc.components.schemas.webhooks_patch.required).toBeUndefined();
@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.authToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' });
     expect(doc.components.responses.Forbidden.content['application/json'].example.data).toMatchObject({ cause: 'access denied by token restrictions' });
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ['ChargesNotAccepted', 'Conflict', 'Failed', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
+      ['ChargesNotAccepted', 'Conflict', 'Failed', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'PreconditionFailed', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
     );
   });
 
@@ -71,10 +71,12 @@ describe('the OpenAPI document', () => {
     expect(rows.type).toBe('array');
     expect(rows.items.properties.name).toEqual(doc.components.schemas.devices.properties.name);
     expect(list.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)).toEqual([
-      'page_size', 'start_key', 'paginate', 'ascending', 'descending',
+      'page_size', 'start_key', 'paginate', 'filters', 'accept', 'ascending', 'descending',
     ]);
+    // Kazoo's filters: a family of parameters, an object exploded into the query string
+    expect(list.parameters.find((p: { name: string }) => p.name === 'filters')).toMatchObject({ style: 'form', explode: true, schema: { patternProperties: { '^filter_(not_)?.+$': { type: 'string' } } } });
     const attempts = doc.paths['/accounts/{account_id}/webhooks/attempts'].get.parameters.map((p: { name: string }) => p.name);
-    expect(attempts).toEqual(['account_id', 'created_from', 'created_to', 'page_size', 'start_key', 'paginate']);
+    expect(attempts).toEqual(['account_id', 'created_from', 'created_to', 'page_size', 'start_key', 'paginate', 'filters', 'accept']);
   });
 
   it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key, promoting a reseller, logging in by address and syncing a device read none', () => {

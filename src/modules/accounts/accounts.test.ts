@@ -134,14 +134,14 @@ describe('accounts and their tree', () => {
     await srv.request('PATCH', `/v2/accounts/${a1.id}`, { token: srv.adminToken, data: { enabled: true } });
   });
 
-  it('a stale revision in If-Match answers 409 and changes nothing', async () => {
+  it('a stale revision in If-Match answers 412 (cowboy_rest:if_match/3) and changes nothing', async () => {
     const got = await srv.request('GET', `/v2/accounts/${a1.id}`, { token: srv.adminToken });
     const rev = got.body.revision;
     const ok = await srv.request('PATCH', `/v2/accounts/${a1.id}`, { token: srv.adminToken, data: { timezone: 'Etc/UTC' }, headers: { 'If-Match': rev } });
     expect(ok.status).toBe(200);
     const stale = await srv.request('PATCH', `/v2/accounts/${a1.id}`, { token: srv.adminToken, data: { timezone: 'Europe/Paris' }, headers: { 'If-Match': rev } });
-    expect(stale.status).toBe(409);
-    expect(stale.body.message).toBe('datastore_conflict');
+    expect(stale.status).toBe(412);
+    expect(stale.body.message).toBe('precondition_failed');
     const after = await srv.request('GET', `/v2/accounts/${a1.id}`, { token: srv.adminToken });
     expect(after.body.data.timezone).toBe('Etc/UTC');
   });

@@ -4,16 +4,18 @@ import type { Core } from '../../core-type.js';
 import { ancestorsPage, setReseller, siblingsPage } from './tree.js';
 import { moveAccount } from './move.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey } from '../../http/paging.js';
+import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey, type ListingOptions } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { accountSchema } from './schema.js';
 import {
   accountDoc,
+  accountFilterDoc,
   accountJson,
   checkAccountCreate,
   checkAccountWrite,
   createAccount,
   deleteAccount,
+  findAccount,
   getAccount,
   readApiKey,
   rotateApiKey,
@@ -48,10 +50,30 @@ function answerOf(ctx: RequestContext, core: Core, a: Account): Readonly<Record<
   return accountJson(core, a, authOf(ctx).accountId);
 }
 
+/**
+ * The filters of the account listings test each account's document, as its GET answers it to the
+ * caller, with the private fields Kazoo keeps beside it.
+ */
+function accountFilters(ctx: RequestContext, core: Core): ListingOptions<{ id: string }> {
+  const caller = authOf(ctx).accountId;
+  return {
+    whole: (r) => {
+      const a = findAccount(core, r.id);
+      return a ? accountFilterDoc(core, a, caller) : { _id: r.id };
+    },
+  };
+}
+
 /** `parents` and `tree`: the ancestors the caller may see, `{id, name}`, root first (nearest first when descending). */
-function ancestorsReply(ctx: RequestContext, core: Core): Reply {
+function ancestorsReply(ctx: RequestContext, core: Core): Reply | Promise<Reply> {
   const nearestFirst = descendingOf(ctx.query);
-  return listingReply(ctx.query, (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst), (r) => ({ id: r.id, name: r.name }), BY_DEPTH);
+  return listingReply(
+    ctx.query,
+    (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst),
+    (r) => ({ id: r.id, name: r.name }),
+    BY_DEPTH,
+    accountFilters(ctx, core),
+  );
 }
 
 /** `POST …/move`: where the account goes. */
@@ -138,7 +160,7 @@ export const accountRoutes: RouteDef[] = [
     response: CHILDREN,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME);
+      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME, accountFilters(ctx, core));
     },
   },
   {
@@ -148,7 +170,7 @@ export const accountRoutes: RouteDef[] = [
     response: CHILDREN,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME);
+      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME, accountFilters(ctx, core));
     },
   },
   {
@@ -193,7 +215,7 @@ export const accountRoutes: RouteDef[] = [
     response: SUMMARY,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME);
+      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME, accountFilters(ctx, core));
     },
   },
   {

@@ -5,11 +5,12 @@ import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { publishObject, stripServerFields } from '../documents/store.js';
 import { errors, type ValidationErrors } from '../../errors.js';
-import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { addToTree, hasChildren, MAX_TREE_DEPTH, removeFromTree, renameInTree } from './tree-index.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
@@ -262,6 +263,11 @@ function buildAccountJson(core: Core, a: Account, mode: string): Record<string, 
   return out;
 }
 
+/** An account as its listings' filters see it: as its GET answers it (to a caller of `callerAccountId`), with Kazoo's private fields. */
+export function accountFilterDoc(core: Core, a: Account, callerAccountId?: string): Record<string, unknown> {
+  return wholeDoc(accountJson(core, a, callerAccountId), { id: a.id, type: 'account', rev: a.rev, accountId: a.id, created: a.created, modified: a.modified });
+}
+
 /** The realm an account gets when it is created without one. */
 export function defaultRealm(id: string): string {
   return `${id.slice(0, 8)}.tel.local`;
@@ -386,12 +392,13 @@ export function updateAccount(
     checkDoc(core, sent, id);
     const doc = mode === 'post' ? mergePatch(stored, sent) : sent;
     doc.realm = String(doc.realm).toLowerCase();
+    checkRevision(current.rev, ifMatch);
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);
     const res = stmt(core.db, 
         'UPDATE accounts SET name = ?, name_norm = ?, realm = ?, doc = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?',
       )
-      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
+      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     if (String(doc.name) !== current.name) renameInTree(core, id, String(doc.name));
     cache(core).clear(id);

@@ -1,4 +1,5 @@
 import { boundedWindowOf, BOUNDED_QUERY, CREATED_KEY, listingReply, newestFirst } from '../../http/paging.js';
+import { filterDoc } from '../documents/store.js';
 import { MAX_RANGE_SECONDS } from '../../util/time.js';
 import type { TelModule } from '../types.js';
 import { CALL_STAT_COLUMNS, callStatRow, callStatsPage } from './service.js';
@@ -19,7 +20,7 @@ export const acdcCallStatsModule: TelModule = {
       handler: (ctx, core) => {
         const window = boundedWindowOf(ctx.query, MAX_RANGE_SECONDS);
         const descending = newestFirst(ctx.query);
-        return listingReply(ctx.query, (q) => callStatsPage(core, ctx.params.account_id, { ...q, window, descending }), callStatRow, CREATED_KEY);
+        return listingReply(ctx.query, (q) => callStatsPage(core, ctx.params.account_id, { ...q, window, descending }), callStatRow, CREATED_KEY, { timeRange: true, whole: filterDoc });
       },
     },
   ],

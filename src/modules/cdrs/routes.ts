@@ -8,6 +8,12 @@ import type { JsonSchema } from '../../schema/validate.js';
 import { cdrRow, CDR_COLUMNS, RESELLER_COLUMNS } from './rows.js';
 import { cdrById, cdrMaxRange, cdrScope, listCdrs, listInteractions, listLegs, type CdrQuery } from './service.js';
 import type { StoredCdr } from './store.js';
+import { wholeDoc } from '../../util/doc-filter.js';
+
+/** A CDR as a listing's filters see it: the whole record, with the private fields Kazoo keeps beside it. */
+function cdrFilterDoc(c: StoredCdr): Record<string, unknown> {
+  return wholeDoc({ ...c.doc, id: c.id }, { id: c.id, type: 'cdr', created: c.created, modified: c.created });
+}
 
 const UTC_OFFSET: QueryParam = {
   name: 'utc_offset',
@@ -82,7 +88,7 @@ function cdrListing(path: string, of: (ctx: RequestContext) => { user?: string; 
       const account = ctx.params.account_id;
       const scope = cdrScope(core, account, of(ctx));
       const q = cdrQuery(ctx, core);
-      return listingReply(ctx.query, (p) => listCdrs(core, account, scope, { ...q, ...p }), rowOf(ctx), CREATED_KEY);
+      return listingReply(ctx.query, (p) => listCdrs(core, account, scope, { ...q, ...p }), rowOf(ctx), CREATED_KEY, { timeRange: true, whole: cdrFilterDoc });
     },
   };
 }
@@ -99,7 +105,7 @@ export const cdrRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       const account = ctx.params.account_id;
       const q = cdrQuery(ctx, core);
-      return listingReply(ctx.query, (p) => listInteractions(core, account, { ...q, ...p }), rowOf(ctx), NUMBER_ID_KEY);
+      return listingReply(ctx.query, (p) => listInteractions(core, account, { ...q, ...p }), rowOf(ctx), NUMBER_ID_KEY, { timeRange: true, whole: cdrFilterDoc });
     },
   },
   {
@@ -110,7 +116,7 @@ export const cdrRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       const account = ctx.params.account_id;
       const desc = newestFirst(ctx.query);
-      return listingReply(ctx.query, (p) => listLegs(core, account, ctx.params.interaction_id, p, desc), (c) => ({ ...c.doc, id: c.id }), NUMBER_ID_KEY);
+      return listingReply(ctx.query, (p) => listLegs(core, account, ctx.params.interaction_id, p, desc), (c) => ({ ...c.doc, id: c.id }), NUMBER_ID_KEY, { whole: cdrFilterDoc });
     },
   },
   {

@@ -107,12 +107,11 @@ export function cdrsPage(
   const w = windowConditions('created', window.createdFrom, window.createdTo, q.startKey, descending);
   where.push(...w.where);
   args.push(...w.args);
-  const page = readKeysetPage<Row>(
+  return readKeysetPage<Row, StoredCdr>(
     core.db,
-    { select: 'SELECT id, created, doc FROM cdrs', where, args, order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
+    { select: 'SELECT id, created, doc FROM cdrs', where, args, order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id], item: fromRow },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
 
 /**
@@ -127,7 +126,7 @@ export function interactionsPage(
   descending: boolean,
 ): Page<StoredCdr, CompoundKey> {
   const w = windowConditions('interaction_time', unixMsToGregorian(window.createdFrom), unixMsToGregorian(window.createdTo), q.startKey, descending);
-  const page = readKeysetPage<Row & { interaction_time: number; interaction_id: string }>(
+  return readKeysetPage<Row & { interaction_time: number; interaction_id: string }, StoredCdr>(
     core.db,
     {
       select: 'SELECT id, created, doc, interaction_time, interaction_id FROM cdrs',
@@ -136,10 +135,10 @@ export function interactionsPage(
       order: ['interaction_time', 'interaction_id'],
       descending,
       keyOf: (r) => [r.interaction_time, r.interaction_id],
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
 
 /** The legs of an interaction, by channel time (latest first unless `descending` is false), keyed by `[channel_time, id]`. */
@@ -150,7 +149,7 @@ export function legsPage(
   q: PageQuery<CompoundKey>,
   descending: boolean,
 ): Page<StoredCdr, CompoundKey> {
-  const page = readKeysetPage<Row & { channel_time: number }>(
+  return readKeysetPage<Row & { channel_time: number }, StoredCdr>(
     core.db,
     {
       select: 'SELECT id, created, doc, channel_time FROM cdrs',
@@ -159,10 +158,10 @@ export function legsPage(
       order: ['channel_time', 'id'],
       descending,
       keyOf: (r) => [r.channel_time, r.id],
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
 
 /** The interaction a CDR belongs to, or undefined when the account has no such CDR. */

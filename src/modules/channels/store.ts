@@ -69,10 +69,9 @@ export function channelsPage(core: Core, accountId: string, scope: CdrScope, q: 
   const s = scopeConditions(scope);
   const where = ['account_id = ?', ...s.where];
   const args: SQLInputValue[] = [accountId, ...s.args];
-  const page = readKeysetPage<Row>(
+  return readKeysetPage<Row, LiveLeg>(
     core.db,
-    { select: 'SELECT uuid, created, doc FROM channels', where, args, order: ['created', 'uuid'], descending, keyOf: (r) => [r.created, r.uuid] },
+    { select: 'SELECT uuid, created, doc FROM channels', where, args, order: ['created', 'uuid'], descending, keyOf: (r) => [r.created, r.uuid], item: fromRow },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }

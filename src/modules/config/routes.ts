@@ -51,10 +51,11 @@ export const configRoutes: RouteDef[] = [
     method: 'GET',
     path: 'system_configs',
     superduper: true,
-    // the stored categories, paged as Kazoo's crossbar_view pages them (cb_system_configs summary/1)
+    // the stored categories, paged as Kazoo's crossbar_view pages them (cb_system_configs summary/1); the filters test each category's document
     query: BY_CATEGORY_QUERY,
     response: { type: 'array', items: { type: 'string' } },
-    handler: (ctx, core) => listingReply(ctx.query, (q) => core.config.page(q, descendingOf(ctx.query)), (c) => c, BY_CATEGORY),
+    handler: (ctx, core) =>
+      listingReply(ctx.query, (q) => core.config.page(q, descendingOf(ctx.query)), (c) => c, BY_CATEGORY, { whole: (c) => core.config.get(c) ?? {} }),
   },
   {
     method: 'GET',

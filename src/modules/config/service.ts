@@ -340,13 +340,12 @@ export class ConfigService {
   }
 
   /** A page of the stored categories by name (Kazoo's `system_configs/crossbar_listing`), keyed by `[category]`. */
-  page(q: PageQuery<CompoundKey>, descending = false): Page<string, CompoundKey> {
-    const page = readKeysetPage<{ category: string }>(
+  page(q: PageQuery<CompoundKey, string>, descending = false): Page<string, CompoundKey> {
+    return readKeysetPage<{ category: string }, string>(
       this.core.db,
-      { select: 'SELECT category FROM system_configs', where: [], args: [], order: ['category'], descending, keyOf: (r) => [r.category] },
+      { select: 'SELECT category FROM system_configs', where: [], args: [], order: ['category'], descending, keyOf: (r) => [r.category], item: (r) => r.category },
       q,
     );
-    return { ...page, items: page.items.map((r) => r.category) };
   }
 }
 

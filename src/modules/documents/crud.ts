@@ -118,10 +118,9 @@ export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string
   return row;
 }
 
-/** A page of a kind's documents as its listing rows (the page's keys are the documents'): its `rows`, else each one's. */
-export function rowsPage<K>(kind: DocumentKind, core: Core, page: Page<StoredDoc, K>): Page<Record<string, unknown>, K> {
-  const items = kind.rows ? kind.rows(core, page.items) : page.items.map((d) => documentSummary(kind, d));
-  return { ...page, items };
+/** A page's documents of a kind as its listing rows: its `rows`, else each one's. */
+export function kindRows(kind: DocumentKind, core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
+  return kind.rows ? kind.rows(core, docs) : docs.map((d) => documentSummary(kind, d));
 }
 
 /**

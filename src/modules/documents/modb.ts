@@ -26,7 +26,7 @@ export interface ModbQuery extends PageQuery<CompoundKey> {
  */
 export function modbPage(core: Core, kind: string, accountId: string, q: ModbQuery, withPvt = false): Page<StoredDoc, CompoundKey> {
   const w = q.window ? windowConditions('created', q.window.createdFrom, q.window.createdTo, q.startKey, q.descending) : { where: [], args: [] };
-  const page = readKeysetPage<Row>(
+  return readKeysetPage<Row, StoredDoc>(
     core.db,
     {
       select: `SELECT id, kind, account_id, doc, ${withPvt ? 'pvt' : "'{}' AS pvt"}, rev, created, modified FROM docs`,
@@ -35,8 +35,8 @@ export function modbPage(core: Core, kind: string, accountId: string, q: ModbQue
       order: ['created', 'id'],
       descending: q.descending,
       keyOf: (r) => [r.created, r.id],
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }

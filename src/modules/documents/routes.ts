@@ -2,8 +2,8 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
-import { rowsPage, type DocumentService } from './crud.js';
-import { publicDoc, type StoredDoc } from './store.js';
+import { documentSummary, kindRows, type DocumentService } from './crud.js';
+import { filterDoc, publicDoc, type StoredDoc } from './store.js';
 
 /** The HTTP routes of a plain document kind. */
 export function documentRoutes(svc: DocumentService): RouteDef[] {
@@ -21,7 +21,10 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       response: listAnswer(svc.kind.schema, svc.kind.summary, svc.kind.rowFields),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => rowsPage(svc.kind, core, svc.page(core, ctx.params.account_id, q, desc)), (row) => row, CREATED_KEY);
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY, {
+          whole: filterDoc,
+          rows: (docs) => kindRows(svc.kind, core, docs),
+        });
       },
     },
     {

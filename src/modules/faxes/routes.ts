@@ -6,7 +6,7 @@ import { boundedWindowOf, BOUNDED_QUERY, CREATED_KEY, listingReply, newestFirst,
 import type { RouteDef } from '../../http/router.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { MAX_RANGE_SECONDS, unixMsToGregorian } from '../../util/time.js';
-import { publicDoc, type StoredDoc } from '../documents/store.js';
+import { filterDoc, publicDoc, type StoredDoc } from '../documents/store.js';
 import { blankFaxPdf } from './document.js';
 import {
   deleteFax,
@@ -89,7 +89,7 @@ function bounded(path: string, response: JsonSchema, page: (core: Core, accountI
     handler: (ctx, core) => {
       const window = boundedWindowOf(ctx.query, MAX_RANGE_SECONDS);
       const descending = newestFirst(ctx.query);
-      return listingReply(ctx.query, (q) => page(core, ctx.params.account_id, { ...q, window, descending }), json, CREATED_KEY);
+      return listingReply(ctx.query, (q) => page(core, ctx.params.account_id, { ...q, window, descending }), json, CREATED_KEY, { timeRange: true, whole: filterDoc });
     },
   };
 }
@@ -165,7 +165,7 @@ export const faxRoutes: RouteDef[] = [
     response: JOB_ROW,
     handler: (ctx, core) => {
       const descending = newestFirst(ctx.query);
-      return listingReply(ctx.query, (q) => jobsPage(core, ctx.params.account_id, { ...q, descending }), jobRow, CREATED_KEY);
+      return listingReply(ctx.query, (q) => jobsPage(core, ctx.params.account_id, { ...q, descending }), jobRow, CREATED_KEY, { whole: filterDoc });
     },
   },
   { method: 'GET', path: `${BASE}/outgoing/:job_id`, response: FAX, handler: (ctx, core) => ({ data: jobJson(getJob(core, ctx.params.account_id, ctx.params.job_id)) }) },

@@ -67,14 +67,9 @@ export function insertNumbers(db: Db, numbers: readonly string[], owner: Numbers
   ).run(owner.accountId, owner.resourceId, owner.jobId, owner.now, owner.now, JSON.stringify(numbers));
 }
 
-/**
- * A page of an account's numbers in E.164 order, keyed by the number itself, optionally in one
- * state (`reserved`, `in_service`, …).
- */
-export function listNumbers(core: Core, accountId: string, q: PageQuery<string> & { state?: string } = {}): Page<NumberRow, string> {
-  const where = `account_id = ? AND number >= ?${q.state ? ' AND state = ?' : ''}`;
-  const args: (string | number)[] = [accountId, q.startKey ?? ''];
-  if (q.state) args.push(q.state);
-  const rows = stmt(core.db, `SELECT * FROM phone_numbers WHERE ${where} ORDER BY number LIMIT ?`).all(...args, pageLimit(q.pageSize)) as unknown as NumberRow[];
+/** A page of an account's numbers in E.164 order, keyed by the number itself. */
+export function listNumbers(core: Core, accountId: string, q: PageQuery<string, NumberRow> = {}): Page<NumberRow, string> {
+  const rows = stmt(core.db, 'SELECT * FROM phone_numbers WHERE account_id = ? AND number >= ? ORDER BY number LIMIT ?')
+    .all(accountId, q.startKey ?? '', pageLimit(q)) as unknown as NumberRow[];
   return keysetPage(rows, q, (r) => r.number);
 }

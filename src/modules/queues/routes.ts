@@ -1,5 +1,5 @@
 import type { Core } from '../../core-type.js';
-import { attemptJson, responsesShownTo } from '../../delivery/attempts.js';
+import { attemptFilterDoc, attemptJson, responsesShownTo } from '../../delivery/attempts.js';
 import type { RequestContext } from '../../http/context.js';
 import { ATTEMPTS_QUERY, attemptsReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
@@ -36,7 +36,12 @@ function queueWithAgents(route: RouteDef): RouteDef {
 function notificationAttempts(ctx: RequestContext, core: Core) {
   const actor = authOf(ctx);
   const shown = responsesShownTo({ admin: isAccountAdmin(core, actor), superduper: actor.isSuperduper });
-  return attemptsReply(ctx.query, (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q), (r) => attemptJson(r, shown));
+  return attemptsReply(
+    ctx.query,
+    (q) => listQueueNotifications(core, ctx.params.account_id, ctx.params.queue_id, q),
+    (r) => attemptJson(r, shown),
+    (r) => attemptFilterDoc(r, attemptJson(r, shown)),
+  );
 }
 
 /** Queue documents (`/v2/accounts/{id}/queues[/{queue_id}]`), each queue's notification attempts and its roster. */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../http/context.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { writeRoutes, type QueryParam, type RouteDef } from '../../http/router.js';
 import { documentSummary } from '../documents/crud.js';
-import { publicDoc } from '../documents/store.js';
+import { filterDoc, publicDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { rateSchema } from './schema.js';
 import { createRate, ratedeckOf, ratedeckOwner, ratedecks, rateNumber, rates, ratesForPrefix, ratesPage } from './service.js';
@@ -37,7 +37,7 @@ const routes: RouteDef[] = [
         return { data: found, extras: { page_size: found.length } };
       }
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => ratesPage(core, deck, q, desc), (d) => documentSummary(rates.kind, d), CREATED_KEY);
+      return listingReply(ctx.query, (q) => ratesPage(core, deck, q, desc), (d) => documentSummary(rates.kind, d), CREATED_KEY, { whole: filterDoc });
     },
   },
   {

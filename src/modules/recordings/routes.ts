@@ -3,7 +3,7 @@ import { boundedWindowOf, BOUNDED_QUERY, CREATED_KEY, listingReply, newestFirst 
 import type { RouteDef } from '../../http/router.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { MAX_RANGE_SECONDS } from '../../util/time.js';
-import { publicDoc, type StoredDoc } from '../documents/store.js';
+import { filterDoc, publicDoc, type StoredDoc } from '../documents/store.js';
 import { deleteRecording, getRecording, recordingAudio, recordingsPage, RECORDING_TYPE } from './service.js';
 
 const RECORDING: JsonSchema = {
@@ -47,7 +47,7 @@ export const recordingRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       const window = boundedWindowOf(ctx.query, MAX_RANGE_SECONDS);
       const descending = newestFirst(ctx.query);
-      return listingReply(ctx.query, (q) => recordingsPage(core, ctx.params.account_id, { ...q, window, descending }), row, CREATED_KEY);
+      return listingReply(ctx.query, (q) => recordingsPage(core, ctx.params.account_id, { ...q, window, descending }), row, CREATED_KEY, { timeRange: true, whole: filterDoc });
     },
   },
   {

@@ -68,8 +68,8 @@ export function removeDeviceRegistrations(core: Core, accountId: string, deviceI
  * A page of an account's live registrations by username, keyed by `[username]` (every account's
  * when none is given: by account, then username, keyed by `[account_id, username]`).
  */
-export function registrationsPage(core: Core, accountId: string | undefined, q: PageQuery<CompoundKey>, nowMs = Date.now()): Page<Registration, CompoundKey> {
-  const page = readKeysetPage<Row>(
+export function registrationsPage(core: Core, accountId: string | undefined, q: PageQuery<CompoundKey, Registration>, nowMs = Date.now()): Page<Registration, CompoundKey> {
+  return readKeysetPage<Row, Registration>(
     core.db,
     {
       select: 'SELECT * FROM registrations',
@@ -78,10 +78,10 @@ export function registrationsPage(core: Core, accountId: string | undefined, q: 
       args: accountId === undefined ? [nowMs] : [accountId, nowMs],
       order: accountId === undefined ? ['account_id', 'username'] : ['username'],
       keyOf: (r) => (accountId === undefined ? [r.account_id, r.username] : [r.username]),
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
 
 /** How many live registrations an account has (every account's when none is given). */

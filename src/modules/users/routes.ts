@@ -5,7 +5,7 @@ import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { checkUserWrite, createUser, deleteUser, getUser, hashPasswordOf, updateUser, userJson, usersPage } from './service.js';
-import type { StoredDoc } from '../documents/store.js';
+import { filterDoc, type StoredDoc } from '../documents/store.js';
 import { userSchema } from './schema.js';
 import { deleteAttachments, fileFromUpload, findAttachment, IMAGE_TYPES, putAttachment } from '../documents/files.js';
 import { getAccount } from '../accounts/service.js';
@@ -90,7 +90,7 @@ export const userRoutes: RouteDef[] = [
     response: ANSWER_ROW,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => usersPage(core, ctx.params.account_id, q, desc), userSummary, CREATED_KEY);
+      return listingReply(ctx.query, (q) => usersPage(core, ctx.params.account_id, q, desc), userSummary, CREATED_KEY, { whole: (u) => filterDoc(u, userJson(u)) });
     },
   },
   {

@@ -96,8 +96,8 @@ export function folderCounts(core: Core, accountId: string, boxIds: string[]): M
  * A page of an account's messages (of one box when `boxId` is given) by when they were left,
  * newest first unless `oldestFirst`, keyed by `[timestamp, id]`.
  */
-export function messagesPage(core: Core, accountId: string, boxId: string | undefined, q: PageQuery<CompoundKey>, oldestFirst = false): Page<VmMessage, CompoundKey> {
-  const page = readKeysetPage<Row>(
+export function messagesPage(core: Core, accountId: string, boxId: string | undefined, q: PageQuery<CompoundKey, VmMessage>, oldestFirst = false): Page<VmMessage, CompoundKey> {
+  return readKeysetPage<Row, VmMessage>(
     core.db,
     {
       select: 'SELECT id, account_id, box_id, folder, timestamp, metadata FROM vm_messages',
@@ -106,8 +106,8 @@ export function messagesPage(core: Core, accountId: string, boxId: string | unde
       order: ['timestamp', 'id'],
       descending: !oldestFirst,
       keyOf: (r) => [r.timestamp, r.id],
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
