@@ -99,6 +99,13 @@ export const errors = {
   invalidJson: (reason: string) =>
     new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
 
+  /**
+   * 400: a JSON body whose envelope is not `{data: object|array, …}`. The rule failed is Kazoo's
+   * (its envelope schema, `api_util:is_valid_request_envelope/2`); the message is the one
+   * `api_util:set_request_data_in_context/4` gives it, which tel's contract names.
+   */
+  invalidEnvelope: (details: ValidationErrors) => new ApiError(400, 'invalid request envelope', details),
+
   /** 400: the request body nests objects and arrays deeper than tel reads. */
   tooDeep: (maxDepth: number) =>
     new ApiError(400, 'invalid json', {

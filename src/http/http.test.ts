@@ -84,8 +84,8 @@ describe('the HTTP envelope, errors and order of checks', () => {
     const sent = { first_name: 'Ada', last_name: 'Lovelace', username: 'ada' };
     const bare = await srv.request('PUT', `/v2/accounts/${srv.master.account_id}/users`, { body: JSON.stringify(sent), token: srv.adminToken });
     expect(bare.status).toBe(400);
-    // api_util:is_valid_request_envelope/2, its message as cb_context:failed/2 leaves it (request-features.test.ts)
-    expect(bare.body.message).toBe('validation error');
+    // api_util:is_valid_request_envelope/2 (request-features.test.ts)
+    expect(bare.body.message).toBe('invalid request envelope');
     expect(bare.body.data.data.required).toEqual({ message: 'Field is required but missing', value: sent });
     // an empty body has no envelope to check
     const r = await srv.request('PATCH', `/v2/accounts/${srv.master.account_id}`, { body: '', token: srv.adminToken });

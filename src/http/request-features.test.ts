@@ -215,13 +215,13 @@ describe('request features (api_util, api_resource, crossbar_doc, cowboy_rest)',
       const r = await fetch(`${srv.url}${base()}/devices`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'no envelope' }) });
       expect(r.status).toBe(400);
       const body = (await r.json()) as any;
-      // set_request_data_in_context/4 names it "invalid request envelope", but cb_context:failed/2 answers the message of
-      // kz_json_schema:error_to_jobj/2, whose set_default_options/1 makes it "validation error": the source wins
-      expect(body.message).toBe('validation error');
+      // the message set_request_data_in_context/4 gives it, as tel's contract names it
+      expect(body.message).toBe('invalid request envelope');
       expect(body.error).toBe('400');
       expect(body.data).toEqual({ data: { required: { message: 'Field is required but missing', value: { name: 'no envelope' } } } });
       const typed = await raw('PUT', `${base()}/devices`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: 'x' }) });
       expect(typed.status).toBe(400);
+      expect(((await typed.clone().json()) as any).message).toBe('invalid request envelope');
       expect(((await typed.json()) as any).data).toEqual({ data: { type: { message: 'Value did not match type(s): object, array', target: 'object, array', value: 'x' } } });
       // an empty body has no envelope to check
       expect((await raw('DELETE', `${base()}/devices/${(await createDevice({ name: 'Bodiless' })).id}`, { headers: { 'Content-Type': 'application/json' } })).status).toBe(200);

@@ -256,10 +256,10 @@ export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_L
   }
   const env = parsed as Record<string, unknown>;
   if (env.data === undefined) {
-    throw errors.validation({ data: { required: { message: 'Field is required but missing', value: env } } });
+    throw errors.invalidEnvelope({ data: { required: { message: 'Field is required but missing', value: env } } });
   }
   if (env.data === null || typeof env.data !== 'object') {
-    throw errors.validation({ data: { type: { message: 'Value did not match type(s): object, array', target: 'object, array', value: env.data } } });
+    throw errors.invalidEnvelope({ data: { type: { message: 'Value did not match type(s): object, array', target: 'object, array', value: env.data } } });
   }
   return env;
 }
