@@ -990,4 +990,15 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: '4300-cccps-search',
+    sql: `
+      -- Calling-card callback entries: a PIN or caller ID names one active entry across accounts
+      -- (Kazoo's cccps views), found by one index look-up.
+      CREATE INDEX docs_cccp_pin ON docs(json_extract(doc, '$.pin')) WHERE kind = 'cccp';
+      CREATE INDEX docs_cccp_cid ON docs(json_extract(doc, '$.cid')) WHERE kind = 'cccp';
+      -- Accounts searched by realm (Kazoo's search_by_realm: lower case, letters and digits only).
+      CREATE INDEX accounts_realm_search ON accounts(replace(replace(replace(realm, '.', ''), '-', ''), '_', ''));
+    `,
+  },
 ];
