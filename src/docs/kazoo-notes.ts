@@ -32,7 +32,6 @@ export const KAZOO_NOTES: Readonly<Record<string, string>> = {
   sup: "commands to Kazoo's Erlang nodes (`sup`): tel is not Kazoo",
   tasks: "background CSV tasks (imports, exports): tel's bulk numbers are resource jobs",
   transactions: 'payment transactions: tel bills nothing',
-  user_auth: 'password recovery by e-mail: tel sends no e-mail',
   vmboxes: "messages' audio (`raw`, one message's or several in a zip): tel's simulated voicemail records no sound",
   websockets: "events over a websocket (blackhole): tel sends events as webhooks",
 };

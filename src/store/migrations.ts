@@ -1001,4 +1001,18 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX accounts_realm_search ON accounts(replace(replace(replace(realm, '.', ''), '-', ''), '_', ''));
     `,
   },
+  {
+    id: '4301-password-resets',
+    sql: `
+      -- Password reset links asked for (PUT user_auth/recovery): each id kept as its SHA-256, used
+      -- once, for a day (older rows are dropped when a new one is asked for).
+      CREATE TABLE password_resets (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        created INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX password_resets_created ON password_resets(created);
+    `,
+  },
 ];
