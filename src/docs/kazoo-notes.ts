@@ -11,7 +11,6 @@ export const KAZOO_NOTES: Readonly<Record<string, string>> = {
   auth: "single sign-on (OAuth apps, providers, keys, links): tel logs in with credentials, API keys and addresses",
   bulk: 'changes to many documents of several kinds in one request: not built',
   call_inspector: "SIP traces of calls, from the switch: tel has no switch",
-  cdrs: "`cdrs/summary`, billable seconds of every CDR of a range summed by direction, number class and domain: not built",
   conferences: 'actions on a running conference and its participants (lock, dial, play, mute, kick): no conference runs in tel',
   devices: "`PUT devices/{id}` (`action: notify`, a SIP NOTIFY sent to the phone) needs a switch",
   functions: "functions Kazoo's `function` callflow action runs: tel runs no callflow",

@@ -4,6 +4,7 @@ import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { MAX_RANGE_SECONDS, type TimeWindow } from '../../util/time.js';
 import { getDoc } from '../documents/store.js';
 import { getUser } from '../users/service.js';
+import { nextTurn } from '../../util/timers.js';
 import type { ConfigCategory } from '../config/categories.js';
 import { cdrsPage, getCdr, interactionOf, interactionsPage, legsPage, type CdrScope, type StoredCdr } from './store.js';
 
@@ -69,4 +70,56 @@ export function listLegs(core: Core, accountId: string, id: string, q: PageQuery
     throw errors.badIdentifier(id);
   }
   return legsPage(core, accountId, interaction, q, descending);
+}
+
+/** Billable seconds by direction, then domain, then number class (`total`, and by rate name): Kazoo's `cdrs/summary`. */
+export type CdrSummary = Record<'inbound' | 'outbound', Record<string, Record<string, Record<string, number>>>>;
+
+/** The class of a dialled number, as Kazoo's `summarize_cdrs` view tells it (US-centric, as it is). */
+export function summaryClassifier(number: string): string {
+  if (/^\+1((?:800|888|877|866|855)\d{7})$/.test(number)) return 'tollfree_us';
+  if (/^\+1(900\d{7})$/.test(number)) return 'toll_us';
+  if (/^(911|933)$/.test(number)) return 'emergency';
+  if (/^\+?1((?:684|264|268|242|246|441|284|345|767|809|829|849|473|671|876|664|670|787|939|869|758|784|721|868|649|340)\d{7})$/.test(number)) return 'caribbean';
+  if (/^\+?1?([2-9][0-9]{2}[2-9][0-9]{6})$/.test(number)) return 'did_us';
+  if (/^\+[2-9]\d{7,}$/.test(number)) return 'international';
+  return 'unknown';
+}
+
+/** Adds one CDR to a summary, when Kazoo's view counts it: an inbound leg from outside, an outbound leg through a carrier. */
+export function addToSummary(summary: CdrSummary, doc: Record<string, unknown>): void {
+  const ccv = doc.custom_channel_vars as Record<string, unknown> | undefined;
+  const direction = doc.call_direction;
+  if (!ccv || (direction !== 'inbound' && direction !== 'outbound')) return;
+  if (String(doc.channel_name ?? '').includes('loopback')) return;
+  if (direction === 'inbound' ? ccv.authorizing_id : !ccv.resource_id) return;
+  const from = String(doc.from ?? '');
+  const to = String(doc.to ?? '');
+  const domain = direction === 'inbound' ? from.slice(from.indexOf('@') + 1) : to.slice(to.indexOf('@') + 1);
+  const classifier = summaryClassifier(to.slice(0, Math.max(0, to.indexOf('@'))));
+  const parsed = Number.parseInt(String(doc.billing_seconds ?? ''), 10);
+  const seconds = Number.isFinite(parsed) ? parsed : 0;
+  const byClass = ((summary[direction][domain] ??= {})[classifier] ??= { total: 0 });
+  byClass.total += seconds;
+  if (typeof ccv.rate_name === 'string' && ccv.rate_name !== '') byClass[ccv.rate_name] = (byClass[ccv.rate_name] ?? 0) + seconds;
+}
+
+/** CDRs one read of a summary takes before letting other requests run. */
+const SUMMARY_CHUNK = 500;
+
+/**
+ * The billable seconds of the account's CDRs written in the window (bounded by `maximum_range`, as
+ * its listing), read a chunk at a time with other requests run between chunks, so that a month of
+ * 100,000 CDRs never holds the server.
+ */
+export async function summarizeCdrs(core: Core, accountId: string, window: Required<TimeWindow>): Promise<CdrSummary> {
+  const summary: CdrSummary = { inbound: {}, outbound: {} };
+  let startKey: CompoundKey | undefined;
+  for (;;) {
+    const page = cdrsPage(core, accountId, {}, window, { pageSize: SUMMARY_CHUNK, startKey }, false);
+    for (const c of page.items) addToSummary(summary, c.doc);
+    if (page.nextStartKey === undefined) return summary;
+    startKey = page.nextStartKey;
+    await nextTurn();
+  }
 }
