@@ -6,7 +6,6 @@
 export const KAZOO_NOTES: Readonly<Record<string, string>> = {
   acls: "the switch's access lists (ecallmgr's): tel has no switch (accounts' and devices' `access_lists` are served)",
   agents: "setting an agent's status (login, pause, resume) needs an ACD: tel's queue simulations keep no agent states, so statuses read `unknown`",
-  allotments: "`consumed`, the minutes of call detail records counted against each allotment: not built",
   att_handlers_errors: 'the errors of attachment handlers (S3, Dropbox, …): tel keeps attachments in its own file',
   auth: "single sign-on (OAuth apps, providers, keys, links): tel logs in with credentials, API keys and addresses",
   bulk: 'changes to many documents of several kinds in one request: not built',

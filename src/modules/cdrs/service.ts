@@ -86,40 +86,69 @@ export function summaryClassifier(number: string): string {
   return 'unknown';
 }
 
-/** Adds one CDR to a summary, when Kazoo's view counts it: an inbound leg from outside, an outbound leg through a carrier. */
-export function addToSummary(summary: CdrSummary, doc: Record<string, unknown>): void {
-  const ccv = doc.custom_channel_vars as Record<string, unknown> | undefined;
-  const direction = doc.call_direction;
-  if (!ccv || (direction !== 'inbound' && direction !== 'outbound')) return;
-  if (String(doc.channel_name ?? '').includes('loopback')) return;
-  if (direction === 'inbound' ? ccv.authorizing_id : !ccv.resource_id) return;
-  const from = String(doc.from ?? '');
-  const to = String(doc.to ?? '');
-  const domain = direction === 'inbound' ? from.slice(from.indexOf('@') + 1) : to.slice(to.indexOf('@') + 1);
-  const classifier = summaryClassifier(to.slice(0, Math.max(0, to.indexOf('@'))));
-  const parsed = Number.parseInt(String(doc.billing_seconds ?? ''), 10);
-  const seconds = Number.isFinite(parsed) ? parsed : 0;
-  const byClass = ((summary[direction][domain] ??= {})[classifier] ??= { total: 0 });
-  byClass.total += seconds;
-  if (typeof ccv.rate_name === 'string' && ccv.rate_name !== '') byClass[ccv.rate_name] = (byClass[ccv.rate_name] ?? 0) + seconds;
+/** A leg billed to the account, as Kazoo's `summarize_cdrs` view and its limits app count them. */
+export interface BilledLeg {
+  direction: 'inbound' | 'outbound';
+  /** the caller's domain (inbound) or the callee's (outbound) */
+  domain: string;
+  /** the dialled number's class (`summaryClassifier`) */
+  classifier: string;
+  billingSeconds: number;
+  rateName?: string;
 }
 
-/** CDRs one read of a summary takes before letting other requests run. */
-const SUMMARY_CHUNK = 500;
+/**
+ * What a CDR bills, when Kazoo counts it: an inbound leg from outside (no authorizing device or
+ * user), an outbound leg through a carrier (a resource), never a loopback.
+ */
+export function billedLeg(doc: Record<string, unknown>): BilledLeg | undefined {
+  const ccv = doc.custom_channel_vars as Record<string, unknown> | undefined;
+  const direction = doc.call_direction;
+  if (!ccv || (direction !== 'inbound' && direction !== 'outbound')) return undefined;
+  if (String(doc.channel_name ?? '').includes('loopback')) return undefined;
+  if (direction === 'inbound' ? ccv.authorizing_id : !ccv.resource_id) return undefined;
+  const from = String(doc.from ?? '');
+  const to = String(doc.to ?? '');
+  const parsed = Number.parseInt(String(doc.billing_seconds ?? ''), 10);
+  return {
+    direction,
+    domain: direction === 'inbound' ? from.slice(from.indexOf('@') + 1) : to.slice(to.indexOf('@') + 1),
+    classifier: summaryClassifier(to.slice(0, Math.max(0, to.indexOf('@')))),
+    billingSeconds: Number.isFinite(parsed) ? parsed : 0,
+    ...(typeof ccv.rate_name === 'string' && ccv.rate_name !== '' ? { rateName: ccv.rate_name } : {}),
+  };
+}
+
+/** Adds one CDR to a summary, when Kazoo's view counts it. */
+export function addToSummary(summary: CdrSummary, doc: Record<string, unknown>): void {
+  const leg = billedLeg(doc);
+  if (!leg) return;
+  const byClass = ((summary[leg.direction][leg.domain] ??= {})[leg.classifier] ??= { total: 0 });
+  byClass.total += leg.billingSeconds;
+  if (leg.rateName) byClass[leg.rateName] = (byClass[leg.rateName] ?? 0) + leg.billingSeconds;
+}
+
+/** CDRs one read takes before letting other requests run. */
+const CDR_CHUNK = 500;
 
 /**
- * The billable seconds of the account's CDRs written in the window (bounded by `maximum_range`, as
- * its listing), read a chunk at a time with other requests run between chunks, so that a month of
- * 100,000 CDRs never holds the server.
+ * Every CDR of the account written in the window, oldest first, read a chunk at a time with other
+ * requests run between chunks, so that a month of 100,000 CDRs never holds the server.
  */
-export async function summarizeCdrs(core: Core, accountId: string, window: Required<TimeWindow>): Promise<CdrSummary> {
-  const summary: CdrSummary = { inbound: {}, outbound: {} };
+export async function forEachCdr(core: Core, accountId: string, window: Required<TimeWindow>, fn: (c: StoredCdr) => void): Promise<void> {
   let startKey: CompoundKey | undefined;
   for (;;) {
-    const page = cdrsPage(core, accountId, {}, window, { pageSize: SUMMARY_CHUNK, startKey }, false);
-    for (const c of page.items) addToSummary(summary, c.doc);
-    if (page.nextStartKey === undefined) return summary;
+    const page = cdrsPage(core, accountId, {}, window, { pageSize: CDR_CHUNK, startKey }, false);
+    for (const c of page.items) fn(c);
+    if (page.nextStartKey === undefined) return;
     startKey = page.nextStartKey;
     await nextTurn();
   }
+}
+
+/** The billable seconds of the account's CDRs written in the window (bounded by `maximum_range`, as its listing). */
+export async function summarizeCdrs(core: Core, accountId: string, window: Required<TimeWindow>): Promise<CdrSummary> {
+  const summary: CdrSummary = { inbound: {}, outbound: {} };
+  await forEachCdr(core, accountId, window, (c) => addToSummary(summary, c.doc));
+  return summary;
 }
