@@ -218,6 +218,7 @@ const DEFAULT_BODIES = {
   clicktocall: () => ({ name: 'Call us', extension: '1000' }),
   directories: () => ({ name: 'Company' }),
   groups: () => ({ name: 'Sales', endpoints: {} }),
+  faxes: () => ({ from_number: '+14155550100', to_number: '+14155550101', document: { url: 'http://127.0.0.1:9/fax.pdf' } }),
 };
 
 /** The placeholder naming a document of each endpoint (a listing of one is seeded with one). */
@@ -246,6 +247,7 @@ const PLACEHOLDER_OF = {
   groups: 'GROUP_ID',
   comments: 'COMMENT_ID',
   rates: 'RATE_ID',
+  outgoing: 'FAX_JOB_ID',
 };
 
 /** Body keys whose 32-hex values name Kazoo's lab documents: they name the fixtures' instead. */
@@ -314,6 +316,8 @@ function fixtures(env, pageBodies) {
       await must(token, 'PUT', `${await acc()}/simulations`, { kind: 'registration', device_id: device.id });
       return username;
     },
+    // a fax waiting for the fax server, sent as the page sends one
+    FAX_JOB_ID: async () => (await create('faxes')).id,
     C2C_ID: async () => (await create('clicktocall')).id,
     DIRECTORY_ID: async () => (await create('directories')).id,
     GROUP_ID: async () => (await create('groups')).id,
@@ -398,6 +402,26 @@ const BEFORE = [
   {
     example: /^apps_store\.md (POST|DELETE) \/v2\/accounts\/\{ACCOUNT_ID\}\/apps_store\/\{APP_ID\}$/,
     run: async (fx, token) => must(token, 'PUT', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/apps_store/${await fx.get('APP_ID')}`, { allowed_users: 'all' }),
+  },
+  {
+    // the page's account holds the number it texts from (cb_sms validate_from/1 refuses one it does not): added by a number job
+    example: /^sms\.md PUT \/v2\/accounts\/\{ACCOUNT_ID\}\/sms$/,
+    run: async (fx, token, example) => {
+      const acc = `/v2/accounts/${await fx.get('ACCOUNT_ID')}`;
+      const job = await must(token, 'PUT', `${acc}/resources/jobs`, { numbers: [curlBody(example.curl).data.from], resource_id: await fx.get('RESOURCE_ID') });
+      for (let tries = 0; tries < 100; tries++) {
+        const status = (await call(token, 'GET', `${acc}/resources/jobs/${job.id}`)).body.data?.status;
+        if (status === 'complete') return;
+        if (status === 'failed') throw new Error(`the number job for ${example.file} failed`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`the number job for ${example.file} did not finish`);
+    },
+  },
+  {
+    // the page's user owns a device to ring (cb_quickcall get_endpoints/3 rings the devices kz_attributes:owned_by/3 finds)
+    example: /^quickcall\.md GET \/v2\/accounts\/\{ACCOUNT_ID\}\/users\/\{USER_ID\}\/quickcall\//,
+    run: async (fx, token) => must(token, 'PUT', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/devices`, { name: 'Desk', owner_id: await fx.get('USER_ID') }),
   },
   {
     // the page's account holds limits (the answer shows them), and trunks are charged (its 402)
@@ -550,6 +574,12 @@ const EXPLAINED = [
   })),
   { example: 'rates.md DELETE /v2/rates/{RATE_ID}', path: 'data.routes', what: 'extra', why: "cb_rates ensure_routes_set/1 gives every rate routes when it is created: the page's deleted rate shows none" },
   { example: 'temporal_rules.md PUT /v2/accounts/{ACCOUNT_ID}/temporal_rules', path: 'data.id', why: "crossbar_doc:save/1 answers the saved document's public fields, its id among them (kz_doc:public_fields/1): the page's answer leaves it out" },
+  { example: 'faxes.md GET /v2/accounts/{ACCOUNT_ID}/faxes/outgoing', path: 'data[].attempts', why: "Kazoo's fax application's faxes/list_by_account view emits attempts" },
+  { example: 'faxes.md GET /v2/accounts/{ACCOUNT_ID}/faxes/outgoing/{FAX_JOB_ID}', path: 'data.delivered', why: "cb_faxes get_delivered_date/1 answers undefined for a job not delivered, which kz_json:set_value/3 leaves out: the page's \"undefined\" is an older kz_json's" },
+  { example: 'presence.md GET /v2/accounts/{ACCOUNT_ID}/presence', path: 'data.timeout', why: 'cb_presence process_responses/3 sets timeout: null when every presence server answered, true when one did not' },
+  { example: 'quickcall.md *', path: 'data.custom_application_vars', why: "cb_quickcall originate_quickcall/3 sends Custom-Application-Vars (cb_modules_util:cavs_from_context/1), {} when the request names none" },
+  { example: 'registrations.md GET /v2/accounts/{ACCOUNT_ID}/registrations', path: '<envelope>.page_size', why: 'cb_registrations validate/1 answers through crossbar_util:response/2, which sets no page_size (no crossbar_view)' },
+  { example: 'sms.md PUT /v2/accounts/{ACCOUNT_ID}/sms', path: 'data.account_id', what: 'extra', why: 'cb_sms create_request/1 sets Account-ID on the request put/1 answers (kz_api:remove_defaults/1 keeps it)' },
   // the page's own data, not a shape
   { example: 'configs.md *', path: 'data', what: 'missing', why: "the page's account inherits its system's conferences settings (cb_configs merges the system's default node); the lab's system holds none" },
   { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers', path: 'data', why: `ledgers are keyed by the sources that billed the page's account; tel bills nothing (${DIFF})` },
@@ -567,6 +597,9 @@ const EXPLAINED = [
   { example: 'resources.md *', path: 'data', what: 'extra', why: `the specification's resource and job shapes (${DIFF})` },
   { example: 'system_configs.md *', path: 'data', why: `a system category is answered as stored, every node whole (${DIFF})` },
   { example: 'webhooks.md GET /v2/webhooks', path: 'data[].modifiers', why: `the notifications hook's type modifier lists the notifications tel sends (${DIFF})` },
+  { example: '*', path: '<envelope>.tokens', what: 'missing', why: `Kazoo's per-account request bucket; tel meters no requests (${DIFF})` },
+  { example: 'sms.md PUT /v2/accounts/{ACCOUNT_ID}/sms', path: 'data.id', what: 'extra', why: `the stored message's id, to fetch it by (${DIFF})` },
+  { example: 'quickcall.md *', path: 'data.endpoints[]', what: 'missing', why: `a quickcall's endpoints are the simulated switch's: no codecs, presence, SIP headers nor the channel variables kz_endpoint:build/3 adds for a switch (${DIFF})` },
 ];
 
 /** Kazoo's schema of the documents an endpoint answers, by endpoint (the file's name). */

@@ -28,7 +28,9 @@ describe('faxes: queued, sent by the simulated fax server, received, e-mailed', 
   it('a queued fax is a pending job; the fax server sends it: processing, completed, moved to the outbox, outbound_fax', async () => {
     const q = await queue();
     expect(q.status).toBe(202);
-    expect(q.body.data).toMatchObject({ to_number: '+14155550150', status: 'pending', attempts: 0, retries: 1 });
+    // cb_faxes:put/1 answers the saved job: the schema's tx_result defaults, no status (read with the job)
+    expect(q.body.data).toMatchObject({ to_number: '+14155550150', attempts: 0, retries: 1, tx_result: { success: false, pages_sent: 0, error_message: '' } });
+    expect(q.body.data.status).toBeUndefined();
     const job = q.body.data.id;
     expect((await get('/outgoing')).body.data).toEqual([expect.objectContaining({ id: job, status: 'pending', to: '+14155550150', from: '+14155550160', attempts: 0 })]);
     expect((await get(`/outgoing/${job}`)).body.data).toMatchObject({ id: job, status: 'pending', created: expect.any(Number) });
@@ -94,5 +96,14 @@ describe('faxes: queued, sent by the simulated fax server, received, e-mailed', 
     expect((await queue({ document: {} })).body.data['document.url'].required.message).toBe('add document url or upload a document');
     expect((await queue({ to_number: 'front desk' })).body.data['document.to_number'].required).toBeTruthy();
     expect((await srv.request('PUT', base(), { token, data: { to_number: '+14155550150', document: { url: 'http://x.example/a.pdf' } } })).body.data.from_number.required).toBeTruthy();
+  });
+
+  it("a queued fax is stamped with its timezone, else its sender's, else the account's (cb_faxes:maybe_add_timezone/2)", async () => {
+    expect((await queue()).body.data.fax_timezone).toBe('America/Los_Angeles');
+    expect((await queue({ timezone: 'Asia/Tokyo' })).body.data.fax_timezone).toBe('Asia/Tokyo');
+    await srv.request('PUT', `/v2/accounts/${account}/users`, { token, data: { username: 'tz', password: 'Secret-passw0rd', first_name: 'Tz', last_name: 'Fx', timezone: 'Europe/London', priv_level: 'admin' } });
+    const own = await srv.userLogin('Fax Office', 'tz', 'Secret-passw0rd');
+    const r = await srv.request('PUT', `${base()}/outgoing`, { token: own, data: { from_number: '+14155550160', to_number: '4155550150', document: { url: 'http://docs.example/q3.pdf' } } });
+    expect(r.body.data.fax_timezone).toBe('Europe/London');
   });
 });

@@ -142,17 +142,17 @@ function folderRoutes(folder: Folder, alias?: string): RouteDef[] {
   ];
 }
 
-/** Queues a fax to send (`PUT faxes`, `PUT faxes/outgoing`): 202, as Kazoo answers while it fetches the document. */
+/**
+ * Queues a fax to send (`PUT faxes`, `PUT faxes/outgoing`): 202 with the saved job, as Kazoo's
+ * `cb_faxes:put/1` answers while it fetches the document (its status is read with the job).
+ */
 const queue = (path: string): RouteDef => ({
   method: 'PUT',
   path,
   body: faxSchema,
   response: FAX,
   errors: [202],
-  handler: (ctx, core) => {
-    const d = queueFax(core, ctx.params.account_id, dataObject(ctx));
-    return { status: 202, data: { ...publicDoc(d), ...statusOf(d) } };
-  },
+  handler: (ctx, core) => ({ status: 202, data: publicDoc(queueFax(core, ctx.params.account_id, dataObject(ctx), ctx.auth?.ownerId)) }),
 });
 
 export const faxRoutes: RouteDef[] = [

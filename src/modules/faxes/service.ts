@@ -6,7 +6,7 @@ import { compileValidator, type JsonSchema } from '../../schema/validate.js';
 import { newId } from '../../util/ids.js';
 import { linearExec } from '../../util/linear-regex.js';
 import { unixMsToGregorian } from '../../util/time.js';
-import { getAccount, resellerIdOf } from '../accounts/service.js';
+import { defaultTimezone, getAccount, resellerIdOf } from '../accounts/service.js';
 import { modbId, modbPage, type ModbQuery } from '../documents/modb.js';
 import { deleteDoc, fromRow, getDoc, insertDoc, publicDoc, stripServerFields, updateDoc, type Row, type StoredDoc } from '../documents/store.js';
 import { normalizeNumber } from '../numbers/converters.js';
@@ -50,15 +50,45 @@ export const faxSchema: JsonSchema = {
     retries: { type: 'integer', default: 1, description: 'tries the fax server makes before the job fails' },
     to_name: { type: 'string' },
     to_number: { type: 'string' },
+    // Kazoo's validator fills the defaults of an object the document lacks (`apply_defaults_to_empty_objects`)
+    tx_result: {
+      type: 'object',
+      description: 'the result of the last attempt to send',
+      default: {},
+      properties: {
+        error_message: { type: 'string', default: '' },
+        fax_bad_rows: { type: 'integer', default: 0 },
+        fax_error_correction: { type: 'boolean', default: false },
+        fax_receiver_id: { type: 'string', default: '' },
+        fax_speed: { type: 'integer', default: 0 },
+        pages_sent: { type: 'integer', default: 0 },
+        success: { type: 'boolean', default: false },
+        time_elapsed: { type: 'integer', default: 0 },
+      },
+    },
   },
 };
 const validateFax = compileValidator(faxSchema);
 
 /**
- * Queues a fax to send, as Kazoo's `PUT faxes/outgoing` does: it needs a document to fetch and a
- * number of the outside world (written as E.164). The job waits, `pending`, for the fax server.
+ * The timezone a fax to send is stamped with (Kazoo's `cb_faxes:maybe_add_timezone/2`): the one
+ * it names, else that of the user whose token sent it, else the account's.
  */
-export function queueFax(core: Core, accountId: string, input: Record<string, unknown>): StoredDoc {
+function faxTimezone(core: Core, accountId: string, doc: Record<string, unknown>, senderId: string | undefined): string {
+  if (typeof doc.timezone === 'string' && doc.timezone !== '') return doc.timezone;
+  const user = senderId === undefined ? undefined : findUser(core, accountId, senderId);
+  const own = user?.doc.timezone;
+  if (typeof own === 'string' && own !== '' && own !== 'inherit') return own;
+  const tz = getAccount(core, accountId).doc.timezone;
+  return typeof tz === 'string' && tz !== '' && tz !== 'inherit' ? tz : defaultTimezone(core);
+}
+
+/**
+ * Queues a fax to send, as Kazoo's `PUT faxes/outgoing` does: it needs a document to fetch and a
+ * number of the outside world (written as E.164). The job waits, `pending`, for the fax server,
+ * stamped with its timezone. `senderId` is the user whose token sent it, if any.
+ */
+export function queueFax(core: Core, accountId: string, input: Record<string, unknown>, senderId?: string): StoredDoc {
   const doc = validateFax(stripServerFields(input));
   const document = doc.document as Record<string, unknown> | undefined;
   if (typeof document?.url !== 'string' || document.url === '') {
@@ -68,6 +98,7 @@ export function queueFax(core: Core, accountId: string, input: Record<string, un
   if (!/^\+\d{7,}$/.test(to)) throw errors.invalidField('document.to_number', 'required', 'add a valid number to send the fax to');
   doc.to_number = to;
   return transaction(core.db, () => {
+    doc.fax_timezone = faxTimezone(core, accountId, doc, senderId);
     const reseller = resellerIdOf(core, getAccount(core, accountId));
     return insertDoc(core, FAX_JOB, accountId, doc, { job_status: 'pending', reseller_id: reseller }, newId());
   });

@@ -53,7 +53,8 @@ function endpointsOf(core: Core, accountId: string, endpoint: QuickcallRequest['
  * A quickcall, as Kazoo's module originates it: the endpoints ring (auto-answering when there is
  * one), and once one answers the call goes on to the number. The simulated switch answers at once:
  * the call from the first endpoint is simulated whole (its channel events, its CDRs). Answers the
- * originate request Kazoo sends, its keys normalised (with the call's id when `wait`). No endpoint
+ * originate request Kazoo sends, its keys normalised and its AMQP headers (`msg_id`, …) removed
+ * (`kz_api:remove_defaults/1`), with the call's id when `wait`. No endpoint
  * to ring is Kazoo's 500.
  */
 export function quickcall(core: Core, accountId: string, r: QuickcallRequest): Record<string, unknown> {
@@ -85,7 +86,6 @@ export function quickcall(core: Core, accountId: string, r: QuickcallRequest): R
       export_custom_channel_vars: ['Account-ID', 'Authorizing-ID', 'Authorizing-Type', 'Outbound-Callee-ID-Name', 'Outbound-Callee-ID-Number', 'Retain-CID'],
       ignore_early_media: true,
       media: 'process',
-      msg_id: newId(),
       outbound_callee_id_name: r.cidName ?? number,
       outbound_callee_id_number: r.cidNumber ?? number,
       outbound_caller_id_name: 'Device QuickCall',
