@@ -42,6 +42,7 @@ describe('allotments/consumed: what calls took of each allotment', () => {
     expect(manual.body.data.inbound_tollfree_us).toEqual({ cycle: 'manual', consumed_from: now - 3600, consumed_to: now + 60, consumed: 180 });
     const before = await srv.request('GET', `/v2/accounts/${account}/allotments/consumed?created_from=${now - 7200}&created_to=${now - 3600}`, { token });
     expect(before.body.data).toEqual({});
+    expect((await srv.request('GET', `/v2/accounts/${account}/allotments/consumed?created_from=${now - 40 * 86400}&created_to=${now}`, { token })).status).toBe(400);
   });
 
   it("cycles start and end as Kazoo's do (UTC)", () => {

@@ -10,7 +10,7 @@ import { findOnlyDoc, insertDoc, updateDoc } from '../documents/store.js';
 import type { Actor } from '../users/service.js';
 import type { TelModule } from '../types.js';
 import { billedLeg, cdrMaxRange, forEachCdr } from '../cdrs/service.js';
-import { gregorianToUnixMs, gregorianWindow, nowGregorian, unixMsToGregorian, type TimeWindow } from '../../util/time.js';
+import { boundedWindow, gregorianToUnixMs, nowGregorian, unixMsToGregorian } from '../../util/time.js';
 import { allotmentsSchema } from './schema.js';
 
 const KIND = 'allotments';
@@ -110,14 +110,11 @@ export async function consumedAllotments(core: Core, accountId: string, from?: n
   }
   if (windows.size === 0) return {};
   const spans = [...windows.values()];
-  const window = gregorianWindow(Math.min(...spans.map((w) => w.from)), Math.max(...spans.map((w) => w.to)));
-  const maxRange = cdrMaxRange(core);
-  if (((window.createdTo ?? 0) - (window.createdFrom ?? 0)) / 1000 > maxRange) {
-    throw errors.invalidField('created_to', 'date_range', `created_to is more than ${maxRange} seconds from created_from`, { cause: to ?? at });
-  }
+  // one read of the CDRs spanning every allotment's window, bounded as a CDR listing is
+  const window = boundedWindow(Math.min(...spans.map((w) => w.from)), Math.max(...spans.map((w) => w.to)), cdrMaxRange(core));
   const used = new Map<string, number>();
   const usedBy = (name: string) => used.get(name) ?? 0;
-  await forEachCdr(core, accountId, window as Required<TimeWindow>, (c) => {
+  await forEachCdr(core, accountId, window, (c) => {
     const leg = billedLeg(c.doc);
     if (!leg) return;
     const name = [`${leg.direction}_${leg.classifier}`, leg.classifier].find((n) => allotments[n] !== undefined);

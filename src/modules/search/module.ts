@@ -4,7 +4,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { listingReply, MAX_PAGE_SIZE, opaqueKey, pagingQuery } from '../../http/paging.js';
 import type { TelModule } from '../types.js';
-import { checkQuery, checkType, queriesOf, search } from './service.js';
+import { checkQuery, checkType, queriesOf, search, SEARCHABLE } from './service.js';
 
 const HIT = {
   type: 'object',
@@ -22,7 +22,7 @@ const HIT = {
 const HIT_KEY = opaqueKey('string', 'string');
 
 const SEARCH_QUERY = [
-  { name: 't', description: 'the type searched: account (accounts below the caller\'s), callflow (by number)', schema: { type: 'string', enum: ['account', 'user', 'callflow', 'device'] } },
+  { name: 't', description: 'the type searched: account (accounts below the caller\'s), callflow (by number)', schema: { type: 'string', enum: [...SEARCHABLE] } },
   { name: 'q', description: 'what it is searched by: name, realm or id (accounts), number (callflows)', schema: { type: 'string' } },
   { name: 'v', description: 'the start of the value (names and realms compared lower case, letters and digits only)', schema: { type: 'string' } },
   ...pagingQuery(),
