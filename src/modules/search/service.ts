@@ -135,6 +135,7 @@ export function checkType(t: string | undefined, message = 'search needs a docum
   return t;
 }
 
+/** A query name `t` may be searched by, or Kazoo's 400s (`q` missing, or not one of them). */
 export function checkQuery(t: string, q: string | undefined): string {
   if (q === undefined) throw errors.invalidField('q', 'required', 'search needs a view to search in', { target: queriesOf(t) });
   if (!queriesOf(t).includes(q)) throw errors.invalidField('q', 'enum', 'value not found in enumerated list of values', { cause: q });
@@ -157,5 +158,5 @@ export function search(
 ): Page<AccountHit | CallflowHit, CompoundKey> {
   if (t === 'account') return searchAccounts(core, authAccountId, q as (typeof ACCOUNT_QUERIES)[number], q === 'id' ? value.toLowerCase() : searchValue(value), page);
   if (t === 'callflow' && q === 'number') return searchCallflowsByNumber(core, accountId, value, page);
-  throw errors.invalidField('q', 'enum', 'tel keeps no index for this search', { cause: q, target: t === 'account' ? ACCOUNT_QUERIES : t === 'callflow' ? ['number'] : [] });
+  throw errors.invalidField('q', 'enum', 'tel keeps no index for this search', { cause: q, target: t === 'callflow' ? ['number'] : [] });
 }
