@@ -533,6 +533,13 @@ const VIEW_FLAGS = (view) => `Kazoo's ${view} view emits flags (doc.flags || [])
 const METADATA = 'kzd_box_message:build_metadata_object/7 stores from_user, from_realm, to_user and to_realm in the metadata fetched';
 const EXPLAINED = [
   // the source answers otherwise than its page shows
+  { example: 'user_authentication.md PUT /v2/user_auth/recovery', path: 'status', why: "Kazoo's user_auth_recovery.json refuses the page's placeholder {UI_URL} (ui_url: at least 14 characters)" },
+  { example: 'user_authentication.md POST /v2/user_auth/recovery', path: 'status', why: "Kazoo's user_auth_recovery_reset.json refuses the page's placeholder {RESET_ID} (reset_id: 40 to 250 hex digits)" },
+  { example: 'search.md GET /v2/accounts/{ACCOUNT_ID}/search', path: '<envelope>.start_key', why: "the page's account had a descendant named nat, the replay's has none: an empty page has no first row to start from" },
+  { example: 'search.md GET /v2/accounts/{ACCOUNT_ID}/search/multi', path: 'status', why: "the page's curl writes /accounts/{ID}/v2/search/multi (the version after the account), so no query is sent: without t, cb_search validate_multi/2 answers 400" },
+  { example: 'allotments.md GET /v2/accounts/{ACCOUNT_ID}/allotments/consumed', path: 'status', why: 'cb_allotments load_allotments/1 answers 400 for an account given no allotments: the page\'s account had some, the replay\'s has none' },
+  { example: 'apps_link.md GET /v2/accounts/{ACCOUNT_ID}/apps_link/authorize', path: 'data.auth_token.owner_id', why: "cb_apps_link auth_info/1 takes owner_id from the token: the replay logs in with an API key, whose token has no user" },
+  { example: 'apps_link.md GET /v2/accounts/{ACCOUNT_ID}/apps_link/authorize', path: 'data.auth_token.created', why: "cb_apps_link auth_info/1 adds created (kz_doc:created/1 of the token)" },
   { example: 'accounts.md DELETE /v2/accounts/{ACCOUNT_ID}', path: 'data', why: 'cb_accounts delete/2 answers the stored document through crossbar_doc:handle_datamgr_success/2: _read_only.deleted, no leak_pvt_fields/2' },
   { example: 'accounts.md GET /v2/accounts/{ACCOUNT_ID}/children', path: 'data[].tree', why: "Kazoo's accounts/listing_by_children view emits no tree" },
   { example: 'accounts.md GET /v2/accounts/{ACCOUNT_ID}/children', path: 'data[].descendants_count', why: "Kazoo's accounts/listing_by_children view emits descendants_count" },
@@ -589,6 +596,7 @@ const EXPLAINED = [
   { example: 'media.md PUT /v2/accounts/{ACCOUNT_ID}/media', path: 'data.tts.text', why: "the page's one answer is its prompt request's, shown after its TTS request: a TTS document keeps its text" },
   { example: 'voicemail.md *', path: 'data.transcription', why: `the page's message was transcribed; tel transcribes nothing (${DIFF})` },
   // tel differs on purpose: docs/kazoo-differences.md
+  { example: 'system_status.md GET /v2/system_status', path: 'data', why: `the page's cluster has two zones of several nodes; tel is one node, in zone local (${DIFF})` },
   { example: 'about.md *', path: 'data', why: DIFF },
   { example: 'apps_store.md POST /v2/accounts/{ACCOUNT_ID}/apps_store/{APP_ID}', path: 'data.users', why: DIFF },
   { example: 'auth.md *', path: 'data', what: 'extra', why: DIFF },

@@ -6,7 +6,7 @@ import { createSubAccount, startTestServer, type TestServer } from './helpers/se
 const NEW_MODULES = [
   'access_lists', 'agents', 'allotments', 'attachment_storage', 'blacklists', 'clicktocall', 'comments', 'conferences', 'connectivity',
   'contact_list', 'dialplans', 'directories', 'groups', 'hotdesks', 'lists', 'menus', 'metaflows', 'rate_limits', 'rates',
-  'resource_selectors', 'temporal_rules',
+  'resource_selectors', 'temporal_rules', 'cccps', 'search', 'apps_link', 'system_status',
   // the switch-facing ones
   'acdc_call_stats', 'cdrs', 'channels', 'faxes', 'messages', 'parked_calls', 'presence', 'quickcall', 'recordings',
 ];

@@ -55,6 +55,10 @@ import { acdcCallStatsModule } from './acdc-call-stats/module.js';
 import { quickcallModule } from './quickcall/module.js';
 import { presenceModule } from './presence/module.js';
 import { faxesModule } from './faxes/module.js';
+import { cccpsModule } from './cccps/module.js';
+import { searchModule } from './search/module.js';
+import { appsLinkModule } from './apps-link/module.js';
+import { systemStatusModule } from './system-status/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -117,4 +121,8 @@ export const MODULES: TelModule[] = [
   quickcallModule,
   presenceModule,
   faxesModule,
+  cccpsModule,
+  searchModule,
+  appsLinkModule,
+  systemStatusModule,
 ];

@@ -990,4 +990,29 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    id: '4300-cccps-search',
+    sql: `
+      -- Calling-card callback entries: a PIN or caller ID names one active entry across accounts
+      -- (Kazoo's cccps views), found by one index look-up.
+      CREATE INDEX docs_cccp_pin ON docs(json_extract(doc, '$.pin')) WHERE kind = 'cccp';
+      CREATE INDEX docs_cccp_cid ON docs(json_extract(doc, '$.cid')) WHERE kind = 'cccp';
+      -- Accounts searched by realm (Kazoo's search_by_realm: lower case, letters and digits only).
+      CREATE INDEX accounts_realm_search ON accounts(replace(replace(replace(realm, '.', ''), '-', ''), '_', ''));
+    `,
+  },
+  {
+    id: '4301-password-resets',
+    sql: `
+      -- Password reset links asked for (PUT user_auth/recovery): each id kept as its SHA-256, used
+      -- once, for a day (older rows are dropped when a new one is asked for).
+      CREATE TABLE password_resets (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        created INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX password_resets_created ON password_resets(created);
+    `,
+  },
 ];

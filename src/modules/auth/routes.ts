@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../http/router.js';
 import { errors } from '../../errors.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
+import { recoveryValidator, requestRecovery, resetPassword, resetValidator } from './recovery.js';
 import { apiAuth, apiAuthValidator, revokeToken, tokenInfo, tokenRecord, userAuth, userAuthValidator } from './service.js';
 
 /** Logins, the token endpoint and `auth/tokeninfo` (a token looked at without sending it as one). */
@@ -29,6 +30,31 @@ export const authRoutes: RouteDef[] = [
       const { token, data } = await apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
       ctx.authToken = token;
       return { status: 201, data };
+    },
+  },
+  {
+    // a reset link, sent to the account's notifications hooks (tel sends no e-mail)
+    method: 'PUT',
+    path: 'user_auth/recovery',
+    auth: 'none',
+    cors: 'allowed-origins',
+    body: recoveryValidator.schema,
+    response: { type: 'string', description: 'what was done' },
+    errors: [429],
+    handler: async (ctx, core) => ({ status: 201, data: await requestRecovery(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) }) }),
+  },
+  {
+    // following a reset link: a login that must set a new password
+    method: 'POST',
+    path: 'user_auth/recovery',
+    auth: 'none',
+    cors: 'allowed-origins',
+    body: resetValidator.schema,
+    errors: [429],
+    handler: async (ctx, core) => {
+      const { token, data } = await resetPassword(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
+      ctx.authToken = token;
+      return { data };
     },
   },
   {

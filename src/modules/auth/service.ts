@@ -12,6 +12,7 @@ import {
   findAccountByApiKey,
   findAccountsByName,
   findAccountsByRealm,
+  getAccount,
   masterAccount,
   resellerIdOf,
   type Account,
@@ -19,6 +20,7 @@ import {
 import { findUser, storeLoginUpgrade, usersByCredentials } from '../users/service.js';
 import { loginThrottle } from './throttle.js';
 import { userApps } from '../apps-store/service.js';
+import { unixMsToGregorian } from '../../util/time.js';
 
 /**
  * The key a token is stored under: its SHA-256. The database never holds a token that works, so
@@ -303,6 +305,40 @@ export function tokenRecord(
   };
   if (user) record.priv_level = user.doc.priv_level;
   return record;
+}
+
+/**
+ * What Monster UI reads when it opens an app by a link (`GET accounts/{id}/apps_link/authorize`,
+ * Kazoo's `cb_apps_link`): the token's account, user, login method, creation (Gregorian seconds)
+ * and the apps it may open; and the account the link names.
+ */
+export function appsLink(core: Core, auth: Pick<AuthInfo, 'token' | 'account' | 'ownerId' | 'method'>, accountId: string, apiUrl?: string): Record<string, unknown> {
+  const record = tokenRecord(core, auth, apiUrl);
+  const row = stmt(core.db, 'SELECT created FROM tokens WHERE id = ?').get(tokenKey(auth.token)) as { created: number } | undefined;
+  const master = masterAccount(core)?.id;
+  const target = accountId === auth.account.id ? auth.account : getAccount(core, accountId);
+  return {
+    auth_token: {
+      account_id: record.account_id,
+      owner_id: record.owner_id ?? undefined,
+      account_name: record.account_name,
+      method: record.method,
+      created: row ? unixMsToGregorian(row.created) : undefined,
+      language: record.language,
+      is_reseller: record.is_reseller,
+      reseller_id: record.reseller_id,
+      apps: record.apps,
+      is_master: record.is_master_account,
+    },
+    account: {
+      account_id: target.id,
+      account_name: target.name,
+      language: (target.doc.language as string | undefined) ?? 'en-US',
+      is_reseller: target.reseller,
+      reseller_id: resellerIdOf(core, target),
+      is_master: target.id === master,
+    },
+  };
 }
 
 /**

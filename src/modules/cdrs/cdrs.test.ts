@@ -116,4 +116,17 @@ describe('CDRs of simulated calls, as Kazoo lists them', () => {
     const r = await srv.request('GET', `/v2/accounts/${account}/cdrs`, { token: await srv.apiLogin(other.apiKey) });
     expect(r.status).toBe(403);
   });
+  it("cdrs/summary sums the billable seconds of the window's outside legs by direction, domain and number class", async () => {
+    const sub = await createSubAccount(srv, account, 'Summed', token);
+    const put = (data: Record<string, unknown>) => srv.request('PUT', `/v2/accounts/${sub.id}/simulations`, { token, data: { kind: 'call', ...data } });
+    expect((await put({ caller_id_number: '+14155550100', callee_id_number: '+18005550199', duration_seconds: 65, ringing_seconds: 5 })).status).toBe(201);
+    expect((await put({ caller_id_number: '+14155550101', callee_id_number: '+18005550198', duration_seconds: 30, ringing_seconds: 10 })).status).toBe(201);
+    const r = await srv.request('GET', `/v2/accounts/${sub.id}/cdrs/summary`, { token });
+    expect(r.status, r.text).toBe(200);
+    const [domain] = Object.keys(r.body.data.inbound);
+    expect(r.body.data).toEqual({ inbound: { [domain]: { tollfree_us: { total: 80 } } }, outbound: {} });
+    const now = nowGregorian();
+    expect((await srv.request('GET', `/v2/accounts/${sub.id}/cdrs/summary?created_from=${now - 7200}&created_to=${now - 3600}`, { token })).body.data).toEqual({ inbound: {}, outbound: {} });
+    expect((await srv.request('GET', `/v2/accounts/${sub.id}/cdrs/summary?created_from=${now - 40 * 86400}&created_to=${now}`, { token })).status).toBe(400);
+  });
 });

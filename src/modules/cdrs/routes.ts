@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import type { Core } from '../../core-type.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { cdrRow, CDR_COLUMNS, RESELLER_COLUMNS } from './rows.js';
-import { cdrById, cdrMaxRange, cdrScope, listCdrs, listInteractions, listLegs, type CdrQuery } from './service.js';
+import { cdrById, cdrMaxRange, cdrScope, listCdrs, listInteractions, listLegs, summarizeCdrs, type CdrQuery } from './service.js';
 import type { StoredCdr } from './store.js';
 import { wholeDoc } from '../../util/doc-filter.js';
 
@@ -56,6 +56,16 @@ const CDR: JsonSchema = {
     interaction_id: { type: 'string' },
     custom_channel_vars: { type: 'object' },
   },
+};
+
+/** Billable seconds by direction, domain and number class (`total`, and each rate name's). */
+const BY_CLASS: JsonSchema = { type: 'object', required: ['total'], properties: { total: { type: 'integer' } }, additionalProperties: { type: 'integer' } };
+const SUMMARY: JsonSchema = {
+  type: 'object',
+  required: ['inbound', 'outbound'],
+  properties: Object.fromEntries(
+    ['inbound', 'outbound'].map((d) => [d, { type: 'object', description: 'by domain, then number class', additionalProperties: { type: 'object', additionalProperties: BY_CLASS } }]),
+  ),
 };
 
 /** `utc_offset`: a number, or the 404 Kazoo answers. */
@@ -118,6 +128,13 @@ export const cdrRoutes: RouteDef[] = [
       const desc = newestFirst(ctx.query);
       return listingReply(ctx.query, (p) => listLegs(core, account, ctx.params.interaction_id, p, desc), (c) => ({ ...c.doc, id: c.id }), NUMBER_ID_KEY, { whole: cdrFilterDoc });
     },
+  },
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/cdrs/summary',
+    query: BOUNDED_QUERY.filter((p) => p.name === 'created_from' || p.name === 'created_to'),
+    response: SUMMARY,
+    handler: async (ctx, core) => ({ data: await summarizeCdrs(core, ctx.params.account_id, cdrQuery(ctx, core).window) }),
   },
   {
     method: 'GET',

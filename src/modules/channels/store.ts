@@ -75,3 +75,8 @@ export function channelsPage(core: Core, accountId: string, scope: CdrScope, q: 
     q,
   );
 }
+
+/** How many legs are up on the whole system (a count of the channels' table). */
+export function countChannels(core: Core): number {
+  return (stmt(core.db, 'SELECT count(*) AS n FROM channels').get() as { n: number }).n;
+}

@@ -136,6 +136,19 @@ export const NOTIFICATION_TYPES: Record<string, NotificationType> = {
     fields: registrationFields,
     sample: registration,
   },
+  password_recovery: {
+    friendly_name: 'Password Recovery',
+    description: 'A user asked for a password reset link (PUT user_auth/recovery): the link is in password_reset_link',
+    fields: { email: 'string', first_name: 'string', last_name: 'string', timezone: 'string', user_id: 'string', password_reset_link: 'string' },
+    sample: (account) => ({
+      email: `user@${account.realm}`,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      timezone: 'America/Los_Angeles',
+      user_id: newId(),
+      password_reset_link: `https://ui.${account.realm}/?recovery=${newId()}`,
+    }),
+  },
   register: {
     friendly_name: 'Registration',
     description: 'A device registered',

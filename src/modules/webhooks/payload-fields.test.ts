@@ -139,6 +139,8 @@ const NOTIFICATIONS: Record<string, Record<string, JsonType>> = {
   },
   new_account: { account_name: 'string', account_realm: 'string' },
   new_user: { user_id: 'string' },
+  // kapi_notifications' password_recovery: Email and Password-Reset-Link required, the user's names, timezone and id optional
+  password_recovery: { email: 'string', password_reset_link: 'string', first_name: 'string', last_name: 'string', timezone: 'string', user_id: 'string' },
   voicemail_full: { max_message_count: 'integer', message_count: 'integer', voicemail_box: 'string' },
   voicemail_new: VOICEMAIL,
   voicemail_saved: VOICEMAIL,

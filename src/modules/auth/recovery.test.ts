@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { startSink, type Sink } from '../../../test/helpers/sink.js';
+
+describe('user_auth/recovery: a reset link to the notifications hooks, followed once', () => {
+  let srv: TestServer;
+  let sink: Sink;
+  let acct: { id: string; apiKey: string };
+  let realm: string;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+    acct = await createSubAccount(srv, srv.master.account_id, 'Recovering');
+    realm = (await srv.request('GET', `/v2/accounts/${acct.id}`, { token: srv.adminToken })).body.data.realm;
+    const u = await srv.request('PUT', `/v2/accounts/${acct.id}/users`, {
+      token: srv.adminToken,
+      data: { first_name: 'Ada', last_name: 'L', username: 'ada', password: 'secret-one', email: 'ada@example.com' },
+    });
+    expect(u.status, u.text).toBe(201);
+    await srv.request('PUT', `/v2/accounts/${acct.id}/users`, { token: srv.adminToken, data: { first_name: 'Off', last_name: 'L', username: 'off', password: 'secret-two', enabled: false } });
+    const h = await srv.request('PUT', `/v2/accounts/${acct.id}/webhooks`, {
+      token: srv.adminToken,
+      data: { name: 'resets', uri: `${sink.url}/n`, hook: 'notifications', http_verb: 'post', format: 'json', custom_data: { type: 'password_recovery' } },
+    });
+    expect(h.status, h.text).toBe(201);
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await sink?.close();
+  });
+
+  it('sends the link, and the link logs the user in once, asking for a new password', async () => {
+    const put = await srv.request('PUT', '/v2/user_auth/recovery', { token: null, data: { account_realm: realm, username: 'ADA', ui_url: 'https://ui.example.com/' } });
+    expect(put.status, put.text).toBe(201);
+    expect(put.body.data).toMatch(/ada@example\.com$/);
+    const [req] = await sink.waitFor(1);
+    const note = JSON.parse(req.body);
+    expect(note).toMatchObject({ event_name: 'password_recovery', account_id: acct.id, email: 'ada@example.com', first_name: 'Ada' });
+    const resetId = /[?&]recovery=([0-9a-f]+)$/.exec(note.password_reset_link)![1];
+    expect(resetId).toHaveLength(137);
+    expect(resetId.startsWith(acct.id)).toBe(true);
+
+    const post = await srv.request('POST', '/v2/user_auth/recovery', { token: null, data: { reset_id: resetId } });
+    expect(post.status, post.text).toBe(200);
+    expect(post.body.data).toMatchObject({ account_id: acct.id, owner_id: note.user_id, method: 'cb_user_auth' });
+    const user = await srv.request('GET', `/v2/accounts/${acct.id}/users/${note.user_id}`, { token: post.body.auth_token });
+    expect(user.status, user.text).toBe(200);
+    expect(user.body.data.require_password_update).toBe(true);
+
+    const again = await srv.request('POST', '/v2/user_auth/recovery', { token: null, data: { reset_id: resetId } });
+    expect(again.status).toBe(400);
+    expect(again.body.data.user.not_found.message).toBe('The provided reset_id did not resolve to any user');
+  });
+
+  it("answers Kazoo's 400s for an unknown or disabled user and a malformed reset id", async () => {
+    const unknown = await srv.request('PUT', '/v2/user_auth/recovery', { token: null, data: { account_name: 'Recovering', username: 'nobody', ui_url: 'https://ui.example.com/' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.data.username.not_found).toEqual({ message: 'The provided user name was not found', cause: 'nobody' });
+    const off = await srv.request('PUT', '/v2/user_auth/recovery', { token: null, data: { account_name: 'Recovering', username: 'off', ui_url: 'https://ui.example.com/' } });
+    expect(off.body.data.username.forbidden.message).toBe('The provided user name is disabled');
+    const missing = await srv.request('PUT', '/v2/user_auth/recovery', { token: null, data: { account_name: 'Recovering', username: 'ada' } });
+    expect(missing.body.data.ui_url.required).toBeDefined();
+    const bad = await srv.request('POST', '/v2/user_auth/recovery', { token: null, data: { reset_id: 'not-hex' } });
+    expect(bad.body.data.reset_id.pattern).toBeDefined();
+  });
+});
