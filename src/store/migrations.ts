@@ -691,4 +691,47 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE delivery_attempts ADD COLUMN peer_public INTEGER;
     `,
   },
+  {
+    id: '4100-number-documents-pool',
+    sql: `
+      -- A number's own document, as Kazoo keeps one per number: the fields its account set (cnam,
+      -- e911, prepend, its own), the features those turned on, what uses it (a callflow), and the
+      -- pool it was bought from, which it goes back to when released (numbers/lifecycle.ts).
+      ALTER TABLE phone_numbers ADD COLUMN doc TEXT;
+      ALTER TABLE phone_numbers ADD COLUMN features TEXT;
+      ALTER TABLE phone_numbers ADD COLUMN used_by TEXT;
+      ALTER TABLE phone_numbers ADD COLUMN pool_id TEXT;
+
+      -- The simulated carrier's numbers, offered to an account (a reseller, the master) and the
+      -- accounts it resells to: found by a search, bought (moved to the buyer's inventory) by an
+      -- activation. A number is in the pool or in an inventory, never both.
+      CREATE TABLE number_pool (
+        number TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        created INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX number_pool_account ON number_pool(account_id, number);
+
+      -- A callflow that routes a number of its account uses it (Kazoo's track_assignment): used_by
+      -- follows the callflow's numbers as it is created, changed and deleted.
+      CREATE TRIGGER callflow_numbers_insert AFTER INSERT ON docs WHEN new.kind = 'callflow'
+      BEGIN
+        UPDATE phone_numbers SET used_by = 'callflow'
+        WHERE account_id = new.account_id AND number IN (SELECT value FROM json_each(new.doc, '$.numbers'));
+      END;
+      CREATE TRIGGER callflow_numbers_update AFTER UPDATE OF doc ON docs WHEN new.kind = 'callflow'
+      BEGIN
+        UPDATE phone_numbers SET used_by = NULL
+        WHERE account_id = old.account_id AND used_by = 'callflow' AND number IN (SELECT value FROM json_each(old.doc, '$.numbers'))
+          AND number NOT IN (SELECT value FROM json_each(new.doc, '$.numbers'));
+        UPDATE phone_numbers SET used_by = 'callflow'
+        WHERE account_id = new.account_id AND number IN (SELECT value FROM json_each(new.doc, '$.numbers'));
+      END;
+      CREATE TRIGGER callflow_numbers_delete AFTER DELETE ON docs WHEN old.kind = 'callflow'
+      BEGIN
+        UPDATE phone_numbers SET used_by = NULL
+        WHERE account_id = old.account_id AND used_by = 'callflow' AND number IN (SELECT value FROM json_each(old.doc, '$.numbers'));
+      END;
+    `,
+  },
 ];

@@ -70,3 +70,24 @@ export function normalizeNumber(core: Core, accountId: string, number: string): 
   const dialed = applyRules(number, dialPlan);
   return applyRules(dialed, core.config.globalValue(accountId, NUMBER_MANAGER_CATEGORY, E164_CONVERTERS_KEY, DEFAULT_E164_CONVERTERS));
 }
+
+/**
+ * A number as Kazoo's `knm_converters:normalize(Number)` writes it, for no account: through the
+ * system's `e164_converters` (else Kazoo's built-in ones) only.
+ */
+export function normalizeSystemNumber(core: Core, number: string): string {
+  if (number.startsWith('+')) return number;
+  return applyRules(number, core.config.value<unknown>(NUMBER_MANAGER_CATEGORY, E164_CONVERTERS_KEY, DEFAULT_E164_CONVERTERS));
+}
+
+/** Kazoo's `reconcile_regex` of the `number_manager` category: what a number routable off the platform looks like. */
+export const DEFAULT_RECONCILE_REGEX = '^(\\+?1)?\\d{10}$|^\\+[2-9]\\d{7,}$|^011\\d*$|^00\\d*$';
+
+/**
+ * Whether a number is one the platform could route off it (Kazoo's `knm_converters:is_reconcilable`):
+ * normalised for no account, it matches the system's `reconcile_regex`. An extension (`1000`) is not.
+ */
+export function isReconcilable(core: Core, number: string): boolean {
+  const source = core.config.value<unknown>(NUMBER_MANAGER_CATEGORY, 'reconcile_regex', DEFAULT_RECONCILE_REGEX);
+  return linearExec(typeof source === 'string' ? source : DEFAULT_RECONCILE_REGEX, normalizeSystemNumber(core, number)) !== null;
+}
