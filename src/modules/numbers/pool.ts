@@ -3,6 +3,7 @@ import { stmt, transaction } from '../../store/db.js';
 import { keysetPage, pageLimit, type Page, type PageQuery } from '../../store/pages.js';
 import { errors } from '../../errors.js';
 import { getAccount, resellerIdOf } from '../accounts/service.js';
+import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
 import { toE164 } from './normalize.js';
 
 /**
@@ -107,6 +108,35 @@ export function listPool(core: Core, q: PageQuery<string> & { accountId?: string
       : stmt(core.db, 'SELECT * FROM number_pool WHERE number >= ? AND number < ? ORDER BY number LIMIT ?').all(start, end, pageLimit(q.pageSize))
   ) as unknown as PoolRow[];
   return keysetPage(rows, q, (r) => r.number);
+}
+
+/**
+ * The numbers of the pools of an account and the accounts below it, by pool, as a lab file lists
+ * them: those still offered and those accounts bought from them (they stay the pool's: released,
+ * they come back to it).
+ */
+export function poolNumbersUnder(core: Core, accountId: string): Map<string, string[]> {
+  const rows = stmt(
+    core.db,
+    `SELECT number, account_id FROM number_pool WHERE account_id IN (${SUBTREE_IDS_SQL})
+     UNION ALL SELECT number, pool_id FROM phone_numbers WHERE pool_id IN (${SUBTREE_IDS_SQL})
+     ORDER BY 2, 1`,
+  ).all(accountId) as { number: string; account_id: string }[];
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const list = out.get(r.account_id);
+    if (list) list.push(r.number);
+    else out.set(r.account_id, [r.number]);
+  }
+  return out;
+}
+
+/** Takes a number out of a pool's stock, or, once an account bought it, out of the pool it would go back to. */
+export function dropFromPool(core: Core, accountId: string, number: string): void {
+  transaction(core.db, () => {
+    stmt(core.db, 'DELETE FROM number_pool WHERE number = ? AND account_id = ?').run(number, accountId);
+    stmt(core.db, 'UPDATE phone_numbers SET pool_id = NULL WHERE number = ? AND pool_id = ?').run(number, accountId);
+  });
 }
 
 /** The pool row of a number, if the pool holds it. */
