@@ -231,7 +231,7 @@ async function build(dbFile, api, master) {
     VALUES (?, ?, 'webhook', ?, ?, ?, 'channel_create', ?, 'post', ?, ?, NULL, ?, 12, 1, 2, ?, ?, ?, ?, ?)`);
   const body = JSON.stringify({ call_id: 'x'.repeat(40), caller_id_number: '+14155550100', callee_id_number: '+14155550101', hook_event: 'channel_create', pad: 'y'.repeat(300) });
   for (let i = 0; i < SIZES.attempts; i++) {
-    const source = i < 10 ? quiet : hooks[1 + (i % 100)];
+    const source = i < 10 ? quiet : hooks[1 + (i % Math.min(100, hooks.length - 1))];
     const ok = i % 10 !== 0;
     attempt.run(i + 1, randomBytes(5).toString('hex'), objects.id, source, 'Hook', 'http://127.0.0.1:9/h', ok ? 'success' : 'failure', ok ? null : 'bad response code',
       ok ? 200 : 503, '{"content-type":"application/json"}', body, '{"content-type":"text/plain"}', ok ? 'ok' : 'down', now - week + Math.floor((i / SIZES.attempts) * week));

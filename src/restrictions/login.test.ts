@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideLogin } from './login.js';
+import { compileLogin, decideLogin } from './login.js';
 import type { LoginRestrictions } from './types.js';
 
 const ACC = '0123456789abcdef0123456789abcdef';
@@ -20,6 +20,13 @@ const table: { name: string; login: LoginRestrictions; method: string; path: str
   { name: 'a leading version in a pattern is ignored', login: { get: ['/v2/token_auth'] }, method: 'GET', path: 'token_auth', allowed: true },
   { name: 'an account id written in capitals matches', login: { get: [`accounts/${ACC.toUpperCase()}`] }, method: 'GET', path: `accounts/${ACC}`, allowed: true },
   { name: 'non-string patterns are ignored', login: { get: [5 as never, 'token_auth'] }, method: 'GET', path: 'token_auth', allowed: true },
+  { name: 'only a whole version segment is dropped, not one ending in v2', login: { get: ['xv2/token_auth'] }, method: 'GET', path: 'token_auth', allowed: false },
+  { name: 'only a whole version segment is dropped, not one starting with v1', login: { get: ['v1x/token_auth'] }, method: 'GET', path: 'token_auth', allowed: false },
+  { name: 'a method key in capitals reads as lower case', login: { GET: ['token_auth'] }, method: 'GET', path: 'token_auth', allowed: true, key: 'get' },
+  { name: 'of two spellings of a method, the first given counts', login: { get: ['accounts'], GET: ['token_auth'] }, method: 'GET', path: 'token_auth', allowed: false },
+  { name: 'a method whose value is not a list is skipped, and another spelling of it counts', login: { get: 'token_auth' as never, GET: ['token_auth'] }, method: 'GET', path: 'token_auth', allowed: true },
+  { name: 'a method whose value is not a list allows nothing', login: { get: 'token_auth' as never }, method: 'GET', path: 'token_auth', allowed: false },
+  { name: 'the any-method key answers a request whose method is *', login: { '*': ['#'] }, method: '*', path: 'token_auth', allowed: true, key: '*' },
 ];
 
 describe('restrictions given at login', () => {
@@ -33,5 +40,11 @@ describe('restrictions given at login', () => {
     const d = decideLogin({ get: ['accounts'], '*': ['token_auth'] }, 'GET', ['token_auth']);
     expect(d.keys).toEqual(['get', '*']);
     expect(d.matched).toEqual({ key: '*', pattern: 'token_auth' });
+    expect(decideLogin({ put: ['#'] }, 'GET', ['token_auth'])).toEqual({ allowed: false, method: 'GET', segments: ['token_auth'], keys: [] });
+  });
+
+  it('restrictions that are not an object compile to nothing', () => {
+    expect(compileLogin(null as never).size).toBe(0);
+    expect(compileLogin({ get: ['#'] }).size).toBe(1);
   });
 });

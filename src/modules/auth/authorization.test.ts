@@ -275,6 +275,48 @@ describe('authorization holes a reviewer finds first', () => {
     });
   });
 
+  describe('8: a super-duper-only path asks for a token first, then for a super-duper admin', () => {
+    it('401 without a token or with a bad one, 403 for a tenant, answered for the super-duper admin', async () => {
+      const tenant = await srv.apiLogin(sub.apiKey);
+      const paths: [string, string, unknown?][] = [
+        ['GET', '/v2/about'],
+        ['GET', '/v2/system_configs/webhooks'],
+        ['PUT', `/v2/accounts/${sub.id}/reseller`, {}],
+        ['DELETE', '/v2/system_configs'],
+      ];
+      for (const [method, path, data] of paths) {
+        const got = async (token?: string) => (await srv.request(method, path, { token, data })).status;
+        expect({ path, none: await got(), bad: await got('not-a-token'), tenant: await got(tenant) }).toEqual({ path, none: 401, bad: 401, tenant: 403 });
+        expect([401, 403]).not.toContain(await got(srv.adminToken));
+      }
+    });
+  });
+
+  describe('9: an account acts on itself and below it, never on its parent, an ancestor or a sibling', () => {
+    it('a child account\'s token is refused on each of them with the same 403, whatever the method', async () => {
+      const parent = await createSubAccount(srv, srv.master.account_id, 'Parent Co');
+      const child = await createSubAccount(srv, parent.id, 'Child Co');
+      const sibling = await createSubAccount(srv, parent.id, 'Sibling Co');
+      const grandchild = await createSubAccount(srv, child.id, 'Grandchild Co');
+      const token = await srv.apiLogin(child.apiKey);
+      for (const target of [parent.id, srv.master.account_id, sibling.id]) {
+        for (const [method, path, data] of [
+          ['GET', `/v2/accounts/${target}`],
+          ['POST', `/v2/accounts/${target}`, { name: 'taken over' }],
+          ['GET', `/v2/accounts/${target}/users`],
+          ['PUT', `/v2/accounts/${target}/devices`, { name: 'planted' }],
+          ['DELETE', `/v2/accounts/${target}`],
+        ] as [string, string, unknown?][]) {
+          const r = await srv.request(method, path, { token, data });
+          expect({ method, path, status: r.status }).toEqual({ method, path, status: 403 });
+          expect(r.body.data.cause).toBe('the token may act on its own account and its descendants only');
+        }
+      }
+      expect((await srv.request('GET', `/v2/accounts/${parent.id}`, { token: srv.adminToken })).body.data.name).toBe('Parent Co');
+      for (const own of [child.id, grandchild.id]) expect((await srv.request('GET', `/v2/accounts/${own}/users`, { token })).status).toBe(200);
+    });
+  });
+
   describe('DNS rebinding: a loopback server answers only loopback Host names', () => {
     it('a foreign Host is a 403; localhost, 127.0.0.1 and [::1] pass; --allowed-host adds a name', async () => {
       const path = `/v2/accounts/${sub.id}`;

@@ -355,6 +355,21 @@ describe('4, 5: logins slowed for the guesser, never locked for the right creden
     expect(other.ms).toBeLessThan(800);
   });
 
+  it("a right login clears its account's count, not its address's: guessing other accounts' passwords stays slowed", async () => {
+    const names = ['Reseller-A', 'Other B'];
+    for (let i = 1; i <= 8; i++) {
+      await createSubAccount(srv, srv.master.account_id, `Spray ${i}`);
+      names.push(`Spray ${i}`);
+    }
+    // three failures an account (its budget) over ten accounts: the address's budget (30) is spent
+    for (const name of names) for (let i = 0; i < 3; i++) expect((await login('127.0.0.6', name, `wrong-${i}`)).status).toBe(401);
+    const right = await login('127.0.0.6', 'Reseller-A', 'pw-boss-1');
+    expect(right.status).toBe(201);
+    const next = await login('127.0.0.6', 'Other B', 'wrong-again');
+    expect(next.status).toBe(401);
+    expect(next.ms).toBeGreaterThanOrEqual(800);
+  });
+
   it('a flood from one address queues four tries at most: the others are answered 429 with Retry-After at once', async () => {
     for (let i = 0; i < 3; i++) await login('127.0.0.5', 'Other B', `wrong-${i}`);
     const flood = await Promise.all(Array.from({ length: 10 }, (_, i) => login('127.0.0.5', 'Other B', `flood-${i}`)));

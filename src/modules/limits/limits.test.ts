@@ -75,6 +75,20 @@ describe('limits and the charge handshake', () => {
     expect(ok.body.data).toMatchObject({ twoway_trunks: 3, inbound_trunks: 11, outbound_trunks: 5 });
   });
 
+  it('raising quantities already above zero quotes each new total, every unit under the cumulative discount', async () => {
+    const token = srv.adminToken;
+    const before = (await srv.request('GET', limitsOf(customer.id), { token })).body.data;
+    expect(before).toMatchObject({ inbound_trunks: 11, twoway_trunks: 3 });
+    const quote = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 12, outbound_trunks: 5, twoway_trunks: 7 } });
+    expect(quote.status).toBe(402);
+    const line = { category: 'limits', single_discount: 0, single_discount_rate: 0, cumulative_discount: 0, cumulative_discount_rate: 0 };
+    expect(quote.body.data.limits).toEqual({
+      inbound_trunks: { ...line, item: 'inbound_trunks', quantity: 12, rate: 6.99 },
+      twoway_trunks: { ...line, item: 'twoway_trunks', quantity: 7, rate: 19.99, single_discount: 1, single_discount_rate: 5, cumulative_discount: 7, cumulative_discount_rate: 1.5 },
+    });
+    expect((await srv.request('GET', limitsOf(customer.id), { token })).body.data).toEqual(before);
+  });
+
   it('a POST is the whole record, as Kazoo\'s: what it leaves out goes, and its defaults come back', async () => {
     const token = srv.adminToken;
     const r = await srv.request('POST', limitsOf(customer.id), { token, data: { inbound_trunks: 11, twoway_trunks: 3, allow_prepay: false } });

@@ -176,7 +176,17 @@ describe('push notification subscriptions and the push outbox', () => {
     const newest = (await srv.request('GET', `${base}/push_notifications?page_size=1`, { token: token() })).body;
     expect(newest.data[0]).toMatchObject({ event: 'new_unowned_voicemail', device_id: device, platform: 'ios' });
     expect(newest.data[0].request.body.notification.title).toBe('New voicemail');
-    expect(newest.next_start_key).toBeTruthy();
+    // following next_start_key walks the whole listing, a push a page, in the listing's order
+    const all = (await srv.request('GET', `${base}/push_notifications`, { token: token() })).body.data.map((p: { id: string }) => p.id);
+    expect(all).toHaveLength(3);
+    const walked: string[] = newest.data.map((p: { id: string }) => p.id);
+    let key = newest.next_start_key;
+    while (key !== undefined && walked.length <= all.length) {
+      const page = (await srv.request('GET', `${base}/push_notifications?page_size=1&start_key=${encodeURIComponent(key)}`, { token: token() })).body;
+      walked.push(...page.data.map((p: { id: string }) => p.id));
+      key = page.next_start_key;
+    }
+    expect(walked).toEqual(all);
   });
 
   it('the voicemail also reaches `notifications` webhooks as voicemail_new', async () => {

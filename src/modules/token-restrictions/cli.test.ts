@@ -210,6 +210,21 @@ describe('tel restrictions', () => {
       }
     });
 
+    it('a token whose login restrictions deny what its template allows: exit 1 at the login step, as the server answers 403', async () => {
+      const token = await srv.apiLogin(a.apiKey, { get: ['token_auth'] });
+      const uri = `/v2/accounts/${a.id}/devices`;
+      const http = await srv.request('GET', uri, { token });
+      expect(http.status).toBe(403);
+      expect(http.body.data).toMatchObject({ cause: 'access denied by token restrictions', step: 'login' });
+      const dry = await tel('restrictions', 'test', uri, 'GET', '--token', token, '--json');
+      expect(dry.code).toBe(1);
+      expect(JSON.parse(dry.stdout)).toMatchObject({ allowed: false, failed_step: 'login', template: { allowed: true }, login: { allowed: false } });
+      expect(dry.stderr.trim()).toBe('Denied by the token restrictions at the login step.');
+      const allowed = await tel('restrictions', 'test', '/v2/token_auth', 'GET', '--token', token);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toContain('allowed: GET /v2/token_auth');
+    });
+
     it('a path that needs no token is allowed whatever the rules, as the server does', async () => {
       const token = await srv.apiLogin(a.apiKey);
       expect((await srv.request('GET', '/v2/webhooks', { token })).status).toBe(200);

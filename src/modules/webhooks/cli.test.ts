@@ -107,22 +107,30 @@ describe('tel webhooks … on the database file, beside a running server', () =>
     expect((await tel('webhooks', 'resend', String(attempts[0].id), '--account', child)).code).toBe(1);
   });
 
-  it('reenable --descendants turns auto-disabled hooks back on', async () => {
-    await srv.request('POST', `/v2/accounts/${child}/configs/webhooks`, { token: srv.adminToken, data: { attempt_failure_count: 1 } });
-    const created = await tel('webhooks', 'create', '--account', child, '--name', 'Broken', '--uri', `${sink.url}/broken`, '--hook', 'parking', '--retries', '0', '--json');
-    const hookId = JSON.parse(created.stdout).id;
-    await tel('simulate', 'parking', '--account', child, '--slot', '3');
-    let row: any;
-    for (let i = 0; i < 100; i++) {
-      row = JSON.parse((await tel('webhooks', 'list', '--account', child, '--json')).stdout).find((h: any) => h.id === hookId);
-      if (!row.enabled) break;
-      await new Promise((r) => setTimeout(r, 20));
+  it('reenable --descendants turns auto-disabled hooks back on, in a child and a grandchild', async () => {
+    const grandchild = (await createSubAccount(srv, child, 'Cli Grandchild')).id;
+    const hooks: [string, string][] = [];
+    for (const a of [child, grandchild]) {
+      await srv.request('POST', `/v2/accounts/${a}/configs/webhooks`, { token: srv.adminToken, data: { attempt_failure_count: 1 } });
+      const created = await tel('webhooks', 'create', '--account', a, '--name', 'Broken', '--uri', `${sink.url}/broken`, '--hook', 'parking', '--retries', '0', '--json');
+      hooks.push([a, JSON.parse(created.stdout).id]);
+      await tel('simulate', 'parking', '--account', a, '--slot', '3');
     }
-    expect(row.disable_reason).toMatch(/too many failed deliveries/);
+    for (const [a, hookId] of hooks) {
+      let row: any;
+      for (let i = 0; i < 100; i++) {
+        row = JSON.parse((await tel('webhooks', 'list', '--account', a, '--json')).stdout).find((h: any) => h.id === hookId);
+        if (!row.enabled) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(row.disable_reason).toMatch(/too many failed deliveries/);
+    }
     const r = await tel('webhooks', 'reenable', '--account', account, '--descendants');
-    expect(r.stdout).toBe('Re-enabled 1 webhook.\n');
-    const after = JSON.parse((await tel('webhooks', 'show', hookId, '--account', child)).stdout);
-    expect(after.enabled).toBe(true);
-    expect(after).not.toHaveProperty('disable_reason');
+    expect(r.stdout).toBe('Re-enabled 2 webhooks.\n');
+    for (const [a, hookId] of hooks) {
+      const after = JSON.parse((await tel('webhooks', 'show', hookId, '--account', a)).stdout);
+      expect(after.enabled).toBe(true);
+      expect(after).not.toHaveProperty('disable_reason');
+    }
   });
 });

@@ -6,6 +6,7 @@ import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/si
 import { nowGregorian } from '../../util/time.js';
 import { pruneAttempts } from '../../delivery/attempts.js';
 import { deliverySettings } from '../../delivery/settings.js';
+import { underMutation } from '../../../test/helpers/mutation.js';
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
@@ -36,11 +37,13 @@ describe('webhook delivery to a real local sink', () => {
     return srv.request('GET', `/v2/accounts/${account}/webhooks/${hookId}/attempts${query}`, { token });
   }
 
+  /** `fn`'s answer once `ok` holds; fails the test when it does not within `ms`. */
   async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
     const until = Date.now() + ms;
     for (;;) {
       const v = await fn();
-      if (ok(v) || Date.now() > until) return v;
+      if (ok(v)) return v;
+      if (Date.now() > until) throw new Error(`not reached within ${ms} ms; last: ${JSON.stringify(v, (_k, x) => (x instanceof Headers ? undefined : x)).slice(0, 500)}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -123,11 +126,20 @@ describe('webhook delivery to a real local sink', () => {
   it('retries a failure up to `retries` more times with the same event id, and records every try newest first', async () => {
     const path = route();
     let seen = 0;
-    sink.respond((r) => (r.path === path ? { status: ++seen <= 2 ? 500 : 200 } : { status: r.path.startsWith('/fail') ? 500 : 200 }));
+    // the answer that succeeds comes 60 ms late: the attempt's latency shows it
+    sink.respond(async (r) => {
+      if (r.path !== path) return { status: r.path.startsWith('/fail') ? 500 : 200 };
+      if (++seen <= 2) return { status: 500 };
+      await new Promise((done) => setTimeout(done, 60));
+      return { status: 200 };
+    });
+    // retries 500 ms after the first try, then 1 s after the second
+    await srv.request('PATCH', `/v2/accounts/${account}/configs/webhooks`, { token, data: { retry_base_delay_ms: 500, retry_max_delay_ms: 5000 } });
     const id = await hook({ uri: `${sink.url}${path}`, retries: 2 });
     const before = nowGregorian();
     await call();
-    const reqs = await sink.waitFor(3, { filter: on(path) });
+    const reqs = await sink.waitFor(3, { filter: on(path), timeoutMs: 6000 });
+    await srv.request('DELETE', `/v2/accounts/${account}/configs/webhooks`, { token });
     expect(new Set(reqs.map((r) => r.headers['x-event-id'])).size).toBe(1);
     const r = await eventually(() => attempts(id), (a) => a.body.data.length === 3);
     expect(r.status).toBe(200);
@@ -139,10 +151,15 @@ describe('webhook delivery to a real local sink', () => {
     expect(last.timestamp).toBeGreaterThanOrEqual(before);
     expect(last.timestamp).toBeLessThanOrEqual(nowGregorian());
     expect(first.req_body).toContain('hook_event=channel_create');
-    expect(last.latency_ms).toBeGreaterThanOrEqual(0);
-    // exponential backoff: the second retry waits about twice the first
-    expect(reqs[1].at - reqs[0].at).toBeGreaterThanOrEqual(15);
-    expect(reqs[2].at - reqs[1].at).toBeGreaterThanOrEqual(35);
+    expect(last.latency_ms).toBeGreaterThanOrEqual(55);
+    expect(last.latency_ms).toBeLessThan(1000);
+    // exponential backoff, pinned both ways: 500 ms, then twice that (a timer fires late on a busy
+    // machine, never early; late by less than the base, a doubled wait still shows)
+    const waits = [reqs[1].at - reqs[0].at, reqs[2].at - reqs[1].at];
+    expect(waits[0]).toBeGreaterThanOrEqual(490);
+    expect(waits[0]).toBeLessThan(990);
+    expect(waits[1]).toBeGreaterThanOrEqual(990);
+    expect(waits[1]).toBeLessThan(1990);
   });
 
   it("shows a JSON try's request body as the receiver got it, though it is stored once (in the outbox)", async () => {
@@ -204,6 +221,7 @@ describe('webhook delivery to a real local sink', () => {
     await call();
     const reqs = await sink.waitFor(2, { filter: on(path), timeoutMs: 4000 });
     expect(reqs[1].at - reqs[0].at).toBeGreaterThanOrEqual(950);
+    expect(reqs[1].at - reqs[0].at).toBeLessThan(1900);
     await srv.request('DELETE', `/v2/accounts/${account}/configs/webhooks`, { token });
   });
 
@@ -296,7 +314,8 @@ describe('webhook delivery to a real local sink', () => {
     await srv.request('POST', '/v2/system_configs/webhooks', { token, data: cfg });
   });
 
-  it('a dead endpoint does not delay deliveries to the others', async () => {
+  // forty calls and their deliveries within 3 s: a figure the instrumentation of `npm run mutate` cannot hold
+  it.skipIf(underMutation)('a dead endpoint does not delay deliveries to the others', async () => {
     const dead = await startSink();
     dead.respond(() => 'hang');
     const live = route();

@@ -147,6 +147,20 @@ describe('auto-disable and re-enable', () => {
     expect((await get(customer, manual)).body.data.enabled).toBe(false);
   });
 
+  it('bulk re-enable on descendants reaches every generation below, not the children only', async () => {
+    const grandchild = (await createSubAccount(srv, customer, 'Grandchild')).id;
+    const greatGrandchild = (await createSubAccount(srv, grandchild, 'Great-grandchild')).id;
+    const deep = [grandchild, greatGrandchild];
+    const ids = await Promise.all(deep.map((a) => hook(a, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_destroy' })));
+    for (let i = 0; i < 2; i++) for (const a of deep) await call(a);
+    await until(async () => (await get(grandchild, ids[0])).body.data.enabled === false && (await get(greatGrandchild, ids[1])).body.data.enabled === false);
+    const r = await srv.request('PATCH', `/v2/accounts/${reseller}/descendants/webhooks`, { token, data: { 're-enable': true } });
+    expect(r.status).toBe(200);
+    expect((await get(grandchild, ids[0])).body.data).toMatchObject({ enabled: true });
+    expect((await get(greatGrandchild, ids[1])).body.data).toMatchObject({ enabled: true });
+    expect((await get(greatGrandchild, ids[1])).body.data).not.toHaveProperty('disable_reason');
+  });
+
   it('reenableHook (the service call a TUI key uses) turns an auto-disabled hook back on', async () => {
     const id = await hook(customer, { uri: `${sink.url}${route()}`, retries: 0, hook: 'channel_answer' });
     for (let i = 0; i < 2; i++) await srv.request('PUT', `/v2/accounts/${customer}/simulations`, { token, data: { kind: 'call' } });
