@@ -21,6 +21,8 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { multiFactorModule } from './multi-factor/module.js';
+import { securityModule } from './security/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -49,4 +51,6 @@ export const MODULES: TelModule[] = [
   aboutModule,
   openApiModule,
   deliveryModule,
+  multiFactorModule,
+  securityModule,
 ];

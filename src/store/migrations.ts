@@ -734,4 +734,20 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    id: '4101-login-attempts',
+    sql: `
+      -- Logins tried on an account, as its crossbar.auth settings ask them logged (auth/auth-modules.ts):
+      -- listed newest first by security/attempts (and multi_factor/attempts, by auth_type), kept a month.
+      CREATE TABLE login_attempts (
+        id TEXT PRIMARY KEY,              -- YYYYMM-<hex>, as Kazoo's monthly databases key them
+        account_id TEXT NOT NULL,
+        auth_type TEXT NOT NULL,
+        created INTEGER NOT NULL,         -- unix ms
+        doc TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX login_attempts_account ON login_attempts(account_id, created, id);
+      CREATE INDEX login_attempts_type ON login_attempts(account_id, auth_type, created, id);
+    `,
+  },
 ];

@@ -14,6 +14,7 @@ export const authModule: TelModule = {
   endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
   routes: authRoutes,
   configs: [AUTH_CONFIG],
+  accountTables: ['login_attempts'],
   start(core) {
     const timer = setInterval(() => {
       try {
