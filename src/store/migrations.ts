@@ -750,4 +750,22 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX login_attempts_type ON login_attempts(account_id, auth_type, created, id);
     `,
   },
+  {
+    id: '4102-ledgers',
+    sql: `
+      -- Credits and debits an account's reseller writes (PUT ledgers/credit|debit, ledgers/service.ts),
+      -- summed by GET ledgers (a month, by service) and ledgers/total (all of them).
+      CREATE TABLE ledgers (
+        id TEXT PRIMARY KEY,              -- YYYYMM-<md5>, as Kazoo names a ledger
+        account_id TEXT NOT NULL,         -- whose ledger: the account's, or its reseller's copy
+        service TEXT NOT NULL,            -- source.service: adjustments, payments, per-minute-voip, …
+        ledger_type TEXT NOT NULL,        -- credit | debit
+        units INTEGER NOT NULL,           -- the amount in ten-thousandths of the currency, never negative
+        created INTEGER NOT NULL,         -- unix ms
+        doc TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX ledgers_account ON ledgers(account_id, created, id);
+      CREATE INDEX ledgers_service ON ledgers(account_id, service, created, id);
+    `,
+  },
 ];
