@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Writes the reference pages made from the code: docs/cli.md (the commander program) and
-// docs/configuration.md (the configuration categories the modules declare). A test fails
-// when the committed pages differ from what this writes.
+// Writes the reference pages made from the code: docs/cli.md (the commander program),
+// docs/configuration.md (the configuration categories the modules declare) and
+// docs/kazoo-coverage.md (the routes against Kazoo's operations). A test fails when the
+// committed pages differ from what this writes.
 //
 //   npm run docs
 import { mkdtempSync, rmSync } from 'node:fs';

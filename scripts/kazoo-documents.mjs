@@ -94,7 +94,7 @@ function special(kind, path, s) {
   if (kind === 'resources' && key === 'skype_interface') return SKIP;
   if (kind === 'resources' && key === 'skype_rr') return SKIP;
   if (kind === 'resources' && /^gateways\.\d+\.endpoint_type$/.test(at)) return pick(['sip', 'freetdm', 'amqp']);
-  if (s['kazoo-validation'] && key === 'module') return pick(path.some((k) => k === 'metaflows' || k === 'metaflow') ? METAFLOW_MODULES : CALLFLOW_MODULES);
+  if (s['kazoo-validation'] && key === 'module') return pick(kind === 'metaflows' || path.some((k) => k === 'metaflows' || k === 'metaflow') ? METAFLOW_MODULES : CALLFLOW_MODULES);
   if (s['kazoo-validation'] && key === 'data') return {};
   if (s['kazoo-validation'] && s.type === 'string') return `http://example.com/${word(1, 8)}`;
   if (s['kazoo-regexp']) return `^${word(1, 6)}@example\\.com$`;
@@ -110,6 +110,8 @@ function special(kind, path, s) {
   if (kind === 'devices' && at === 'sip.ip') return `10.${int(0, 255)}.${int(0, 255)}.${int(1, 254)}`;
   if (kind === 'faxboxes' && at === 'custom_smtp_email_address') return `${unique('fax')}@example.com`;
   if (kind === 'whitelabel' && at === 'domain') return `${unique('ui')}.example.com`;
+  if (kind === 'conferences' && /^(conference_numbers|member\.numbers|moderator\.numbers)\.\d+$/.test(at)) return digits(int(8, 14));
+  if (kind === 'rates' && at === 'prefix') return int(100_000, 999_999_999);
   if (key === 'owner_id' || key === 'source_id' || key === 'media_id' || /^[a-f0-9]{32}$/.test(key ?? '')) return undefined;
   return undefined;
 }
@@ -126,6 +128,7 @@ function forPattern(pattern, s) {
   if (pattern === '^[.\\w-]+$' || pattern === '^[.\\w_-]+$') return `${word(4, 10)}.example.com`;
   if (pattern === '^([+@.\\w_-]+)$') return word(Math.max(s.minLength ?? 1, 1), 20);
   if (pattern === '^https?://') return `https://example.com/${word(1, 8)}`;
+  if (pattern === '^[0-9]+$') return digits(int(Math.max(s.minLength ?? 1, 1), 8));
   if (pattern.startsWith('custom_channel_vars')) return `custom_channel_vars.${word(1, 8)}`;
   if (pattern.startsWith('custom_sip_headers')) return `custom_sip_headers.${word(1, 8)}`;
   return undefined;
@@ -362,6 +365,17 @@ const KINDS = [
   { kind: 'faxboxes', schema: 'faxbox', path: (c) => `/v2/accounts/${c.account}/faxboxes`, method: 'PUT' },
   { kind: 'media', schema: 'media', path: (c) => `/v2/accounts/${c.account}/media`, method: 'PUT' },
   { kind: 'whitelabel', schema: 'whitelabel', path: (c) => `/v2/accounts/${c.account}/whitelabel`, method: 'PUT', cleanup: true },
+  ...['blacklists', 'groups', 'menus', 'temporal_rules', 'temporal_rules_sets', 'directories', 'conferences', 'lists', 'clicktocall', 'connectivity'].map((kind) => ({
+    kind,
+    schema: kind,
+    path: (c) => `/v2/accounts/${c.account}/${kind}`,
+    method: 'PUT',
+  })),
+  { kind: 'rates', schema: 'rates', path: () => '/v2/rates', method: 'PUT' },
+  { kind: 'resource_selectors', schema: 'resource_selectors', path: (c) => `/v2/accounts/${c.account}/resource_selectors/${unique('s')}`, method: 'POST' },
+  { kind: 'access_lists', schema: 'access_lists', path: (c) => `/v2/accounts/${c.account}/access_lists`, method: 'POST' },
+  { kind: 'metaflows', schema: 'metaflows', path: (c) => `/v2/accounts/${c.account}/metaflows`, method: 'POST' },
+  { kind: 'rate_limits', schema: 'account_rate_limits', path: (c) => `/v2/accounts/${c.account}/rate_limits`, method: 'POST' },
 ];
 
 async function main() {

@@ -19,7 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const KINDS = ['accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel', 'domains'];
+const KINDS = [
+  'accounts', 'users', 'webhooks', 'limits', 'resources', 'queues', 'devices', 'callflows', 'vmboxes', 'faxbox', 'media', 'whitelabel', 'domains',
+  'access_lists', 'account_rate_limits', 'allotments', 'blacklists', 'clicktocall', 'comments', 'conferences', 'connectivity', 'device_rate_limits',
+  'dialplans', 'directories', 'groups', 'list_entries', 'lists', 'menus', 'metaflows', 'queue_update', 'rates', 'resource_selectors',
+  'resource_selectors.rules', 'storage', 'temporal_rules', 'temporal_rules_sets',
+];
 
 function usage(message) {
   if (message) console.error(message);

@@ -30,6 +30,14 @@ export function countResults(report) {
   };
 }
 
+/** The files that took longest, slowest first (the suite has a time budget: this shows where it goes). */
+export function slowestFiles(report, root, count = 8) {
+  return (report.testResults ?? [])
+    .map((f) => ({ file: f.name.startsWith(root) ? f.name.slice(root.length + 1) : f.name, ms: (f.endTime ?? 0) - (f.startTime ?? 0) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
+}
+
 /** The summary line CI reads. */
 export function summaryLine({ passed, failed, skipped }) {
   return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
@@ -48,7 +56,13 @@ async function main() {
 
   let counts;
   try {
-    counts = countResults(JSON.parse(readFileSync(reportPath, 'utf8')));
+    const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+    counts = countResults(report);
+    const slow = slowestFiles(report, root);
+    if (slow.length > 1) {
+      console.log('slowest files:');
+      for (const { file, ms } of slow) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`);
+    }
   } catch {
     counts = null;
   }

@@ -156,6 +156,12 @@ export const errors = {
   /** 400: the request is not one HTTP can read (request line, header, method). */
   badRequest: (cause: string) => new ApiError(400, 'bad_request', { cause, message: 'bad request' }),
 
+  /** 400 with Kazoo's sentence as the message and the details it gives, if any (`crossbar_util:response_400`). */
+  refused: (message: string, data: Record<string, unknown> = {}) => new ApiError(400, message, data),
+
+  /** 500: Kazoo's answer when no rate prices a number (its rater answered nothing). */
+  noRate: () => new ApiError(500, 'No rate found for this number', { message: 'No rate found for this number' }),
+
   /** 408: the request did not arrive in time. */
   requestTimeout: () => new ApiError(408, 'request_timeout', { message: 'request timeout' }),
 

@@ -93,12 +93,15 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
     tmp.cleanup();
   });
 
-  it('paginate=false of 100,000 attempts, the inventory and a job of 100,000 numbers: each piece bounded, made in well under 20 ms of CPU', () => {
+  it('paginate=false of 100,000 attempts, the inventory and a job of 100,000 numbers: each piece bounded, none holding the loop for more than 100 ms of CPU', () => {
     // first, before any test builds large values whose collection would be counted in a piece's time
     const attempts = drain(attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson).stream!.pieces);
     const numbers = drain(numbersReply(new URLSearchParams('paginate=false'), (q) => listNumbers(core, account, q)).stream!.pieces);
     const detail = drain(jobDetailPieces(core, findJobById(core, jobId)!));
-    for (const d of [attempts, numbers, detail]) expect(d.worstMs).toBeLessThan(20);
+    // A piece is bounded by its size (below); its CPU is checked loosely, for a collector's pause or a
+    // busy neighbour can land in one: quiet, the worst piece takes under 20 ms, while the whole of one
+    // of these answers made at once takes several hundred.
+    for (const d of [attempts, numbers, detail]) expect(d.worstMs).toBeLessThan(100);
     for (const d of [attempts, numbers]) expect(d.biggest).toBeLessThan(512 * 1024);
   });
 

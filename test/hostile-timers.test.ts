@@ -14,6 +14,12 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/**
+ * An idle server uses almost none of a core (a few per cent while it settles, on a busy machine);
+ * a timer that overflowed and fires at once, again and again, keeps one near 1.
+ */
+const IDLE_SHARE = 0.3;
+
 /** The share of one core a process used over `ms` (0..1). */
 async function cpuShare(pid: number, ms: number): Promise<number> {
   const before = cpuTicks(pid);
@@ -88,14 +94,14 @@ describe('timers longer than Node can wait, from values stored before they were 
     const { cpu, stderr } = await serveAndWatch();
     expect(sink.requests.filter((r) => r.path === '/paced')).toHaveLength(1);
     expect(stderr).not.toContain('TimeoutOverflowWarning');
-    expect(cpu).toBeLessThan(0.1);
+    expect(cpu).toBeLessThan(IDLE_SHARE);
   }, 30_000);
 
   it('after a restart on the same file, the same', async () => {
     await serve!.stop();
     const { cpu, stderr } = await serveAndWatch();
     expect(stderr).not.toContain('TimeoutOverflowWarning');
-    expect(cpu).toBeLessThan(0.1);
+    expect(cpu).toBeLessThan(IDLE_SHARE);
   }, 30_000);
 
   it("deleting the hooks takes their waiting deliveries with them; the server stays idle", async () => {
@@ -110,7 +116,7 @@ describe('timers longer than Node can wait, from values stored before they were 
     file.close();
     expect(waiting.n).toBe(0);
     expect(cancelled.n).toBeGreaterThanOrEqual(2);
-    expect(await cpuShare(serve!.child.pid!, 2000)).toBeLessThan(0.1);
+    expect(await cpuShare(serve!.child.pid!, 2000)).toBeLessThan(IDLE_SHARE);
     expect(serve!.stderr).not.toContain('TimeoutOverflowWarning');
   }, 30_000);
 });

@@ -32,6 +32,10 @@ class Lab {
   master!: string;
   reseller!: string;
   objects!: string;
+  /** the account of the rest of Kazoo's modules' documents: agents, hotdesks, list entries, selectors, a click-to-call's history */
+  crossbar!: string;
+  list!: string;
+  clicktocall!: string;
   quietHook!: string;
   children: string[] = [];
   units = 0;
@@ -47,6 +51,12 @@ class Lab {
     this.master = init.account_id;
     this.reseller = createAccount(this.core, { name: 'Reseller' }, { parentId: this.master }).id;
     this.objects = createAccount(this.core, { name: 'Objects' }, { parentId: this.master }).id;
+    this.crossbar = createAccount(this.core, { name: 'Crossbar' }, { parentId: this.master }).id;
+    this.list = id();
+    this.clicktocall = id();
+    for (const [docId, kind, body] of [[this.list, 'list', { name: 'Callers' }], [this.clicktocall, 'clicktocall', { name: 'Call us', extension: '1000' }]] as const) {
+      this.core.db.prepare("INSERT INTO docs (id, kind, account_id, doc, pvt, rev, created, modified) VALUES (?, ?, ?, ?, '{}', '1-x', 0, 0)").run(docId, kind, this.crossbar, JSON.stringify(body));
+    }
     createUser(this.core, this.objects, { username: 'clerk', password: 'clerk-pass', first_name: 'Cal', last_name: 'Clerk', priv_level: 'user' });
     const model = createWebhook(this.core, this.objects, { name: 'Quiet', uri: 'http://127.0.0.1:9/quiet', hook: 'channel_create' });
     this.quietHook = model.id;
@@ -74,6 +84,7 @@ class Lab {
     const sub = db.prepare(`INSERT INTO push_subscriptions (id, account_id, app_name, device_id, mobile_device_id, doc, rev, created, modified) VALUES (?, ?, 'app', ?, ?, '{}', '1-x', ?, ?)`);
     const push = db.prepare('INSERT INTO push_notifications (id, account_id, doc, created) VALUES (?, ?, ?, ?)');
     const alert = db.prepare('INSERT INTO alerts (id, doc, created) VALUES (?, ?, ?)');
+    const c2c = db.prepare("INSERT INTO clicktocall_history (clicktocall_id, created, id, account_id, doc) VALUES (?, ?, ?, ?, ?)");
     for (let i = 0; i < units * 10; i++) {
       // several rows share a creation time: the keys' second column keeps the order whole
       const at = now + Math.floor(i / 3);
@@ -89,6 +100,15 @@ class Lab {
       const pushId = id();
       push.run(pushId, this.objects, JSON.stringify({ id: pushId, title: 'x' }), at);
       alert.run(id(), JSON.stringify({ title: `Alert ${i}`, message: 'x', from: [{ type: 'superduper_admin', value: 'x' }], to: this.audienceOf(i) }), at);
+      // the rest of Kazoo's modules: half the users are agents, each device a user's hotdesk, two lists' entries, selectors
+      const c = (kind: string, body: Record<string, unknown>) => doc.run(id(), kind, this.crossbar, JSON.stringify(body), '{}', '1-x', at, at);
+      c('user', { first_name: 'Agent', last_name: String(i), queues: ['q'] });
+      c('user', { first_name: 'Clerk', last_name: String(i) });
+      c('device', { name: `Hotdesk ${i}`, hotdesk: { users: { [id()]: {} } } });
+      c('list_entry', { list_id: this.list, number: String(i) });
+      c('list_entry', { list_id: 'another-list', number: String(i) });
+      c('resource_selector', { name: `n${i % 7}`, resource: `r${i % 5}`, selector: String(i) });
+      c2c.run(this.clicktocall, at, id(), this.crossbar, JSON.stringify({ timestamp: 63_900_000_000 + i, contact: `+1415555${String(i).padStart(4, '0')}`, result: 'success' }));
       if (i % 4 !== 3) this.alertsForAdmins++;
       if (i % 4 < 2) this.alertsForUsers++;
     }
@@ -165,7 +185,7 @@ describe('listings read the page they answer, whatever the size of the table', (
       const { result: r, queries } = await logged(() => httpRequest(url, 'GET', page, { token }));
       expect(r.status, `${page}: ${r.text}`).toBe(200);
       const data = r.body.data;
-      const ids: string[] = Array.isArray(data) ? data.map((row: { id: string | number }) => String(row.id)) : Object.keys(data.numbers);
+      const ids: string[] = Array.isArray(data) ? data.map((row: { id?: string | number; device_id?: string }) => String(row.id ?? row.device_id)) : Object.keys(data.numbers);
       expect(ids.length).toBeLessThanOrEqual(PAGE);
       out.rows.push(...ids);
       out.statementsPerPage.push(queries.length);
@@ -188,7 +208,7 @@ describe('listings read the page they answer, whatever the size of the table', (
     const docs = () => lab.units * 10;
     return [
       ['children of an account with many children', `/v2/accounts/${lab.reseller}/children`, () => admin, () => lab.units * 10],
-      ['descendants', `/v2/accounts/${lab.master}/descendants`, () => admin, () => lab.units * 20 + 2],
+      ['descendants', `/v2/accounts/${lab.master}/descendants`, () => admin, () => lab.units * 20 + 3],
       ['siblings of an account with many siblings', `/v2/accounts/${lab.children[0]}/siblings`, () => admin, () => lab.units * 10],
       ['parents of an account (its ancestors)', `/v2/accounts/${lab.children.at(-1)}/parents`, () => admin, () => 2],
       ['users', `${o}/users`, () => admin, () => docs() + 1],
@@ -208,6 +228,11 @@ describe('listings read the page they answer, whatever the size of the table', (
       // nine audiences for an admin here (everyone's, the account's, the master's descendants', each by group), seven for a user
       ['alerts, as an admin', `${o}/alerts`, () => admin, () => lab.alertsForAdmins, 8],
       ['alerts, as a plain user', `${o}/alerts`, () => clerk, () => lab.alertsForUsers, 6],
+      ['agents (the users with queues)', `/v2/accounts/${lab.crossbar}/agents`, () => admin, docs],
+      ['hotdesks', `/v2/accounts/${lab.crossbar}/hotdesks`, () => admin, docs],
+      ["a list's entries", `/v2/accounts/${lab.crossbar}/lists/${lab.list}/entries`, () => admin, docs],
+      ['resource selectors of a name and a resource', `/v2/accounts/${lab.crossbar}/resource_selectors/name/n1/resource/r1`, () => admin, () => Math.ceil((docs() - 1) / 35)],
+      ["a click-to-call's history", `/v2/accounts/${lab.crossbar}/clicktocall/${lab.clicktocall}/history`, () => admin, docs],
     ];
   };
 

@@ -21,6 +21,29 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { accessListsModule } from './access-lists/module.js';
+import { agentsModule } from './agents/module.js';
+import { allotmentsModule } from './allotments/module.js';
+import { attachmentStorageModule } from './attachment-storage/module.js';
+import { blacklistsModule } from './blacklists/module.js';
+import { clicktocallModule } from './clicktocall/module.js';
+import { commentsModule } from './comments/module.js';
+import { conferencesModule } from './conferences/module.js';
+import { connectivityModule } from './connectivity/module.js';
+import { contactListModule } from './contact-list/module.js';
+import { dialplansModule } from './dialplans/module.js';
+import { directoriesModule } from './directories/module.js';
+import { groupsModule } from './groups/module.js';
+import { hotdesksModule } from './hotdesks/module.js';
+import { ipAuthModule } from './ip-auth/module.js';
+import { listsModule } from './lists/module.js';
+import { menusModule } from './menus/module.js';
+import { metaflowsModule } from './metaflows/module.js';
+import { rateLimitsModule } from './rate-limits/module.js';
+import { ratesModule } from './rates/module.js';
+import { resourceSelectorsModule } from './resource-selectors/module.js';
+import { schemasModule } from './schemas/module.js';
+import { temporalRulesModule } from './temporal-rules/module.js';
 import { multiFactorModule } from './multi-factor/module.js';
 import { securityModule } from './security/module.js';
 
@@ -51,6 +74,29 @@ export const MODULES: TelModule[] = [
   aboutModule,
   openApiModule,
   deliveryModule,
+  accessListsModule,
+  agentsModule,
+  allotmentsModule,
+  attachmentStorageModule,
+  blacklistsModule,
+  clicktocallModule,
+  commentsModule,
+  conferencesModule,
+  connectivityModule,
+  contactListModule,
+  dialplansModule,
+  directoriesModule,
+  groupsModule,
+  hotdesksModule,
+  ipAuthModule,
+  listsModule,
+  menusModule,
+  metaflowsModule,
+  rateLimitsModule,
+  ratesModule,
+  resourceSelectorsModule,
+  schemasModule,
+  temporalRulesModule,
   multiFactorModule,
   securityModule,
 ];

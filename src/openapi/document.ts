@@ -23,6 +23,7 @@ const ERROR_ANSWERS: Record<number, { name: string; description: string; example
   413: { name: 'TooLarge', description: 'The body is larger than 16 MiB (64 KiB without a valid token)', example: errors.tooLarge(16 * 1024 * 1024) },
   415: { name: 'UnsupportedMediaType', description: 'The upload is of a type the endpoint does not store', example: errors.unsupportedMediaType(['image/png', 'image/jpeg', 'image/gif']) },
   429: { name: 'TooManyRequests', description: 'Too many failed logins: retry after `Retry-After` seconds', example: errors.tooManyLogins(30) },
+  500: { name: 'Failed', description: "What Kazoo answers 500 for besides a fault (no rate found for a number), with its message", example: errors.noRate() },
   503: { name: 'Unavailable', description: 'The database file cannot be used now (held by another process a while, an I/O error, read-only): retry after `Retry-After` seconds', example: errors.datastoreTimeout() },
   507: { name: 'StorageFull', description: 'The disk holding the database is full: nothing is written until space is freed (reads go on); retry after `Retry-After` seconds', example: errors.datastoreFull() },
 };

@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.authToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' });
     expect(doc.components.responses.Forbidden.content['application/json'].example.data).toMatchObject({ cause: 'access denied by token restrictions' });
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ['ChargesNotAccepted', 'Conflict', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
+      ['ChargesNotAccepted', 'Conflict', 'Failed', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
     );
   });
 
@@ -77,12 +77,12 @@ describe('the OpenAPI document', () => {
     expect(attempts).toEqual(['account_id', 'created_from', 'created_to', 'page_size', 'start_key', 'paginate']);
   });
 
-  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key and promoting a reseller read none', () => {
+  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key, promoting a reseller and logging in by address read none', () => {
     const missing = apiRouter()
       .routes()
       .filter((r) => (r.method === 'PUT' || r.method === 'POST' || r.method === 'PATCH') && !r.body && !r.upload)
       .map((r) => `${r.method} ${r.path}`);
-    expect(missing.sort()).toEqual(['PUT accounts/:account_id/api_key', 'PUT accounts/:account_id/reseller']);
+    expect(missing.sort()).toEqual(['PUT accounts/:account_id/api_key', 'PUT accounts/:account_id/reseller', 'PUT ip_auth']);
   });
 });
 

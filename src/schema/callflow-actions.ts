@@ -1,11 +1,12 @@
+import { PRINTABLE } from './formats.js';
 import { defineSchema, ref } from './registry.js';
 import { customSipHeadersInOut } from './shared.js';
 
 // A callflow's `flow` is a tree of actions, `{module, data, children}`; each module's `data` has a
 // schema of its own, named `callflows.<module>` as in Kazoo, and a module without one is refused.
 // The facts (fields, types, enums, bounds, defaults) are those of Kazoo's schemas, module by
-// module (`scripts/kazoo-schemas.mjs` compares them with a Kazoo checkout); `conferences` is here
-// because the conference modules' `config` is a conference document.
+// module (`scripts/kazoo-schemas.mjs` compares them with a Kazoo checkout); `conferences` (the
+// conferences module's documents) is here because the conference modules' `config` is one.
 
 export const callflowsAction = defineSchema('callflows.action', {
   type: 'object',
@@ -92,7 +93,7 @@ export const conferences = defineSchema('conferences', {
       default: {},
     },
     moderator_controls: { type: 'string' },
-    name: { type: 'string', minLength: 1, maxLength: 128 },
+    name: { type: 'string', minLength: 1, maxLength: 128, format: PRINTABLE },
     owner_id: { type: 'string', minLength: 32, maxLength: 32 },
     play_entry_tone: { oneOf: [{ type: 'boolean' }, { type: 'string' }] },
     play_exit_tone: { oneOf: [{ type: 'boolean' }, { type: 'string' }] },

@@ -692,6 +692,119 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    id: '4000-crossbar-lookups',
+    sql: `
+      -- What the rest of Kazoo's crossbar modules look documents up by, each a search of a key
+      -- rather than a read of every document of the account.
+
+      -- doc_keys (migration 3100) also holds a user's directories (\`directories\`: the directory's
+      -- id, Kazoo's directories/users_listing), a device's hotdesk users (\`hotdesk_users\`: the
+      -- user's id, Kazoo's hotdesks/crossbar_listing) and a conference's numbers
+      -- (\`conference_numbers\`: its own, its members' and its moderators', unique in the account).
+      DROP TRIGGER doc_keys_insert;
+      DROP TRIGGER doc_keys_update;
+      DROP TRIGGER doc_keys_delete;
+      DROP VIEW doc_keys_of;
+      CREATE VIEW doc_keys_of (doc_id, account_id, field, value) AS
+        SELECT d.id, d.account_id, 'numbers', t.value FROM docs d, json_each(d.doc, '$.numbers') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'patterns', t.value FROM docs d, json_each(d.doc, '$.patterns') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT doc_id, account_id, CASE WHEN clean GLOB '*[^0-9a-f]*' THEN 'mac_address_raw' ELSE 'mac_address' END,
+               CASE WHEN clean GLOB '*[^0-9a-f]*' THEN written ELSE clean END
+          FROM (SELECT d.id AS doc_id, d.account_id, json_extract(d.doc, '$.mac_address') AS written,
+                       lower(replace(replace(replace(replace(json_extract(d.doc, '$.mac_address'), ':', ''), '-', ''), '.', ''), ' ', '')) AS clean
+                  FROM docs d WHERE d.kind = 'device' AND json_type(d.doc, '$.mac_address') = 'text')
+         WHERE clean <> ''
+        UNION ALL
+        SELECT d.id, d.account_id, 'directories', t.key FROM docs d, json_each(d.doc, '$.directories') t
+         WHERE d.kind = 'user' AND json_type(d.doc, '$.directories') = 'object'
+        UNION ALL
+        SELECT d.id, d.account_id, 'hotdesk_users', t.key FROM docs d, json_each(d.doc, '$.hotdesk.users') t
+         WHERE d.kind = 'device' AND json_type(d.doc, '$.hotdesk.users') = 'object'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.conference_numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.member.numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.moderator.numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text';
+      CREATE TRIGGER doc_keys_insert AFTER INSERT ON docs WHEN new.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_update AFTER UPDATE OF doc, kind, account_id ON docs
+        WHEN old.kind IN ('callflow', 'device', 'user', 'conference') OR new.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_delete AFTER DELETE ON docs WHEN old.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+      END;
+      INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value)
+        SELECT * FROM doc_keys_of WHERE field IN ('directories', 'hotdesk_users', 'conference_numbers');
+
+      -- A list's entries (Kazoo's lists/entries), in creation order.
+      CREATE INDEX docs_list_entries ON docs(account_id, json_extract(doc, '$.list_id'), created, id) WHERE kind = 'list_entry';
+      -- An account's resource selectors by name then resource, and by resource then name (Kazoo's
+      -- resource_selectors views, counted or listed a page at a time).
+      CREATE INDEX docs_selectors_by_name ON docs(account_id, json_extract(doc, '$.name'), json_extract(doc, '$.resource'), id)
+        WHERE kind = 'resource_selector';
+      CREATE INDEX docs_selectors_by_resource ON docs(account_id, json_extract(doc, '$.resource'), json_extract(doc, '$.name'), id)
+        WHERE kind = 'resource_selector';
+      -- A ratedeck's rates by prefix: a number's rates are those of its leading digits (Kazoo's rates/lookup).
+      CREATE INDEX docs_rates_prefix ON docs(account_id, json_extract(doc, '$.prefix')) WHERE kind = 'rate';
+      -- The users who are agents, those with \`queues\` (Kazoo's agents/crossbar_listing), in creation order.
+      CREATE INDEX docs_agents ON docs(account_id, created, id) WHERE kind = 'user' AND json_type(doc, '$.queues') IN ('array', 'object');
+
+      -- The calls a click-to-call document placed (Kazoo keeps them in the account's monthly
+      -- database, \`c2c_history\`), newest first.
+      CREATE TABLE clicktocall_history (
+        clicktocall_id TEXT NOT NULL,
+        created INTEGER NOT NULL,            -- unix ms
+        id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        doc TEXT NOT NULL,                   -- {timestamp, contact, call_id, result, cause?}
+        PRIMARY KEY (clicktocall_id, created, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX clicktocall_history_account ON clicktocall_history(account_id);
+
+      -- The client addresses that log in to an account without credentials (\`PUT /v2/ip_auth\`):
+      -- each \`ips[].ip\` of an account's document (Kazoo's accounts/listing_by_ip), kept by triggers.
+      CREATE TABLE account_ips (
+        ip TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        owner_id TEXT,
+        PRIMARY KEY (ip, account_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX account_ips_account ON account_ips(account_id);
+      CREATE VIEW account_ips_of (account_id, ip, owner_id) AS
+        SELECT a.id, json_extract(t.value, '$.ip'), json_extract(t.value, '$.owner_id')
+          FROM accounts a, json_each(a.doc, '$.ips') t
+         WHERE json_type(a.doc, '$.ips') = 'array' AND json_type(t.value, '$.ip') = 'text';
+      CREATE TRIGGER account_ips_insert AFTER INSERT ON accounts
+      BEGIN
+        INSERT OR IGNORE INTO account_ips (account_id, ip, owner_id) SELECT * FROM account_ips_of WHERE account_id = new.id;
+      END;
+      CREATE TRIGGER account_ips_update AFTER UPDATE OF doc ON accounts
+      BEGIN
+        DELETE FROM account_ips WHERE account_id = old.id;
+        INSERT OR IGNORE INTO account_ips (account_id, ip, owner_id) SELECT * FROM account_ips_of WHERE account_id = new.id;
+      END;
+      CREATE TRIGGER account_ips_delete AFTER DELETE ON accounts
+      BEGIN
+        DELETE FROM account_ips WHERE account_id = old.id;
+      END;
+      INSERT OR IGNORE INTO account_ips (account_id, ip, owner_id) SELECT * FROM account_ips_of;
+    `,
+  },
+  {
     id: '4100-number-documents-pool',
     sql: `
       -- A number's own document, as Kazoo keeps one per number: the fields its account set (cnam,

@@ -104,7 +104,7 @@ export function rowsRead(db: DatabaseSync, sql: string, args: unknown[]): number
   } else {
     const where = topLevel(sql, ' WHERE ');
     if (where < 0) return 0;
-    const [, table, alias] = /^ FROM (\w+)(?: (?!JOIN|LEFT|WHERE)(\w+))?/.exec(sql.slice(from))!;
+    const [, table, alias] = /^ FROM (\w+)(?: (?!JOIN|LEFT|WHERE|INDEXED)(\w+))?/.exec(sql.slice(from))!;
     counted = `${sql.slice(0, where)} WHERE tel_test_visit(${alias ?? table}.${firstColumn(table)}) AND ${sql.slice(where + 7)}`;
   }
   count.n = 0;

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { join } from 'node:path';
+import { createSubAccount, startTestServer, tempDir, type TestServer } from '../../../test/helpers/server.js';
+import { closeCore, openCore } from '../../core.js';
+import { initDatabase } from './bootstrap.js';
+import { createAccount } from './service.js';
 
 describe('accounts and their tree', () => {
   let srv: TestServer;
@@ -212,5 +216,23 @@ describe('system configuration', () => {
 
   it('an unset category answers 404', async () => {
     expect((await srv.request('GET', '/v2/system_configs/never.set', { token: srv.adminToken })).status).toBe(404);
+  });
+});
+
+describe('the realm an account gets when it names none', () => {
+  it("is its id's first eight characters, or its whole id when another account already has those", () => {
+    const tmp = tempDir('tel-realm-');
+    const core = openCore(join(tmp.dir, 'tel.db'));
+    try {
+      const init = initDatabase(core, { account: 'Lab', username: 'admin', password: 'admin-pass' });
+      const first = createAccount(core, { name: 'First' }, { parentId: init.account_id, id: `abcdef01${'0'.repeat(24)}` });
+      expect(first.realm).toBe('abcdef01.tel.local');
+      const id = `abcdef01${'1'.repeat(24)}`;
+      const second = createAccount(core, { name: 'Second' }, { parentId: init.account_id, id });
+      expect(second.realm).toBe(`${id}.tel.local`);
+    } finally {
+      closeCore(core);
+      tmp.cleanup();
+    }
   });
 });

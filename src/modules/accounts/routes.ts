@@ -9,6 +9,7 @@ import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js
 import { accountSchema } from './schema.js';
 import {
   accountJson,
+  checkAccountCreate,
   checkAccountWrite,
   createAccount,
   deleteAccount,
@@ -84,7 +85,11 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id',
     body: accountSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: ctx.params.account_id })) }),
+    handler: (ctx, core) => {
+      const input = dataObject(ctx);
+      checkAccountCreate(core, authOf(ctx), input);
+      return { data: accountJson(createAccount(core, input, { parentId: ctx.params.account_id })) };
+    },
   },
   {
     method: 'GET',

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Core } from '../../core-type.js';
 import { stmt, transaction, type Db } from '../../store/db.js';
 import { clearRowCaches, rowCache } from '../../store/cache.js';
@@ -233,6 +234,15 @@ export function defaultRealm(id: string): string {
   return `${id.slice(0, 8)}.tel.local`;
 }
 
+/**
+ * The realm an account created without one gets: its id's first eight characters, or its whole id
+ * when another account already has that (at 10,000 accounts, one lab in a hundred would meet it).
+ */
+function unusedDefaultRealm(core: Core, id: string): string {
+  const short = defaultRealm(id);
+  return findAccountsByRealm(core, short).length === 0 ? short : `${id}.tel.local`;
+}
+
 /** The timezone an account gets when its document has none: system config `accounts` `default_timezone`. */
 export function defaultTimezone(core: Core): string {
   const tz = core.config.value<unknown>('accounts', 'default_timezone', DEFAULT_TIMEZONE);
@@ -275,7 +285,7 @@ export interface CreateAccountOptions {
 export function createAccount(core: Core, input: Record<string, unknown>, opts: CreateAccountOptions = {}): Account {
   const doc = clientFields(input);
   const id = opts.id ?? newId();
-  if (doc.realm === undefined) doc.realm = defaultRealm(id);
+  if (doc.realm === undefined) doc.realm = unusedDefaultRealm(core, id);
   checkDoc(core, doc);
   doc.realm = String(doc.realm).toLowerCase();
   return transaction(core.db, () => {
@@ -359,6 +369,18 @@ export function updateAccount(
   });
 }
 
+/**
+ * Sets one field of an account's document (`undefined` removes it), the rest kept as stored: what
+ * Kazoo's modules that keep their settings on the account do (`metaflows`, `access_lists`,
+ * `comments`). The whole document is checked again, as any write of it.
+ */
+export function setAccountField(core: Core, id: string, field: string, value: unknown): Account {
+  return transaction(core.db, () => {
+    const { [field]: _old, ...rest } = getAccount(core, id).doc;
+    return updateAccount(core, id, value === undefined ? rest : { ...rest, [field]: value }, 'replace');
+  });
+}
+
 /** Deletes an account without descendants, with its documents and tokens. */
 export function deleteAccount(core: Core, id: string): Account {
   return transaction(core.db, () => {
@@ -382,15 +404,26 @@ export function deleteAccount(core: Core, id: string): Account {
 
 /**
  * Deleting or disabling an account needs an admin of it or of an ancestor (a plain user must not
- * lock everyone out of their own account). `input` is the document sent, or `delete`.
+ * lock everyone out of their own account), and so does changing its `ips` (which log in without
+ * credentials). `input` is the document sent, or `delete`.
  */
 export function checkAccountWrite(core: Core, actor: Actor, accountId: string, input: Record<string, unknown> | 'delete'): void {
   if (isAccountAdmin(core, actor)) return;
   if (input === 'delete') throw errors.forbidden('deleting an account needs an admin of it or of an ancestor');
   const enabled = input.enabled;
-  if ((enabled === false || enabled === 'false') && findAccount(core, accountId)?.doc.enabled !== false) {
+  const current = findAccount(core, accountId)?.doc;
+  if ((enabled === false || enabled === 'false') && current?.enabled !== false) {
     throw errors.forbidden('disabling an account needs an admin of it or of an ancestor');
   }
+  if (input.ips !== undefined && !isDeepStrictEqual(input.ips, current?.ips)) throw ipsForbidden();
+}
+
+/** An address in an account's `ips` logs in to it without credentials (`PUT /v2/ip_auth`): an admin's setting. */
+const ipsForbidden = () => errors.forbidden('setting the addresses that log in to an account (ips) needs an admin of it or of an ancestor');
+
+/** Creating an account with `ips` needs an admin of the parent (see checkAccountWrite). */
+export function checkAccountCreate(core: Core, actor: Actor, input: Record<string, unknown>): void {
+  if (input.ips !== undefined && !isAccountAdmin(core, actor)) throw ipsForbidden();
 }
 
 /** Revokes tokens of an account: all of them, or only those of one login method. */

@@ -25,6 +25,13 @@ export interface DocumentKind {
   /** fields shown in listings besides `id` */
   summary: string[];
   /**
+   * A listing row as Kazoo's view emits it, where it computes fields (`flags` as `[]` when absent, a
+   * count): answers `summary`'s fields, those the kind's schema lacks typed in `rowFields`.
+   */
+  row?(d: StoredDoc): Record<string, unknown>;
+  /** the JSON Schemas of the row's fields that are not the document's (see `row`) */
+  rowFields?: Record<string, JsonSchema>;
+  /**
    * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
    * E.164), in place.
    */
@@ -93,7 +100,21 @@ export function documentService(kind: DocumentKind): DocumentService {
 
 /** A listing row of a document: its id and the kind's summary fields it has. */
 export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string, unknown> {
+  if (kind.row) return { id: d.id, ...kind.row(d) };
   const row: Record<string, unknown> = { id: d.id };
   for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
   return row;
+}
+
+/**
+ * The rows of Kazoo's `crossbar_listing` views that name a few fields and `flags` (`[]` when the
+ * document has none): the `row` of a kind.
+ */
+export function flaggedRow(fields: readonly string[]): (d: StoredDoc) => Record<string, unknown> {
+  return (d) => {
+    const row: Record<string, unknown> = {};
+    for (const f of fields) if (d.doc[f] !== undefined) row[f] = d.doc[f];
+    row.flags = d.doc.flags ?? [];
+    return row;
+  };
 }

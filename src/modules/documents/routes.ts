@@ -15,7 +15,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       method: 'GET',
       path: base,
       query: LISTING_QUERY,
-      response: listAnswer(svc.kind.schema, svc.kind.summary),
+      response: listAnswer(svc.kind.schema, svc.kind.summary, svc.kind.rowFields),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
         return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY);

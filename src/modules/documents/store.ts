@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
 import { deleteAttachments } from './files.js';
+import type { SQLInputValue } from 'node:sqlite';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
 
@@ -85,6 +86,19 @@ export function getDoc(core: Core, kind: string, accountId: string, id: string):
   return d;
 }
 
+/**
+ * The document of a kind an account keeps one of (its storage settings, its allotments), or of
+ * one owner in it (`pvt.owner_id`: a device's rate limits), or undefined.
+ */
+export function findOnlyDoc(core: Core, kind: string, accountId: string, ownerId?: string): StoredDoc | undefined {
+  const r = (
+    ownerId === undefined
+      ? stmt(core.db, 'SELECT * FROM docs WHERE account_id = ? AND kind = ? ORDER BY created, id LIMIT 1').get(accountId, kind)
+      : stmt(core.db, "SELECT * FROM docs WHERE account_id = ? AND kind = ? AND json_extract(pvt, '$.owner_id') = ? ORDER BY created, id LIMIT 1").get(accountId, kind, ownerId)
+  ) as Row | undefined;
+  return r ? fromRow(r) : undefined;
+}
+
 /** Every document of a kind in an account, oldest first. */
 export function listDocs(core: Core, kind: string, accountId: string): StoredDoc[] {
   return (
@@ -101,17 +115,42 @@ export function listDocsUnder(core: Core, kind: string, accountId: string): Stor
   ).map(fromRow);
 }
 
+/** A kind's name as SQL text: kinds are names of tel's code (`list_entry`), never a client's. */
+function kindLiteral(kind: string): string {
+  if (!/^[a-z_]+$/.test(kind)) throw new Error(`not a document kind: ${kind}`);
+  return kind;
+}
+
+/** Conditions on the documents a listing answers beyond their account and kind (a list's entries), SQL over `docs`. */
+export interface DocsWhere {
+  where: string[];
+  args: SQLInputValue[];
+  /** the partial index that holds exactly those documents, in the listing's order (SQLite would take the kind's) */
+  index?: string;
+}
+
+const EVERY_DOC: DocsWhere = { where: [], args: [] };
+
 /**
  * A page of an account's documents of a kind, oldest first (newest first when `descending`),
- * keyed by `[created, id]`. Their private fields are not read (listings never show them).
+ * keyed by `[created, id]`; only those meeting `also` (an index's condition). Their private
+ * fields are not read (listings never show them).
  */
-export function docsPage(core: Core, kind: string, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<StoredDoc, CompoundKey> {
+export function docsPage(
+  core: Core,
+  kind: string,
+  accountId: string,
+  q: PageQuery<CompoundKey>,
+  descending = false,
+  also: DocsWhere = EVERY_DOC,
+): Page<StoredDoc, CompoundKey> {
   const page = readKeysetPage<Row>(
     core.db,
     {
-      select: "SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs",
-      where: ['account_id = ?', 'kind = ?'],
-      args: [accountId, kind],
+      select: `SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs${also.index ? ` INDEXED BY ${also.index}` : ''}`,
+      // the kind written out, not bound: a partial index of one kind (a list's entries) is then usable
+      where: ['account_id = ?', `kind = '${kindLiteral(kind)}'`, ...also.where],
+      args: [accountId, ...also.args],
       order: ['created', 'id'],
       descending,
       keyOf: (r) => [r.created, r.id],
@@ -134,6 +173,21 @@ export function publishObject(core: Core, type: string, id: string, accountId: s
 function publishDocChange(core: Core, d: StoredDoc, action: ObjectAction): void {
   const type = OBJECT_TYPES[d.kind];
   if (type) publishObject(core, type, d.id, d.accountId, action);
+}
+
+/**
+ * Inserts a new document with an id chosen for it (a rate's, made of what it says; the account's,
+ * for its storage settings; a selector's, from its path): an id any document of tel holds already
+ * is a 409, as Kazoo's save answers it, after the document was checked.
+ */
+export function insertChosenId(insert: () => StoredDoc): StoredDoc {
+  try {
+    return insert();
+  } catch (err) {
+    // SQLITE_CONSTRAINT_PRIMARYKEY: the id is taken
+    if ((err as { errcode?: number }).errcode === 1555) throw errors.conflict();
+    throw err;
+  }
 }
 
 /** Inserts a new document and publishes `doc_created`. */

@@ -73,7 +73,8 @@ export function normalizeNumber(core: Core, accountId: string, number: string): 
 
 /**
  * A number as Kazoo's `knm_converters:normalize(Number)` writes it, for no account: through the
- * system's `e164_converters` (else Kazoo's built-in ones) only.
+ * system's `e164_converters` (else Kazoo's built-in ones) only, as blacklists, click-to-call and
+ * rates store and compare numbers.
  */
 export function normalizeSystemNumber(core: Core, number: string): string {
   if (number.startsWith('+')) return number;
@@ -89,5 +90,6 @@ export const DEFAULT_RECONCILE_REGEX = '^(\\+?1)?\\d{10}$|^\\+[2-9]\\d{7,}$|^011
  */
 export function isReconcilable(core: Core, number: string): boolean {
   const source = core.config.value<unknown>(NUMBER_MANAGER_CATEGORY, 'reconcile_regex', DEFAULT_RECONCILE_REGEX);
-  return linearExec(typeof source === 'string' ? source : DEFAULT_RECONCILE_REGEX, normalizeSystemNumber(core, number)) !== null;
+  const normalized = normalizeSystemNumber(core, number);
+  return normalized.length <= MAX_CONVERTED_CHARS && linearExec(typeof source === 'string' ? source : DEFAULT_RECONCILE_REGEX, normalized) !== null;
 }

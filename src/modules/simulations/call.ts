@@ -88,13 +88,18 @@ function addCarrier(core: Core, accountId: string, resourceId: unknown, base: Re
   else base.local_resource_id = resource.id;
 }
 
+/** What places a simulated call besides its fields: the document it is authorized as, when not a device or user (a click-to-call). */
+export interface CallOptions {
+  authorizing?: { id: string; type: string };
+}
+
 /**
  * A call leg as a switch reports it: `channel_create`, then `channel_answer` (when answered),
  * `channel_bridge` (when bridged to another leg) and `channel_destroy` with the hangup cause and
  * code, all sharing one `call_id`. `internal: true` makes it a loopback leg, which hooks with
  * `include_internal_legs: false` do not receive.
  */
-export function simulateCall(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
+export function simulateCall(core: Core, accountId: string, data: Record<string, unknown>, opts: CallOptions = {}): EmittedEvent[] {
   const { kind: _kind, ...fields } = data;
   const input = validateCall(fields);
   const account = getAccount(core, accountId);
@@ -129,6 +134,10 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     to: `${callee}@${realm}`,
   };
   addAuthorizing(core, accountId, input, base);
+  if (opts.authorizing) {
+    base.authorizing_id = opts.authorizing.id;
+    base.authorizing_type = opts.authorizing.type;
+  }
   addCarrier(core, accountId, input.resource_id, base);
   // the legs' payloads share these fields: serialised once, each leg's own fields appended
   const baseJson = JSON.stringify(base);

@@ -29,7 +29,7 @@ function wantsBase64(ctx: RequestContext): boolean {
 }
 
 /** The vCard media type the client asked for: Kazoo's text/x-vcard or text/directory, else RFC 6350's text/vcard. */
-function vcardType(ctx: RequestContext): string {
+export function vcardType(ctx: RequestContext): string {
   const accept = String(ctx.headers.accept ?? '').toLowerCase();
   return accept.includes('text/x-vcard') ? 'text/x-vcard' : accept.includes('text/directory') ? 'text/directory' : 'text/vcard';
 }
