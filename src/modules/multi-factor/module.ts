@@ -2,12 +2,10 @@ import type { TelModule } from '../types.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
-import { CREATED_KEY, listingReply, TIME_WINDOW_QUERY, pagingQuery, timeWindowOf } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer } from '../../http/answers.js';
-import { errors } from '../../errors.js';
 import { getAccount } from '../accounts/service.js';
 import { publicDoc } from '../documents/store.js';
-import { findLoginAttempt, listLoginAttempts, loginAttemptRow } from '../auth/auth-modules.js';
+import { loginAttemptRoutes } from '../auth/attempt-routes.js';
 import { multiFactorProviderSchema } from './schema.js';
 import { changeSystemProvider, providers, providersSummary, SYSTEM_AUTH, systemProvider, systemProviders } from './service.js';
 
@@ -19,11 +17,6 @@ const row = {
   properties: { id: { type: 'string' }, enabled: { type: 'boolean' }, name: { type: 'string' }, provider_name: { type: 'string' }, provider_type: { const: 'multi_factor' } },
 };
 const rows = { type: 'array', items: row };
-const attemptRow = {
-  type: 'object',
-  required: ['id', 'auth_type', 'status'],
-  properties: { id: { type: 'string' }, auth_type: { type: 'string' }, auth_module: { type: 'string' }, status: { enum: ['success', 'failed'] }, message: { type: 'string' }, timestamp: { type: 'integer' }, client_ip: { type: 'string' } },
-};
 
 /** Only Kazoo's multi-factor logins are listed here (tel asks no second factor: the list stays empty). */
 const MULTI_FACTOR = 'multi_factor';
@@ -69,26 +62,7 @@ const routes: RouteDef[] = [
     response: answer,
     handler: (ctx, core) => ({ data: publicDoc(providers.create(core, getAccount(core, ctx.params.account_id).id, dataObject(ctx))) }),
   },
-  {
-    method: 'GET',
-    path: `${ACCOUNT}/attempts`,
-    query: [...TIME_WINDOW_QUERY, ...pagingQuery()],
-    response: { type: 'array', items: attemptRow },
-    handler: (ctx, core) => {
-      const window = timeWindowOf(ctx.query);
-      return listingReply(ctx.query, (q) => listLoginAttempts(core, ctx.params.account_id, { ...window, ...q, authType: MULTI_FACTOR }), loginAttemptRow, CREATED_KEY);
-    },
-  },
-  {
-    method: 'GET',
-    path: `${ACCOUNT}/attempts/:attempt_id`,
-    response: { type: 'object', required: ['id'], properties: attemptRow.properties },
-    handler: (ctx, core) => {
-      const found = findLoginAttempt(core, ctx.params.account_id, ctx.params.attempt_id, MULTI_FACTOR);
-      if (!found) throw errors.badIdentifier(ctx.params.attempt_id);
-      return { data: found };
-    },
-  },
+  ...loginAttemptRoutes(ACCOUNT, MULTI_FACTOR),
   {
     method: 'GET',
     path: `${ACCOUNT}/:provider_id`,

@@ -2,20 +2,14 @@ import type { TelModule } from '../types.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 import { authOf, dataObject } from '../../http/request.js';
-import { CREATED_KEY, listingReply, pagingQuery, TIME_WINDOW_QUERY, timeWindowOf } from '../../http/paging.js';
-import { errors } from '../../errors.js';
-import { AUTH_CATEGORY, findLoginAttempt, listLoginAttempts, loginAttemptRow } from '../auth/auth-modules.js';
+import { AUTH_CATEGORY } from '../auth/auth-modules.js';
+import { loginAttemptRoutes } from '../auth/attempt-routes.js';
 import { accountAuthConfigSchema } from './schema.js';
 import { availableAuthMethods, changeSecurity, deleteSecurity, securityOf } from './service.js';
 
 const ACCOUNT = 'accounts/:account_id/security';
 /** Settings as answered: each method's multi-factor configuration named under `multi_factor._read_only`. */
 const settings = { type: 'object', properties: { auth_modules: { type: 'object', additionalProperties: { type: 'object' } } } };
-const attemptRow = {
-  type: 'object',
-  required: ['id', 'auth_type', 'status'],
-  properties: { id: { type: 'string' }, auth_type: { type: 'string' }, auth_module: { type: 'string' }, status: { enum: ['success', 'failed'] }, message: { type: 'string' }, timestamp: { type: 'integer' }, client_ip: { type: 'string' } },
-};
 
 const routes: RouteDef[] = [
   {
@@ -42,26 +36,7 @@ const routes: RouteDef[] = [
     response: { type: 'object' },
     handler: (ctx, core) => ({ data: deleteSecurity(core, ctx.params.account_id) }),
   },
-  {
-    method: 'GET',
-    path: `${ACCOUNT}/attempts`,
-    query: [...TIME_WINDOW_QUERY, ...pagingQuery()],
-    response: { type: 'array', items: attemptRow },
-    handler: (ctx, core) => {
-      const window = timeWindowOf(ctx.query);
-      return listingReply(ctx.query, (q) => listLoginAttempts(core, ctx.params.account_id, { ...window, ...q }), loginAttemptRow, CREATED_KEY);
-    },
-  },
-  {
-    method: 'GET',
-    path: `${ACCOUNT}/attempts/:attempt_id`,
-    response: { type: 'object', required: ['id'], properties: attemptRow.properties },
-    handler: (ctx, core) => {
-      const found = findLoginAttempt(core, ctx.params.account_id, ctx.params.attempt_id);
-      if (!found) throw errors.badIdentifier(ctx.params.attempt_id);
-      return { data: found };
-    },
-  },
+  ...loginAttemptRoutes(ACCOUNT),
 ];
 
 /** An account's login settings are changed by its admins (Kazoo: any user): they can lock everyone out. */
