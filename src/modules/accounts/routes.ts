@@ -9,6 +9,8 @@ import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js
 import { accountSchema } from './schema.js';
 import {
   accountJson,
+  resellerIdOf,
+  type Account,
   checkAccountCreate,
   checkAccountWrite,
   createAccount,
@@ -54,8 +56,14 @@ const DERIVED = {
   superduper_admin: { type: 'boolean', description: 'the account is a super-duper admin (the master account)' },
   is_reseller: { type: 'boolean' },
   created: { type: 'integer', description: 'Gregorian seconds' },
+  reseller_id: { type: 'string', description: "the account's reseller (the nearest reseller above it, else the master account): in its GET and writes' answers" },
 };
 const answer = documentAnswer(accountSchema, DERIVED);
+
+/** An account as its GET and writes answer it: with its reseller, as Kazoo's cb_accounts adds it (Account Manager reads it). */
+function accountAnswer(core: Core, a: Account): Record<string, unknown> {
+  return { ...accountJson(a), reseller_id: resellerIdOf(core, a) };
+}
 
 const TREE = { type: 'array', items: { type: 'string' }, description: "the account's ancestors, root first" };
 
@@ -97,14 +105,14 @@ export const accountRoutes: RouteDef[] = [
     response: answer,
     handler: (ctx, core) => {
       const a = getAccount(core, ctx.params.account_id);
-      return { data: accountJson(a), extras: { revision: a.rev } };
+      return { data: accountAnswer(core, a), extras: { revision: a.rev } };
     },
   },
   ...writeRoutes('accounts/:account_id', (ctx, core, mode) => {
     const input = dataObject(ctx);
     checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
     const account = updateAccount(core, ctx.params.account_id, input, mode === 'merge' ? 'merge' : 'post', ifMatchOf(ctx));
-    return { data: accountJson(account) };
+    return { data: accountAnswer(core, account) };
   }, accountSchema, answer),
   {
     method: 'DELETE',

@@ -200,7 +200,7 @@ export function hasAccounts(core: Core): boolean {
  * Fields the API derives from the account row, and the billing fields Kazoo drops from what a
  * client sends: sending them sets nothing.
  */
-const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created', 'billing_mode', 'wnm_allow_additions'];
+const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'reseller_id', 'created', 'billing_mode', 'wnm_allow_additions'];
 
 /** A client's account document without server fields (Monster UI posts whole documents back). */
 function clientFields(input: Record<string, unknown>): Record<string, unknown> {
