@@ -13,13 +13,10 @@
 //   defaults   defaults Kazoo fills (a default with a type it matches; nested ones inside defaults and
 //              inside objects sent) present in the answer of a create that sends only the required fields.
 // --verbose prints every miss. A developer's tool: CI has no Kazoo checkout.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import { startEphemeralTel } from './lib/ephemeral-tel.mjs';
 
 function usage(message) {
   if (message) console.error(message);
@@ -313,27 +310,6 @@ function valueAt(doc, path) {
 }
 
 // --- the server ---------------------------------------------------------------------------
-async function startServer() {
-  const child = spawn(process.execPath, [join(root, 'bin/tel.js'), 'serve', '--ephemeral', '--port', '0', '--json'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = [];
-  let buf = '';
-  await new Promise((done, fail) => {
-    child.stdout.on('data', (d) => {
-      buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        lines.push(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-        if (lines.length === 2) done();
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`tel serve exited (${code})`)));
-  });
-  const info = JSON.parse(lines[1]);
-  return { url: info.url, apiKey: info.api_key, stop: () => child.kill('SIGTERM') };
-}
 
 async function call(base, token, method, path, data, envelope = {}) {
   const res = await fetch(base + path, {
@@ -380,7 +356,7 @@ const KINDS = [
 
 async function main() {
   state = opts.seed;
-  const server = opts.url ? { url: opts.url, apiKey: opts.apiKey, stop() {} } : await startServer();
+  const server = opts.url ? { url: opts.url, apiKey: opts.apiKey, stop() {} } : await startEphemeralTel();
   const results = [];
   const misses = [];
   try {

@@ -81,29 +81,30 @@ export const errors = {
   badIdentifier: (id: string) =>
     new ApiError(404, 'bad_identifier', { cause: id, message: 'bad identifier' }),
 
+  /** 404: a key a module looks up that is not there (Kazoo's `crossbar_util:response_bad_identifier/2`: `data` lists it). */
+  badIdentifierList: (id: string) => new ApiError(404, 'bad identifier', [id]),
+
   /** 404: no such endpoint or path. */
   notFound: () => new ApiError(404, 'not_found', { message: 'not found' }),
+
+  /** 404 in the words a Kazoo module answers it (`could not find cdr with supplied id`, `utc_offset must be a number`). */
+  notFoundAs: (message: string, cause?: string) =>
+    new ApiError(404, message, { message, ...(cause !== undefined ? { cause } : {}) }),
 
   /** 405 with the `Allow` header listing what the path accepts. */
   methodNotAllowed: (allowed: string[]) =>
     new ApiError(405, 'invalid_method', { message: 'method not allowed' }, { Allow: allowed.join(', ') }),
 
-  /** 400: the request body is not JSON, or its envelope is not `{data: object|array}`. */
+  /** 400: the request body is not JSON (or not an object). */
   invalidJson: (reason: string) =>
     new ApiError(400, 'invalid json', { json: { invalid: { message: reason, target: 'body' } } }),
 
   /**
-   * 400 as Kazoo answers a body without `data` (its envelope schema requires it): the fields sent
-   * at the top level are named, and where they go.
+   * 400: a JSON body whose envelope is not `{data: object|array, …}`. The rule failed is Kazoo's
+   * (its envelope schema, `api_util:is_valid_request_envelope/2`); the message is the one
+   * `api_util:set_request_data_in_context/4` gives it, which tel's contract names.
    */
-  invalidEnvelope: (topLevel: string[]) =>
-    new ApiError(400, 'invalid request envelope', {
-      data: {
-        required: {
-          message: `Field is required but missing: the request's fields go under "data" ({"data": {…}}), and ${topLevel.slice(0, 5).join(', ')}${topLevel.length > 5 ? ', …' : ''} came at the top level`,
-        },
-      },
-    }),
+  invalidEnvelope: (details: ValidationErrors) => new ApiError(400, 'invalid request envelope', details),
 
   /** 400: the request body nests objects and arrays deeper than tel reads. */
   tooDeep: (maxDepth: number) =>
@@ -132,8 +133,15 @@ export const errors = {
   invalidField: (field: string, rule: string, message: string, more: Record<string, unknown> = {}) =>
     new ApiError(400, 'validation error', { [field]: { [rule]: { message, ...more } } }),
 
-  /** 409: the revision sent in `If-Match` is not the stored one. */
+  /** 409: the document changed between its read and its write (another writer got there first). */
   conflict: () => new ApiError(409, 'datastore_conflict', { message: 'conflicting documents' }),
+
+  /**
+   * 412: a precondition of the request does not hold: the revision sent in `If-Match` is not the
+   * stored one, or a creation (PUT) was sent an `If-Match` (cowboy_rest answers these 412s; Kazoo
+   * sends them without a body).
+   */
+  preconditionFailed: (cause: string) => new ApiError(412, 'precondition_failed', { cause, message: 'precondition failed' }),
 
   /** 413: the body is larger than the documented maximum. */
   tooLarge: (maxBytes: number) =>
@@ -221,6 +229,9 @@ export const errors = {
 
   /** 500: something broke; the details go to the log, never to the client. */
   internal: () => new ApiError(500, 'internal_server_error', { message: 'internal server error' }),
+
+  /** 500: Kazoo's `unspecified_fault`, for what its module cannot do (a quickcall with no endpoint to ring). */
+  unspecifiedFault: (cause: string) => new ApiError(500, 'unspecified_fault', { message: 'unspecified fault', cause }),
 } as const;
 
 /** How many of an enum's values a sentence lists before saying how many more there are. */

@@ -6,6 +6,11 @@ export async function runJobThread(file: string): Promise<void> {
   return (await import('./jobs/thread.js')).runJobThread(file);
 }
 
+/** The recording thread of `tel record` loads this same bundle for this (see recording/writer.ts). */
+export async function runRecordingThread(data: Parameters<typeof import('./recording/writer.js').runRecordingThread>[0]): Promise<void> {
+  return (await import('./recording/writer.js')).runRecordingThread(data);
+}
+
 if (!(globalThis as { telThread?: boolean }).telThread) {
   const stdout = new StdOutput(1, () => process.stdout);
   const stderr = new StdOutput(2, () => process.stderr);

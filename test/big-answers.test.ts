@@ -8,6 +8,7 @@ import { createAccount } from '../src/modules/accounts/service.js';
 import { listHookAttempts } from '../src/modules/webhooks/service.js';
 import { attemptJson } from '../src/delivery/attempts.js';
 import { attemptsReply } from '../src/http/paging.js';
+import type { Reply } from '../src/http/router.js';
 import { findJobById, jobDetail, jobDetailPieces } from '../src/jobs/store.js';
 import { listNumbers } from '../src/modules/numbers/service.js';
 import { numbersReply } from '../src/modules/numbers/module.js';
@@ -18,8 +19,20 @@ import { runTel } from './helpers/cli.js';
 import { httpRequest, tempDir } from './helpers/server.js';
 import { startTelServe, type TelProcess } from './helpers/tel-process.js';
 
-const ATTEMPTS = 100_000;
-const NUMBERS = 100_000;
+/** The streamed data of a listing answered without a filter (so at once). */
+function streamOf(reply: Reply | Promise<Reply>) {
+  if (reply instanceof Promise || !reply.stream) throw new Error('not a streamed answer');
+  return reply.stream;
+}
+
+/**
+ * The rows of each answer: 25,000 in the suite (its time budget), the 100,000 labs reach with
+ * TEL_FULL_SCALE=1 (docs/testing.md). A piece's bound does not depend on the count; the whole does.
+ */
+const ROWS = process.env.TEL_FULL_SCALE === '1' ? 100_000 : 25_000;
+const ATTEMPTS = ROWS;
+const NUMBERS = ROWS;
+const many = ROWS.toLocaleString('en-US');
 
 /** The CPU this thread spent in `fn` (ms): what a piece held the event loop, whatever else runs on the machine. */
 function cpuMs(fn: () => void): number {
@@ -51,7 +64,7 @@ function drain(pieces: Iterable<string>): { worstMs: number; biggest: number; md
 /** The whole text of a stream's pieces. */
 const text = (pieces: Iterable<string>) => [...pieces].join('');
 
-describe('answers of 100,000 rows are written a piece at a time', () => {
+describe(`answers of ${many} rows are written a piece at a time`, () => {
   const tmp = tempDir('tel-big-');
   const dbFile = join(tmp.dir, 'big.db');
   let core: Core;
@@ -73,7 +86,7 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
         CASE WHEN i % 10 = 0 THEN 503 ELSE 200 END, 4, 1, 2, '{"content-type":"application/json"}',
         '{"call_id":"' || hex(randomblob(16)) || '","caller_id_number":"+14155550100","hook_event":"channel_create"}',
         '{"content-type":"text/plain"}', 'ok', ${now - ATTEMPTS} + i FROM n`);
-    // a job of 100,000 numbers, one in a hundred refused, with the inventory its successes made
+    // a job of that many numbers, one in a hundred refused, with the inventory its successes made
     jobId = `${new Date(now).toISOString().slice(0, 7).replace('-', '')}-${'a'.repeat(32)}`;
     const numbers = Array.from({ length: NUMBERS }, (_, i) => `+1${4_000_000_000 + i}`);
     const seq = (
@@ -93,10 +106,10 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
     tmp.cleanup();
   });
 
-  it('paginate=false of 100,000 attempts, the inventory and a job of 100,000 numbers: each piece bounded, none holding the loop for more than 100 ms of CPU', () => {
+  it(`paginate=false of ${many} attempts, the inventory and a job of ${many} numbers: each piece bounded, none holding the loop for more than 100 ms of CPU`, () => {
     // first, before any test builds large values whose collection would be counted in a piece's time
-    const attempts = drain(attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson).stream!.pieces);
-    const numbers = drain(numbersReply(new URLSearchParams('paginate=false'), (q) => listNumbers(core, account, q)).stream!.pieces);
+    const attempts = drain(streamOf(attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson)).pieces);
+    const numbers = drain(streamOf(numbersReply(new URLSearchParams('paginate=false'), (q) => listNumbers(core, account, q))).pieces);
     const detail = drain(jobDetailPieces(core, findJobById(core, jobId)!));
     // A piece is bounded by its size (below); its CPU is checked loosely, for a collector's pause or a
     // busy neighbour can land in one: quiet, the worst piece takes under 20 ms, while the whole of one
@@ -105,16 +118,17 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
     for (const d of [attempts, numbers]) expect(d.biggest).toBeLessThan(512 * 1024);
   });
 
-  it('paginate=false of 100,000 attempts is one JSON array, newest first, every attempt once', () => {
-    const reply = attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson);
-    const rows = JSON.parse(text(reply.stream!.pieces)) as { id: number; timestamp: number }[];
+  it(`paginate=false of ${many} attempts is one JSON array, newest first, every attempt once`, () => {
+    const reply = streamOf(attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson));
+    const rows = JSON.parse(text(reply.pieces)) as { id: number; timestamp: number }[];
     expect(rows).toHaveLength(ATTEMPTS);
-    expect(reply.stream!.extras!()).toEqual({ page_size: ATTEMPTS });
+    // crossbar_view answers paginate=false without paging keys (api_util:encode_start_keys/2)
+    expect(reply.extras?.()).toBeUndefined();
     expect(rows[0].id).toBe(ATTEMPTS);
     expect(new Set(rows.map((r) => r.id)).size).toBe(ATTEMPTS);
   });
 
-  it("a job's detail of 100,000 numbers: the object as the store reads it", () => {
+  it(`a job's detail of ${many} numbers: the object as the store reads it`, () => {
     const job = findJobById(core, jobId)!;
     const detail = JSON.parse(text(jobDetailPieces(core, job)));
     expect(Object.keys(detail.successes)).toHaveLength(NUMBERS - NUMBERS / 100);
@@ -134,7 +148,7 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
       await serve?.stop();
     });
 
-    it('paginate=false of 100,000 attempts is streamed while another request is answered within 50 ms', async () => {
+    it(`paginate=false of ${many} attempts is streamed while another request is answered within 50 ms`, async () => {
       /** Asks for the account again and again until `done()`: how long each answer took (ms). */
       const ask = async (done: (waits: number[]) => boolean) => {
         const waits: number[] = [];
@@ -160,10 +174,10 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const body = JSON.parse(text);
       expect(body.data).toHaveLength(ATTEMPTS);
-      expect(body.page_size).toBe(ATTEMPTS);
+      expect(body).not.toHaveProperty('page_size');
       expect(body.next_start_key).toBeUndefined();
       // the revision hashes the data as written, as a whole answer's does
-      const dataText = text.slice(text.indexOf('"data":') + 7, text.indexOf(',"page_size":'));
+      const dataText = text.slice(text.indexOf('"data":') + 7, text.indexOf(',"node":'));
       expect(body.revision).toBe(createHash('md5').update(dataText).digest('hex'));
       // the other client was answered all along, never waiting behind the whole answer: within 50 ms
       // more than it waits when the server has nothing else to do (on a box shared with other work,
@@ -193,7 +207,7 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
       expect(detail.body.data).toEqual(jobDetail(core, findJobById(core, jobId)!));
       const all = await httpRequest(serve.url, 'GET', `/v2/accounts/${account}/phone_numbers?paginate=false`, { token });
       expect(Object.keys(all.body.data.numbers)).toHaveLength(NUMBERS - NUMBERS / 100);
-      expect(all.body.page_size).toBe(NUMBERS - NUMBERS / 100);
+      expect(all.body).not.toHaveProperty('page_size');
       const page = await httpRequest(serve.url, 'GET', `/v2/accounts/${account}/phone_numbers?page_size=3`, { token });
       for (const [n, v] of Object.entries(page.body.data.numbers)) expect(all.body.data.numbers[n]).toEqual(v);
     });
@@ -203,8 +217,8 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
     it('tel webhooks attempts --limit 0 --json prints every attempt as JSON.stringify would, written as it is read', async () => {
       const r = await runTel(['webhooks', 'attempts', '--account', account, '--limit', '0', '--json', '--db', dbFile]);
       expect(r.code, r.stderr).toBe(0);
-      const expected = attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson);
-      expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(text(expected.stream!.pieces)), null, 2)}\n`);
+      const expected = streamOf(attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson));
+      expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(text(expected.pieces)), null, 2)}\n`);
     });
 
     it('tel jobs show prints the counts and the first errors; --json the whole detail, indented', async () => {
@@ -213,12 +227,12 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
       const lines = human.stdout.trim().split('\n');
       expect(lines).toHaveLength(23);
       expect(lines[2]).toBe('  +14000000099: number_exists (taken)');
-      expect(lines[22]).toBe('  … 980 more (--json for all)');
+      expect(lines[22]).toBe(`  … ${NUMBERS / 100 - 20} more (--json for all)`);
       const json = await runTel(['jobs', 'show', jobId, '--json', '--db', dbFile]);
       expect(json.stdout).toBe(`${JSON.stringify(jobDetail(core, findJobById(core, jobId)!), null, 2)}\n`);
     });
 
-    it('tel watch --once --tail 100 reads 100 attempts, not the 100,000', async () => {
+    it(`tel watch --once --tail 100 reads 100 attempts, not the ${many}`, async () => {
       const source = openWatchSource(core);
       let read = 0;
       const counted = { ...source, attemptsBefore: (before: number, limit: number) => {

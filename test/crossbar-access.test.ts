@@ -7,6 +7,8 @@ const NEW_MODULES = [
   'access_lists', 'agents', 'allotments', 'attachment_storage', 'blacklists', 'clicktocall', 'comments', 'conferences', 'connectivity',
   'contact_list', 'dialplans', 'directories', 'groups', 'hotdesks', 'lists', 'menus', 'metaflows', 'rate_limits', 'rates',
   'resource_selectors', 'temporal_rules',
+  // the switch-facing ones
+  'acdc_call_stats', 'cdrs', 'channels', 'faxes', 'messages', 'parked_calls', 'presence', 'quickcall', 'recordings',
 ];
 
 /** Their routes that need a token. */

@@ -56,7 +56,7 @@ describe('a server after a burst of large bodies', () => {
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     url = await until(() => /tel listening on (http:\/\/\S+)/.exec(out)?.[1], 'tel serve to listen', 20_000);
-    const auth = await fetch(`${url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key } }) });
+    const auth = await fetch(`${url}/v2/api_auth`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { api_key } }) });
     token = ((await auth.json()) as { auth_token: string }).auth_token;
   });
 
@@ -99,7 +99,7 @@ describe('a server after a burst of large bodies', () => {
   test('gives its heap and RSS back within seconds, and still answers', { timeout: 90_000 }, async () => {
     // a few ordinary requests first, so that what is compared is what the burst leaves
     for (let i = 0; i < 20; i++) {
-      await (await fetch(`${url}/v2/accounts/${accountId}/devices`, { method: 'PUT', headers: { 'x-auth-token': token }, body: JSON.stringify({ data: { name: `d${i}` } }) })).text();
+      await (await fetch(`${url}/v2/accounts/${accountId}/devices`, { method: 'PUT', headers: { 'x-auth-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ data: { name: `d${i}` } }) })).text();
     }
     await new Promise((r) => setTimeout(r, 1000));
     const before = await memoryOf(child, url);

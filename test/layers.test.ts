@@ -83,6 +83,10 @@ describe('the layers of the code', () => {
     expect(edges(under('sink'), (d) => under('http')(d) || under('cli')(d) || under('tui')(d))).toEqual([]);
   });
 
+  it('the recorder and the replay import nothing from the faces (HTTP, CLI, live view)', () => {
+    expect(edges(under('recording'), (d) => under('http')(d) || under('cli')(d) || under('tui')(d))).toEqual([]);
+  });
+
   it('the completion scripts are made without the faces (the CLI hands them its program)', () => {
     expect(edges(under('completion'), (d) => under('http')(d) || under('cli')(d) || under('tui')(d))).toEqual([]);
   });

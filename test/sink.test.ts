@@ -103,7 +103,9 @@ describe('tel serve delivering to tel sink', () => {
 
   it('answers at once while another process holds the file, and writes the records once it lets go', async () => {
     const s = await sink();
-    const { released } = await holdWriteLock(db, 1200);
+    // the lock is held long enough that an answer waiting for it could not pass for one given at
+    // once, even with a busy machine's delays
+    const { released } = await holdWriteLock(db, 3000);
     const post = (i: number) => fetch(`${s.url}/locked/${i}`, { method: 'POST', body: '{}' });
     expect((await post(0)).status).toBe(200);
     // its batch meets the lock by now: later requests are answered all the same
@@ -111,7 +113,7 @@ describe('tel serve delivering to tel sink', () => {
     const started = Date.now();
     const answers = await Promise.all([1, 2, 3, 4].map(post));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(Date.now() - started).toBeLessThan(1500);
     expect(received(s)).toEqual([]);
     await released;
     await s.until(() => received(s).length === 5, 'the records once the file is free');

@@ -53,7 +53,7 @@ async function main() {
     const db = join(dir, 'hostile.db');
     const init = JSON.parse(execFileSync(process.execPath, ['bin/tel.js', 'init', '--db', db, '--account', 'Hostile', '--username', 'admin', '--password', 'pw'], { cwd: root, encoding: 'utf8' }));
     const { child, url } = await startProcess([...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
-    const token = (await (await fetch(`${url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: init.api_key } }) })).json()).auth_token;
+    const token = (await (await fetch(`${url}/v2/api_auth`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { api_key: init.api_key } }) })).json()).auth_token;
     const a = init.account_id;
     const targets = [['PUT', `/v2/accounts/${a}/devices`], ['POST', `/v2/accounts/${a}`], ['PUT', `/v2/accounts/${a}/users`], ['PUT', `/v2/accounts/${a}/resources`], ['PUT', `/v2/accounts/${a}/webhooks`]];
     const pool = new Pool(url, { connections: concurrency, headersTimeout: 120_000, bodyTimeout: 120_000 });

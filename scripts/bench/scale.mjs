@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
 import { bundle } from '../bundle.mjs';
-import { client, loopDelay, memoryMb, runMain, startAccountProbe, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
+import { client, loopDelay, measureListing, memoryMb, runMain, startAccountProbe, startProcess, stopAll, TEL_NODE_FLAGS } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -108,53 +108,6 @@ async function peakRss(pid, fn) {
   } finally {
     clearInterval(timer);
   }
-}
-
-/** The listing's paging key for the next request's query string. */
-const keyParam = (key) => `start_key=${encodeURIComponent(key)}`;
-
-/** First page, last page and a walk of every page of a listing, with the probe's worst wait. */
-async function measureListing(api, probeAt, loop, path) {
-  const sep = path.includes('?') ? '&' : '?';
-  await loop.reset();
-  const stop = probeAt();
-  const firstTimes = [];
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    const r = await api('GET', `${path}${sep}page_size=${PAGE}`);
-    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 200)}`);
-    firstTimes.push(performance.now() - t);
-  }
-  let key;
-  let lastKey;
-  let pages = 0;
-  let rows = 0;
-  const walkStart = performance.now();
-  do {
-    const r = await api('GET', `${path}${sep}page_size=${PAGE}${key ? `&${keyParam(key)}` : ''}`);
-    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 200)}`);
-    pages++;
-    rows += Array.isArray(r.body.data) ? r.body.data.length : Object.keys(r.body.data.numbers ?? {}).length;
-    lastKey = key;
-    key = r.body.next_start_key;
-  } while (key !== undefined);
-  const walkMs = performance.now() - walkStart;
-  const lastTimes = [];
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    await api('GET', `${path}${sep}page_size=${PAGE}${lastKey ? `&${keyParam(lastKey)}` : ''}`);
-    lastTimes.push(performance.now() - t);
-  }
-  return {
-    first_ms: round(median(firstTimes), 2),
-    last_ms: round(median(lastTimes), 2),
-    walk_ms: round(walkMs),
-    pages,
-    rows,
-    walk_ms_per_page: round(walkMs / pages, 2),
-    worst_wait_ms: await stop(),
-    ...(await loop.read()),
-  };
 }
 
 /** An answer read to its end without keeping it: bytes and time. */
@@ -292,11 +245,11 @@ async function main() {
       phone_numbers: [api, `${o}/phone_numbers`],
     };
     results.listings = {};
-    for (const [name, [who, path]] of Object.entries(listings)) results.listings[name] = await measureListing(who, probeAt, loop, path);
+    for (const [name, [who, path]] of Object.entries(listings)) results.listings[name] = await measureListing(who, loop, path, { page: PAGE, probeAt });
     // a window six days back: the oldest day of the log
     const gregorian = (ms) => Math.floor(ms / 1000) + 62_167_219_200;
     const weekAgo = Date.now() - 6 * 86_400_000;
-    results.listings.attempts_old_window = await measureListing(api, probeAt, loop, `${o}/webhooks/attempts?created_from=${gregorian(weekAgo)}&created_to=${gregorian(weekAgo + 86_400_000)}`);
+    results.listings.attempts_old_window = await measureListing(api, loop, `${o}/webhooks/attempts?created_from=${gregorian(weekAgo)}&created_to=${gregorian(weekAgo + 86_400_000)}`, { page: PAGE, probeAt });
 
     // every row at once, streamed
     results.whole = {};

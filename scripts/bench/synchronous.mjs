@@ -63,7 +63,7 @@ async function measure(dir, level, sink) {
   const server = await startProcess([...TEL_NODE_FLAGS, 'bin/tel.js', 'serve', '--db', db, '--port', '0'], { cwd: root });
   pin(0, server.child.pid);
   try {
-    const auth = await (await fetch(`${server.url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: init.api_key } }) })).json();
+    const auth = await (await fetch(`${server.url}/v2/api_auth`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { api_key: init.api_key } }) })).json();
     const headers = { 'content-type': 'application/json', 'x-auth-token': auth.auth_token };
     const account = init.account_id;
     const hook = await fetch(`${server.url}/v2/accounts/${account}/webhooks`, {

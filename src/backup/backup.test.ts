@@ -138,11 +138,11 @@ describe('tel backup, restore and reset', () => {
     const core = openCore(db);
     const api = await startApi(core, '127.0.0.1', 0);
     try {
-      const byKey = await fetch(`${api.url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: init.api_key } }) });
+      const byKey = await fetch(`${api.url}/v2/api_auth`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { api_key: init.api_key } }) });
       expect(byKey.status).toBe(201);
       const { createHash } = await import('node:crypto');
       const credentials = createHash('md5').update('admin:s3cret').digest('hex');
-      const byPassword = await fetch(`${api.url}/v2/user_auth`, { method: 'PUT', body: JSON.stringify({ data: { credentials, account_name: 'Lab' } }) });
+      const byPassword = await fetch(`${api.url}/v2/user_auth`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { credentials, account_name: 'Lab' } }) });
       expect(byPassword.status).toBe(201);
       const serving = await runTel(['reset', '--yes', '--db', db]);
       expect(serving.code).toBe(1);
@@ -176,7 +176,7 @@ describe('tel backup, restore and reset', () => {
       const core = openCore(target);
       const api = await startApi(core, '127.0.0.1', 0);
       try {
-        const put = (path: string, data: unknown) => fetch(`${api.url}${path}`, { method: 'PUT', body: JSON.stringify({ data }) }).then((r) => r.status);
+        const put = (path: string, data: unknown) => fetch(`${api.url}${path}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data }) }).then((r) => r.status);
         const credentials = createHash('md5').update('admin:s3cret').digest('hex');
         return { password: await put('/v2/user_auth', { credentials, account_name: 'Lab' }), apiKey: await put('/v2/api_auth', { api_key: init.api_key }) };
       } finally {

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { filterOfOption, withFilterOption } from './filters.js';
 import {
+  accountDoc,
+  accountFilterDoc,
   accountJson,
   createAccount,
   deleteAccount,
@@ -58,13 +61,18 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     '\nExamples:\n  $ tel accounts list\n  $ tel accounts create "Customer A" --parent <master_id>\n  $ tel accounts tree\n  $ tel accounts move <id> --to <parent_id>\n  $ tel accounts show <id> --json',
   );
 
-  withGlobals(accounts.command('list'))
+  withFilterOption(withGlobals(accounts.command('list')))
     .description('every account with its parent, or the descendants of one')
     .option('--under <account>', 'only the descendants of this account')
-    .addHelpText('after', '\nExamples:\n  $ tel accounts list\n  $ tel accounts list --under <id> --json     the sub-accounts of one account, as JSON')
-    .action(async (opts: { under?: string }, cmd: Command) =>
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel accounts list\n  $ tel accounts list --under <id> --json     the sub-accounts of one account, as JSON\n  $ tel accounts list --filter is_reseller=true',
+    )
+    .action(async (opts: { under?: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = (opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core)).map((a) => ({
+        const filter = filterOfOption(opts.filter);
+        const all = opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core);
+        const rows = (filter ? all.filter((a) => filter.test(accountFilterDoc(core, a))) : all).map((a) => ({
           id: a.id,
           name: a.name,
           realm: a.realm,
@@ -81,7 +89,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = getAccount(core, existingAccount(core, id, 'ACCOUNT'));
-        const value = { ...accountJson(a), tree: a.tree, children: listChildren(core, a.id).map((c) => c.id) };
+        const value = { ...accountJson(core, a), tree: a.tree, children: listChildren(core, a.id).map((c) => c.id) };
         emit(io, g, value, () =>
           [`${a.name} (${a.id})`, `realm: ${a.realm}`, `parents: ${a.tree.join(' > ') || '(root)'}`, `children: ${value.children.length}`].join('\n'),
         );
@@ -100,7 +108,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       withCore(cmd, (core, g) => {
         const parent = getAccount(core, existingAccount(core, opts.parent, '--parent'));
         const a = createAccount(core, { name, ...(opts.realm ? { realm: opts.realm } : {}) }, { parentId: parent.id });
-        emit(io, g, accountJson(a), () => `Created account ${a.name} (${a.id}) under ${parent.name} (${parent.id}).`);
+        emit(io, g, accountJson(core, a), () => `Created account ${a.name} (${a.id}) under ${parent.name} (${parent.id}).`);
       }),
     );
 
@@ -117,7 +125,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       const fields = await fieldsToChange(opts.data, { name: opts.name, realm: opts.realm });
       await withCore(cmd, (core, g) => {
         const a = updateAccount(core, existingAccount(core, id, 'ACCOUNT'), fields, 'merge');
-        emit(io, g, accountJson(a), () => `Updated account ${a.name} (${a.id}): ${Object.keys(fields).join(', ')}.`);
+        emit(io, g, accountJson(core, a), () => `Updated account ${a.name} (${a.id}): ${Object.keys(fields).join(', ')}.`);
       });
     });
 
@@ -144,7 +152,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
       withCore(cmd, async (core, g) => {
         const to = getAccount(core, existingAccount(core, opts.to, '--to'));
         const a = await moveAccount(core, undefined, existingAccount(core, id, 'ACCOUNT'), to.id);
-        emit(io, g, { ...accountJson(a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${to.name} (${to.id}).`);
+        emit(io, g, { ...accountJson(core, a), tree: a.tree }, () => `Moved ${a.name} (${a.id}) under ${to.name} (${to.id}).`);
       }),
     );
 
@@ -154,7 +162,7 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     .action(async (id: string, _o: unknown, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const a = deleteAccount(core, existingAccount(core, id, 'ACCOUNT'));
-        emit(io, g, { ...accountJson(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
+        emit(io, g, { ...accountDoc(a), _read_only: { deleted: true } }, () => `Deleted account ${a.name} (${a.id}).`);
       }),
     );
 }

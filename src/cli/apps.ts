@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addApp, appJson, listApps, removeApp } from '../modules/apps-store/service.js';
+import { filterOfOption, withFilterOption } from './filters.js';
 import { ALLOWED_USERS, DEFAULT_LANGUAGE } from '../modules/apps-store/schema.js';
 import { readFile } from 'node:fs/promises';
 import { IMAGE_TYPES, sniffedType, type StoredFile } from '../modules/documents/files.js';
@@ -62,12 +63,17 @@ export function defineApps(apps: Command, io: CliIo): void {
     `\nExamples:\n  $ tel apps list\n  $ tel apps add callflows --label "Callflows" --description "Route calls" --tags reseller,developer\n  $ tel apps remove callflows\n\nAn app is metadata only: the UI loads its code from its own files (or source_url). Every\ndatabase offers the webhooks app; accounts install apps and choose who may use them through\nPUT/POST/DELETE /v2/accounts/{id}/apps_store/{app_id}.`,
   );
 
-  withGlobals(apps.command('list'))
+  withFilterOption(withGlobals(apps.command('list')))
     .description('the catalogue: id, name, label, who may use each app by default, its API')
-    .addHelpText('after', '\nExamples:\n  $ tel apps list\n  $ tel apps list --json\n\nAPI_URL "(this server)": the URL the client reached the server by, ending in /v2/.')
-    .action(async (_opts: unknown, cmd: Command) =>
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel apps list\n  $ tel apps list --json\n  $ tel apps list --filter tags=reseller\n\nAPI_URL "(this server)": the URL the client reached the server by, ending in /v2/.',
+    )
+    .action(async (opts: { filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const all = listApps(core).map(appJson);
+        const filter = filterOfOption(opts.filter);
+        const every = listApps(core).map(appJson);
+        const all = filter ? every.filter((app) => filter.test(app)) : every;
         emit(io, g, all, () => table(all.map(appRow), ['id', 'name', 'label', 'allowed_users', 'masqueradable', 'api_url']));
       }),
     );

@@ -4,7 +4,9 @@ import { masterAccount } from '../modules/accounts/service.js';
 import { createAccountJob, JOB_STATUSES, listAccountJobs } from '../modules/resources/jobs.js';
 import { followJob, runJobHere, runnableJobs } from '../jobs/follow.js';
 import { ProgressReporter, progressLine } from '../jobs/progress.js';
-import { findJobById, findJobBySeq, isFinished, jobDetailPieces, jobErrors, jobSummary, type JobRow, type JobStatus } from '../jobs/store.js';
+import { findJobById, findJobBySeq, isFinished, jobDetailPieces, jobErrors, jobFilterDoc, jobSummary, type JobRow, type JobStatus } from '../jobs/store.js';
+import { filledPageNow, type PageQuery } from '../store/pages.js';
+import { rowFilterOfOption, withFilterOption } from './filters.js';
 import { CliError, emit, emitJsonPieces, parseJsonText, readSource, table, withGlobals, type CliIo, type Globals } from './io.js';
 import { existingAccount, withCore } from './database.js';
 
@@ -143,18 +145,21 @@ export function defineJobs(jobs: Command, io: CliIo): void {
       }),
     );
 
-  withGlobals(jobs.command('list'))
+  withFilterOption(withGlobals(jobs.command('list')))
     .description('jobs with their counts, oldest first')
     .option('--account <account>', 'only this account')
     .option('--status <status>', 'pending, running, complete or failed')
     .option('--limit <n>', 'the newest N jobs', '50')
-    .addHelpText('after', '\nExamples:\n  $ tel jobs list\n  $ tel jobs list --account <id> --status failed --json')
-    .action(async (opts: { account?: string; status?: string; limit: string }, cmd: Command) =>
+    .addHelpText('after', '\nExamples:\n  $ tel jobs list\n  $ tel jobs list --account <id> --status failed --json\n  $ tel jobs list --filter name=carrier-a')
+    .action(async (opts: { account?: string; status?: string; limit: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         if (opts.status && !JOB_STATUSES.includes(opts.status as JobStatus)) throw new CliError(`--status must be one of ${JOB_STATUSES.join(', ')}.`, 2);
         const limit = Number(opts.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer, not ${opts.limit}.`, 2);
-        const { items } = listAccountJobs(core, { accountId: opts.account && existingAccount(core, opts.account), status: opts.status as JobStatus | undefined, pageSize: limit });
+        const filter = rowFilterOfOption(opts.filter, jobFilterDoc);
+        const q = { accountId: opts.account && existingAccount(core, opts.account), status: opts.status as JobStatus | undefined };
+        const read = (page: PageQuery<number>) => listAccountJobs(core, { ...q, ...page });
+        const { items } = filter ? filledPageNow(read, { pageSize: limit, filter }) : read({ pageSize: limit });
         const rows = items.reverse();
         const out = rows.map((r) => ({ ...jobSummary(r), account_id: r.account_id, created: new Date(r.created).toISOString().slice(0, 19) }));
         emit(io, g, out, () => table(out, ['id', 'account_id', 'status', 'total', 'successes', 'failures', 'created']));

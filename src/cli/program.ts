@@ -95,6 +95,16 @@ const COMMANDS: TopCommand[] = [
     async () => (await import('./webhooks.js')).defineWebhooks,
   ),
   command('sink', 'a webhook receiver for the lab: records every request, checks signatures, answers as told', async () => (await import('./sink.js')).defineSink),
+  command(
+    'record',
+    "a reverse proxy that records a client's exchanges with a Kazoo (or a tel) to a file, secrets redacted",
+    async () => (await import('./record.js')).defineRecord,
+  ),
+  command(
+    'diff <recording>',
+    'replay a recording against a server and report what it answers differently',
+    async () => (await import('./diff.js')).defineDiff,
+  ),
   group('apps', "the apps catalogue Kazoo's web UI (Monster UI) lists: list, add and remove apps", async () => (await import('./apps.js')).defineApps),
   command(
     'watch',

@@ -5,11 +5,13 @@ import {
   deleteResource,
   getResource,
   listResources,
+  resourceFilterDoc,
   resourceJson,
   resourceSummary,
   updateResource,
   type Scope,
 } from '../modules/resources/service.js';
+import { filterOfOption, withFilterOption } from './filters.js';
 import type { Core } from '../core-type.js';
 import { CliError, emit, fieldsToChange, jsonObjectArg, parseJsonText, readSource, table, wholeNumber, withGlobals, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
@@ -38,13 +40,18 @@ Examples:
   $ tel resources delete <resource_id> --account <id>`,
   );
 
-  withGlobals(resources.command('list'))
+  withFilterOption(withGlobals(resources.command('list')))
     .description('resources with name, enabled, weight_cost and gateway count')
     .option(...ACCOUNT_OPTION)
-    .addHelpText('after', '\nExamples:\n  $ tel resources list                          the global resources\n  $ tel resources list --account <id> --json')
-    .action(async (opts: { account?: string }, cmd: Command) =>
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel resources list                          the global resources\n  $ tel resources list --account <id> --json\n  $ tel resources list --filter enabled=true --filter gateways.1.server=sip.carrier-a.net',
+    )
+    .action(async (opts: { account?: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const docs = listResources(core, scopeOf(core, opts.account));
+        const filter = filterOfOption(opts.filter);
+        const all = listResources(core, scopeOf(core, opts.account));
+        const docs = filter ? all.filter((d) => filter.test(resourceFilterDoc(d, true))) : all;
         const rows = docs.map((d) => ({ ...resourceSummary(d), gateways: Array.isArray(d.doc.gateways) ? d.doc.gateways.length : 0 }));
         emit(io, g, rows, () => table(rows, ['id', 'name', 'enabled', 'weight_cost', 'gateways']));
       }),

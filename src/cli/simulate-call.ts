@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { HANGUP_CODES } from '../modules/simulations/call.js';
+import { HANGUP_CODES } from '../modules/channels/calls.js';
 import { CliError, withGlobals, type CliIo } from './io.js';
 import { runSimulation, type SimulateCommand } from './simulate-run.js';
 
@@ -17,6 +17,8 @@ interface CallOptions {
   device?: string;
   user?: string;
   resource?: string;
+  hangup: boolean;
+  record?: boolean;
 }
 
 /** `tel simulate call`: one call leg's channel events through the webhook engine. */
@@ -36,9 +38,11 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
     .option('--device <id>', "the device the call comes from or rings (authorizing_id; its owner is the owner_id)")
     .option('--user <id>', 'the user the call belongs to (owner_id; alone, the authorizing user)')
     .option('--resource <id>', "the carrier it goes through: an account's resource (local_resource_id) or a global one")
+    .option('--no-hangup', 'keep the call up: its legs are channels until `tel simulate hangup` (or the channel\'s hangup action) ends it')
+    .option('--record', 'record the answered call (a recording, listed in its CDR)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tel simulate call --account <id>\n  $ tel simulate call --account <id> --direction outbound --from +14155550100 --to +14155550199\n  $ tel simulate call --account <id> --direction outbound --device <device_id> --resource <resource_id>\n  $ tel simulate call --account <id> --no-answer --hangup-cause NO_ANSWER --json\n\nA running \`tel serve\` on the same file delivers the events to matching webhooks.`,
+      `\nExamples:\n  $ tel simulate call --account <id>\n  $ tel simulate call --account <id> --direction outbound --from +14155550100 --to +14155550199\n  $ tel simulate call --account <id> --direction outbound --device <device_id> --resource <resource_id>\n  $ tel simulate call --account <id> --no-answer --hangup-cause NO_ANSWER --json\n  $ tel simulate call --account <id> --device <device_id> --no-hangup --record\n\nEach leg leaves its CDR when it ends. A running \`tel serve\` on the same file delivers the events to matching webhooks.`,
     )
     .action(async (opts: CallOptions, cmd: Command) => {
       await runSimulation(cmd, io, opts.account, {
@@ -55,6 +59,25 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
         ...(opts.device ? { device_id: opts.device } : {}),
         ...(opts.user ? { user_id: opts.user } : {}),
         ...(opts.resource ? { resource_id: opts.resource } : {}),
+        hangup: opts.hangup,
+        record: opts.record === true,
+      });
+    });
+};
+
+/** `tel simulate hangup`: a call kept up ends. */
+export const simulateHangupCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
+  withGlobals(simulate.command('hangup'))
+    .description('a call kept up (`call --no-hangup`) ends: channel_destroy, and its legs\' CDRs')
+    .requiredOption('--account <id>', 'account the call belongs to')
+    .requiredOption('--call-id <id>', 'a leg of the call (its call_id)')
+    .addOption(new Option('--hangup-cause <cause>', 'why it ended (default: NORMAL_CLEARING)').choices(Object.keys(HANGUP_CODES)))
+    .addHelpText('after', `\nExamples:\n  $ tel simulate hangup --account <id> --call-id <call_id>\n  $ tel simulate hangup --account <id> --call-id <call_id> --hangup-cause USER_BUSY --json`)
+    .action(async (opts: { account: string; callId: string; hangupCause?: string }, cmd: Command) => {
+      await runSimulation(cmd, io, opts.account, {
+        kind: 'hangup',
+        call_id: opts.callId,
+        ...(opts.hangupCause ? { hangup_cause: opts.hangupCause } : {}),
       });
     });
 };

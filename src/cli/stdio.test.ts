@@ -75,7 +75,7 @@ describe('standard output without its stream until a command needs it', () => {
   it.skipIf(!hasTmux)('on a terminal, the help is as wide as the terminal', async () => {
     const socket = join(tmp.dir, 'tmux.sock');
     const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
-    tmux('new-session', '-d', '-s', 'help', '-x', '60', '-y', '80', `${process.execPath} ${TEL_BIN} --help; sleep 30`);
+    tmux('new-session', '-d', '-s', 'help', '-x', '60', '-y', '120', `${process.execPath} ${TEL_BIN} --help; sleep 30`);
     try {
       let screen = '';
       for (let i = 0; i < 100 && !/Global options work/.test(screen); i++) {

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
-import { attemptJson, type AttemptRow } from '../delivery/attempts.js';
-import { everyPage, type CompoundKey, type PageQuery } from '../store/pages.js';
+import { attemptFilterDoc, attemptJson, type AttemptRow } from '../delivery/attempts.js';
+import { everyPage, filledPageNow, type CompoundKey, type PageQuery } from '../store/pages.js';
+import { filterOfOption, rowFilterOfOption, withFilterOption } from './filters.js';
 import { jsonArrayPieces } from '../util/json.js';
 import { breakerOf } from '../delivery/breakers.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
@@ -8,6 +9,7 @@ import {
   createWebhook,
   deleteWebhook,
   getWebhook,
+  hookFilterDoc,
   hookJson,
   hookSummary,
   listHookAttempts,
@@ -112,16 +114,18 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
     `\nExamples:\n  $ tel webhooks create --account <id> --name "CRM" --uri https://crm.example.com/hook --hook channel_create --format json\n  $ tel webhooks list --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id>\n  $ tel webhooks reenable --account <id> --descendants\n\nHook types: ${HOOK_IDS.join(', ')}. A running \`tel serve\` on the same file sends the deliveries.`,
   );
 
-  withGlobals(webhooks.command('list'))
+  withFilterOption(withGlobals(webhooks.command('list')))
     .description("an account's webhooks, with the reason of any automatic disable and the state of their circuit breaker")
     .requiredOption('--account <account>', 'the account')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tel webhooks list --account <id>\n  $ tel webhooks list --account <id> --json\n\nbreaker: closed (deliveries flow), open (the endpoint kept failing: probed one try at a time\nuntil it answers; its other deliveries wait with their retry schedule), - (nothing sent yet).',
+      '\nExamples:\n  $ tel webhooks list --account <id>\n  $ tel webhooks list --account <id> --json\n  $ tel webhooks list --account <id> --filter hook=channel_create --filter enabled=true\n\nbreaker: closed (deliveries flow), open (the endpoint kept failing: probed one try at a time\nuntil it answers; its other deliveries wait with their retry schedule), - (nothing sent yet).',
     )
-    .action(async (opts: { account: string }, cmd: Command) =>
+    .action(async (opts: { account: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const rows = listWebhooks(core, existingAccount(core, opts.account)).map((h) => ({ ...hookSummary(h), breaker: breakerText(core, h.id) }));
+        const filter = filterOfOption(opts.filter);
+        const hooks = listWebhooks(core, existingAccount(core, opts.account));
+        const rows = (filter ? hooks.filter((h) => filter.test(hookFilterDoc(h, true))) : hooks).map((h) => ({ ...hookSummary(h), breaker: breakerText(core, h.id) }));
         emit(io, g, rows, () => table(rows, ['id', 'name', 'hook', 'uri', 'enabled', 'breaker', 'disable_reason']));
       }),
     );
@@ -213,15 +217,18 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
       }),
     );
 
-  withGlobals(webhooks.command('attempts'))
+  withFilterOption(withGlobals(webhooks.command('attempts')))
     .description('the attempt log, newest first: one line per HTTP try')
     .requiredOption('--account <account>', 'the account')
     .option('--hook <id>', 'only this webhook')
     .option('--limit <n>', 'at most this many (0: all)', '50')
     .option('--from <gregorian>', 'created at or after (Gregorian seconds)')
     .option('--to <gregorian>', 'created at or before (Gregorian seconds)')
-    .addHelpText('after', '\nExamples:\n  $ tel webhooks attempts --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id> --limit 10 --json')
-    .action(async (opts: { account: string; hook?: string; limit: string; from?: string; to?: string }, cmd: Command) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tel webhooks attempts --account <id>\n  $ tel webhooks attempts --account <id> --hook <hook_id> --limit 10 --json\n  $ tel webhooks attempts --account <id> --filter result=failure',
+    )
+    .action(async (opts: { account: string; hook?: string; limit: string; from?: string; to?: string; filter?: string[] }, cmd: Command) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 0) throw new CliError(`--limit must be a whole number, not ${opts.limit}.`, 2);
       const from = gregorianOption(opts.from, '--from');
@@ -230,8 +237,12 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
         const accountId = existingAccount(core, opts.account);
         const window = gregorianWindow(from, to);
         const read = (q: PageQuery<CompoundKey>) => listHookAttempts(core, accountId, { hookId: opts.hook, ...window, ...q });
+        const filter = rowFilterOfOption(opts.filter, (r: AttemptRow) => attemptFilterDoc(r, attemptJson(r)));
         // --limit 0: every attempt, read and printed a chunk at a time
-        const chunks = limit === 0 ? everyPage(read, { chunkRows: 100 }) : [read({ pageSize: limit }).items];
+        const chunks =
+          limit === 0 ? everyPage(read, { chunkRows: 100, filter })
+          : filter ? [filledPageNow(read, { pageSize: limit, filter }).items]
+          : [read({ pageSize: limit }).items];
         if (g.json) await emitJsonPieces(io, jsonArrayPieces(chunks, attemptJson));
         else await emitTableChunks(io, mapChunks(chunks, attemptLine), ATTEMPT_COLUMNS);
       });

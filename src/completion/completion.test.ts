@@ -101,7 +101,7 @@ describe('tel completion bash', () => {
   });
 
   it('offers the values worth offering: hook types, configuration categories and their keys, files, shells', () => {
-    const [hooks, channel, joined, categories, keys, aliasKeys, files, port, shells] = bashCompletes([
+    const [hooks, channel, joined, categories, keys, aliasKeys, files, port, shells, recording, lab] = bashCompletes([
       ['tel', 'webhooks', 'create', '--hook', ''],
       ['tel', 'webhooks', 'create', '--account', 'x', '--hook', 'channel_b'],
       ['tel', 'webhooks', 'create', '--hook', '=', 'obj'],
@@ -111,6 +111,8 @@ describe('tel completion bash', () => {
       ['tel', 'apply', 'fix'],
       ['tel', 'serve', '--port', ''],
       ['tel', 'completion', ''],
+      ['tel', 'diff', 'fix'],
+      ['tel', 'diff', 'x.jsonl', '--lab', 'fix'],
     ]);
     expect(hooks).toEqual([...HOOK_IDS]);
     expect(channel).toEqual(['channel_bridge']);
@@ -121,6 +123,7 @@ describe('tel completion bash', () => {
     expect(files).toEqual(['fixture.yaml']);
     expect(port).toEqual([]);
     expect(shells).toEqual(['bash', 'zsh', 'fish']);
+    expect([recording, lab]).toEqual([['fixture.yaml'], ['fixture.yaml']]);
   });
 
   it('offers accounts from the database of --db, by name (or by id when one is typed), wherever --db is on the line', () => {

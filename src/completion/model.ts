@@ -50,7 +50,7 @@ function optionValues(option: Option): Values | undefined {
 function argumentValues(path: string, index: number, arg: Argument, categories: string[]): Values | undefined {
   if (arg.argChoices) return { kind: 'words', words: arg.argChoices };
   if (arg.name() === 'account') return { kind: 'accounts' };
-  if (arg.name() === 'file') return { kind: 'files' };
+  if (arg.name() === 'file' || arg.name() === 'recording') return { kind: 'files' };
   if (path.startsWith('config ') && arg.name() === 'category') return { kind: 'words', words: categories };
   if (path.startsWith('config ') && index === 1) return { kind: 'config-keys' };
   return undefined;

@@ -1,5 +1,6 @@
 import type { Core } from '../core-type.js';
 import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
+import { wholeDoc } from '../util/doc-filter.js';
 import type { DeliveryRow } from './outbox.js';
 import type { TryOutcome } from './send.js';
 import { stmt } from '../store/db.js';
@@ -76,6 +77,11 @@ export function recordAttempt(core: Core, row: DeliveryRow, outcome: TryOutcome,
     at,
   );
   return Number(res.lastInsertRowid);
+}
+
+/** An attempt as its listing's filters see it: as the caller is `shown` it, and when it was made (Kazoo keeps `webhook_attempt` documents). */
+export function attemptFilterDoc(r: AttemptRow, shown: Record<string, unknown>): Record<string, unknown> {
+  return wholeDoc(shown, { id: String(r.id), type: `${r.kind}_attempt`, accountId: r.account_id, created: r.created, modified: r.created });
 }
 
 /**

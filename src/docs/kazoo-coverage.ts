@@ -35,14 +35,31 @@ function shape(path: string): string {
     .join('/');
 }
 
-/** Kazoo's operations module by module (in its order), each served when a route of tel has its method and path. */
+/** Path parameters of Kazoo's that name one of a few collections (its OpenAPI parameters' enums): each is a path of its own. */
+const COLLECTION_PARAMETERS: Readonly<Record<string, readonly string[]>> = { '{ENDPOINT_TYPE}': ['users', 'devices'] };
+
+/** The paths an operation's path stands for: itself, or one a value of each collection parameter it has. */
+function concretePaths(path: string): string[] {
+  let paths = [''];
+  for (const segment of path.split('/').filter(Boolean)) {
+    const values = COLLECTION_PARAMETERS[segment] ?? [segment];
+    paths = paths.flatMap((p) => values.map((v) => `${p}/${v}`));
+  }
+  return paths;
+}
+
+/**
+ * Kazoo's operations module by module (in its order), each served when a route of tel has its
+ * method and path (for a path naming a collection by a parameter, `{ENDPOINT_TYPE}`, a route for
+ * each of them).
+ */
 export function coverage(routes: readonly Pick<RouteDef, 'method' | 'path'>[], operations: KazooOperation[] = kazooOperations()): ModuleCoverage[] {
   const served = new Set(routes.map((r) => `${r.method} ${shape(r.path)}`));
   const byModule = new Map<string, ModuleCoverage>();
   for (const op of operations) {
     let m = byModule.get(op.module);
     if (!m) byModule.set(op.module, (m = { module: op.module, served: [], missing: [] }));
-    (served.has(`${op.method} ${shape(op.path)}`) ? m.served : m.missing).push(op);
+    (concretePaths(op.path).every((path) => served.has(`${op.method} ${shape(path)}`)) ? m.served : m.missing).push(op);
   }
   return [...byModule.values()].sort((a, b) => a.module.localeCompare(b.module));
 }
@@ -66,7 +83,7 @@ export function kazooCoverage(modules: ModuleCoverage[] = coverage(telRoutes()),
       "# Kazoo's API in tel",
       '<!-- Made by `npm run docs` from the routes tel serves and the list of Kazoo\'s operations in src/docs/kazoo-operations.ts (`node scripts/kazoo-operations.mjs KAZOO_CHECKOUT` writes it); the notes are in src/docs/kazoo-notes.ts. -->',
       "After reading this page you know which of Kazoo's crossbar operations tel serves, module by module, and why the others are not served, so that you can tell whether your Kazoo client can be tested against tel.",
-      `Kazoo's OpenAPI paths (\`applications/crossbar/priv/oas3/paths\`, one file a crossbar module) hold ${total} operations in ${modules.length} modules. An operation counts as served when tel has a route of its method and path; every route tel serves is in \`GET /v2/openapi.json\`.`,
+      `Kazoo's OpenAPI paths (\`applications/crossbar/priv/oas3/paths\`, one file a crossbar module) hold ${total} operations in ${modules.length} modules. An operation counts as served when tel has a route of its method and path (one on \`{ENDPOINT_TYPE}\`, when it has users' and devices'); every route tel serves is in \`GET /v2/openapi.json\`.`,
       `**tel serves ${served} of Kazoo's ${total} operations (${percent(served, total)}).** ${modules.length - left.length - partly.length} modules are served whole, ${partly.length} in part, ${left.length} not at all.`,
       table(['Module', 'Served', 'What is not served, and why'], rows),
       '## Modules left out',

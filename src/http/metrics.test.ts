@@ -108,13 +108,14 @@ describe('GET /metrics', () => {
     const open = await startApi(second, '0.0.0.0', 0, { openMetrics: true });
     try {
       const url = (api: { port: number }) => `http://${outside}:${api.port}`;
-      const login = await fetch(`${url(guarded)}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: init.api_key } }) });
+      const json = { 'Content-Type': 'application/json' };
+      const login = await fetch(`${url(guarded)}/v2/api_auth`, { method: 'PUT', headers: json, body: JSON.stringify({ data: { api_key: init.api_key } }) });
       const superduper = ((await login.json()) as { auth_token: string }).auth_token;
-      const child = await fetch(`${url(guarded)}/v2/accounts/${init.account_id}`, { method: 'PUT', headers: { 'X-Auth-Token': superduper }, body: JSON.stringify({ data: { name: 'Child' } }) });
+      const child = await fetch(`${url(guarded)}/v2/accounts/${init.account_id}`, { method: 'PUT', headers: { ...json, 'X-Auth-Token': superduper }, body: JSON.stringify({ data: { name: 'Child' } }) });
       const childId = ((await child.json()) as { data: { id: string } }).data.id;
       const key = await fetch(`${url(guarded)}/v2/accounts/${childId}/api_key`, { headers: { 'X-Auth-Token': superduper } });
       const childKey = ((await key.json()) as { data: { api_key: string } }).data.api_key;
-      const childLogin = await fetch(`${url(guarded)}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: childKey } }) });
+      const childLogin = await fetch(`${url(guarded)}/v2/api_auth`, { method: 'PUT', headers: json, body: JSON.stringify({ data: { api_key: childKey } }) });
       const admin = ((await childLogin.json()) as { auth_token: string }).auth_token;
 
       expect((await fetch(`${url(guarded)}/metrics`)).status).toBe(401);

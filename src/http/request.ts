@@ -39,13 +39,50 @@ export function ownApiUrl(ctx: RequestContext): string | undefined {
   return `${proto}://${host}/v2/`;
 }
 
+/** The media type of a Content-Type header, lower case, without parameters (`''` without one). */
+export function mediaTypeOf(contentType: string | undefined): string {
+  if (contentType === undefined) return '';
+  const semi = contentType.indexOf(';');
+  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
 /**
  * The body of a route that takes files, as a file: any Content-Type but JSON's (and none, and a
  * form's, which are read as the JSON envelope, as Kazoo reads them); undefined for those.
  */
 export function uploadOf(contentType: string | undefined, bytes: Buffer): Upload | undefined {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  if (type === '' || type.endsWith('/json') || type.endsWith('+json') || type === 'application/x-json') return undefined;
-  if (type === 'application/x-www-form-urlencoded') return undefined;
-  return { contentType: type, bytes };
+  const type = mediaTypeOf(contentType);
+  return readsAsEnvelope(type) ? undefined : { contentType: type, bytes };
+}
+
+/** A body read as the JSON envelope: none named, JSON's (`…/json`, `…+json`, `application/x-json`), or a form's. */
+export function readsAsEnvelope(mediaType: string): boolean {
+  return (
+    mediaType === '' ||
+    mediaType.endsWith('/json') ||
+    mediaType.endsWith('+json') ||
+    mediaType === 'application/x-json' ||
+    mediaType === 'application/x-www-form-urlencoded'
+  );
+}
+
+/**
+ * The media types a write to a route that takes no file may be sent in: Kazoo's CONTENT_ACCEPTED
+ * (crossbar.hrl: JSON, forms, and CSV or octet-stream read as files). Any other is a 415
+ * (`api_util:is_known_content_type/2`).
+ */
+export const ACCEPTED_TYPES: readonly string[] = [
+  'application/json',
+  'application/x-json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'multipart/mixed',
+  'application/octet-stream',
+  'text/csv',
+  'text/comma-separated-values',
+];
+
+/** True when a write's body may be of this media type: Kazoo's, and any JSON tel reads (none named is JSON, as Kazoo assumes). */
+export function acceptedMediaType(mediaType: string): boolean {
+  return readsAsEnvelope(mediaType) || ACCEPTED_TYPES.includes(mediaType);
 }

@@ -27,8 +27,10 @@ export interface Reply {
  */
 export interface StreamedData {
   pieces: Iterable<string>;
-  /** envelope keys known once every piece is written (`page_size`) */
+  /** envelope keys known once every piece is written */
   extras?: () => EnvelopeExtras;
+  /** the data's rows, in chunks, read anew at each call (a listing's: a CSV answer reads them twice) */
+  rows?: () => Iterable<unknown[]>;
 }
 
 export type Handler = (ctx: RequestContext, core: Core) => Reply | Promise<Reply>;
@@ -40,6 +42,8 @@ export interface QueryParam {
   name: string;
   description: string;
   schema: JsonSchema;
+  /** a family of parameters (`filter_KEY`, …): an object whose members are each a parameter of the query */
+  family?: boolean;
 }
 
 /** One route: a method and a path template relative to the version prefix. */

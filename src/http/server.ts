@@ -15,8 +15,11 @@ import { dataJson, envelopeHead, envelopeTail, errorEnvelope, successAnswer } fr
 import { ApiError, errors, storageError } from '../errors.js';
 import { accessEntry, type AccessEntry } from './access-log.js';
 import { DOCUMENT_BODY_LIMITS, UNLIMITED_BODY, parseEnvelope, type BodyLimits } from '../util/json.js';
-import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router, type StreamedData } from './router.js';
-import { uploadOf } from './request.js';
+import { requiresToken, type Reply, type RouteDef, type RouteMatch, type Router } from './router.js';
+import { mediaTypeOf, readsAsEnvelope, uploadOf } from './request.js';
+import { etagOf, JSONP_TYPE, jsonpOf, jsonpText, notModified, wantsCsv } from './answer-forms.js';
+import { csvPieces, csvText, CSV_FILE_NAME } from './csv.js';
+import { checkWriteHeaders, locate, tunnelledVerb, verbOf } from './write-headers.js';
 import { isBusy } from '../store/db.js';
 import { countRefused, noteStorageFault } from '../store/health.js';
 import type { HostGuard } from './host-guard.js';
@@ -24,6 +27,7 @@ import { checkMetricsAccess, metricsText, observeRequest, routeLabels } from './
 import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
 import { noteRequest } from './memory.js';
 import { keepTickShape } from './tick-shape.js';
+import { nextTurn } from '../util/timers.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -222,6 +226,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   let authenticated = false;
   let metricLabels = UNROUTED_LABELS;
   let releaseSlot: (() => void) | undefined;
+  /** the function a JSONP answer calls, once the request is read (`?jsonp=`) */
+  let jsonp: string | undefined;
   /** the answer's body bytes, for the access log (null: streamed) */
   let bytes: number | null = 0;
   try {
@@ -230,15 +236,21 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     }
     // HEAD is a GET whose body node:http leaves out, as Kazoo allows it wherever GET is.
     const requested = (req.method ?? 'GET').toUpperCase();
-    const method = requested === 'HEAD' ? 'GET' : requested;
+    let method = requested === 'HEAD' ? 'GET' : requested;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const query = q >= 0 ? new URLSearchParams(url.slice(q + 1)) : NO_QUERY;
-    const { path, match, labels } = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
-    metricLabels = labels;
-    const allowed = match?.allowed ?? [];
+    // A POST stands for the verb it tunnels (`?verb=`, or the envelope's, read below), routed and
+    // checked as that verb (api_resource:determine_http_verb/2); the path is parsed once either way.
+    const queryVerb = method === 'POST' && q >= 0 ? tunnelledVerb(query.get('verb')) : undefined;
+    if (queryVerb) method = queryVerb;
+    const routed = routeOf(router, method, q >= 0 ? url.slice(0, q) : url);
+    const { path } = routed;
+    let { match } = routed;
+    metricLabels = routed.labels;
+    let allowed = match?.allowed ?? [];
     cors = corsOf(match, allowed, req, policy);
-    if (method === 'OPTIONS') {
+    if (requested === 'OPTIONS') {
       // read (and drop) any body first: closing on unread bytes would reset the connection
       await drain(req);
       bytes = send(res, 200, undefined, { ...corsOf(match, preflightMethods(allowed, req), req, policy), 'X-Request-ID': requestId });
@@ -254,10 +266,20 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       if (limit > LARGE_BODY_BYTES && !(declared <= LARGE_BODY_BYTES)) releaseSlot = await largeBodySlot(!match?.route?.unparsedLargeBody);
       raw = await readBody(req, limit);
     }
+    const mediaType = mediaTypeOf(req.headers['content-type']);
     const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
     // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
     const unparsed = raw && match?.route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
-    const envelope = raw === undefined || upload || unparsed ? {} : parseEnvelope(raw, bodyLimitsOf(match?.route));
+    // a body of another type is not the envelope (Kazoo reads it as a file: a write is a 415 below)
+    const envelope = raw === undefined || upload || unparsed || !readsAsEnvelope(mediaType) ? {} : parseEnvelope(raw, bodyLimitsOf(match?.route));
+    jsonp = jsonpOf(query, envelope, envelope.data);
+    const envelopeVerb = requested === 'POST' && !queryVerb ? tunnelledVerb(verbOf(envelope)) : undefined;
+    if (envelopeVerb) {
+      method = envelopeVerb;
+      match = path.invalid || !path.version ? undefined : router.match(method, path.segments);
+      metricLabels = routeLabels(match?.route?.path ?? '', method);
+      allowed = match?.allowed ?? [];
+    }
     authToken = tokenOf(req, query, envelope);
     const ctx: RequestContext = {
       method,
@@ -302,6 +324,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (!route) {
       throw allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound();
     }
+    if (method === 'PUT' || method === 'POST' || method === 'PATCH') checkWriteHeaders(req, method, mediaType, route.upload === true);
     // most handlers answer at once: awaited only when they answer a promise (a turn of microtasks saved)
     const answered = route.handler(ctx, core);
     const reply: Reply = answered instanceof Promise ? await answered : answered;
@@ -313,17 +336,37 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     const headers: Record<string, string> = isCorsRequest(req) ? Object.assign({}, cors) : {};
     headers['X-Request-ID'] = requestId;
     if (reply.headers) Object.assign(headers, reply.headers);
+    // crossbar_doc:handle_json_success/3 names what a PUT created in `Location`: its id
+    if (status === 201 && method === 'PUT') locate(headers, reply.data);
+    const headOnly = requested === 'HEAD';
+    if (method === 'GET') {
+      // a document's answer is tagged with its revision (generate_etag/2); a client holding it is answered 304
+      const revision = reply.extras?.revision;
+      if (typeof revision === 'string' && (reply.data !== undefined || reply.stream !== undefined)) {
+        headers.ETag = etagOf(revision);
+        if (req.headers['if-none-match'] !== undefined && notModified(req.headers, revision)) {
+          bytes = send(res, 304, undefined, headers);
+          return;
+        }
+      }
+      if (hasRows(reply) && wantsCsv(req.headers, query, envelope, envelope.data)) {
+        bytes = await sendCsv(res, headers, reply, headOnly, (err) => void internal(core, err, requestId));
+        return;
+      }
+    }
     if (reply.stream) {
       const { stream, extras } = reply;
+      const callback = jsonp;
+      headers['Content-Type'] = callback ? JSONP_TYPE : JSON_TYPE;
       bytes = null;
       await sendStream(
         res,
         status,
         headers,
-        stream,
-        requested === 'HEAD',
-        envelopeHead(authToken),
-        (dataMd5) => envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated),
+        stream.pieces,
+        headOnly,
+        (callback ? `${callback}(` : '') + envelopeHead(authToken),
+        (dataMd5) => envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated) + (callback ? ');' : ''),
         // reported as any request's failure (a storage fault by its episode), though it can no longer be answered
         (err) => void internal(core, err, requestId),
       );
@@ -332,11 +375,12 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     if (reply.file) bytes = send(res, status, reply.file, headers);
     else {
       const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-      bytes = send(res, status, answer.text, headers, answer.bytes);
+      if (jsonp) bytes = send(res, status, Buffer.from(jsonpText(jsonp, answer.text)), { ...headers, 'Content-Type': JSONP_TYPE });
+      else bytes = send(res, status, answer.text, headers, answer.bytes);
     }
   } catch (err) {
     if (err instanceof ClientGone) return;
-    bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors });
+    bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors, jsonp });
   } finally {
     releaseSlot?.();
     if (res.headersSent) {
@@ -398,13 +442,13 @@ function sendError(
   res: ServerResponse,
   err: ApiError,
   requestId: string,
-  seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>> } = {},
+  seen: { authToken?: string; authenticated?: boolean; cors?: Readonly<Record<string, string>>; jsonp?: string } = {},
 ): number {
-  return send(res, err.status, errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false), {
-    ...(seen.cors ?? UNROUTED_CORS),
-    'X-Request-ID': requestId,
-    ...err.headers,
-  });
+  const envelope = errorEnvelope(err, requestId, seen.authToken, seen.authenticated ?? false);
+  const headers = { ...(seen.cors ?? UNROUTED_CORS), 'X-Request-ID': requestId, ...err.headers };
+  // as Kazoo's create_resp_content/2, an error is a JSONP call too when one was asked for
+  if (seen.jsonp) return send(res, err.status, Buffer.from(jsonpText(seen.jsonp, JSON.stringify(envelope))), { ...headers, 'Content-Type': JSONP_TYPE });
+  return send(res, err.status, envelope, headers);
 }
 
 /** The CORS headers of an answer on a path: any page's (Kazoo's `*`), or for logins the allowed pages' only. */
@@ -460,9 +504,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   return length;
 }
 
-/** Lets the event loop run what waits (other requests, timers) before going on. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Resolves once `res` may be written again (or is gone). */
 function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -477,28 +518,40 @@ function drained(res: ServerResponse): Promise<void> {
 }
 
 /**
- * Answers a streamed envelope (chunked): its head, each piece of the data as the client takes it
- * (waiting for `drain` when the socket's buffer is full) with a turn of the event loop between
- * pieces, then the tail, whose revision hashes the data written. A client that goes away stops
- * the reading. The first piece is read before the status is sent, so that an answer that cannot
- * begin is answered as the error it is; a piece that fails once the answer has begun is reported
- * by `failed` and cuts the answer short without its last chunk, so that no client takes the
- * JSON read so far for the whole.
+ * Answers a streamed body (chunked, typed by `headers`): its head, each piece as the client takes
+ * it (waiting for `drain` when the socket's buffer is full) with a turn of the event loop between
+ * pieces (an empty piece is only that turn), then the tail, told the md5 of what the pieces wrote
+ * (an envelope's revision). A client that goes away stops the reading. The first piece is read
+ * before the status is sent, so that an answer that cannot begin is answered as the error it is
+ * (with `emptyIs204`, the pieces are read until one says something: an answer with nothing to
+ * say is a 204); a piece that fails once the answer has begun is reported by `failed` and cuts
+ * the answer short without its last chunk, so that no client takes the text read so far for the
+ * whole.
  */
 async function sendStream(
   res: ServerResponse,
   status: number,
   headers: Record<string, string>,
-  stream: StreamedData,
+  stream: Iterable<string>,
   headOnly: boolean,
   head: string,
   tail: (dataMd5: string) => string,
   failed: (err: unknown) => void,
+  emptyIs204 = false,
 ): Promise<void> {
-  const pieces = stream.pieces[Symbol.iterator]();
+  const pieces = stream[Symbol.iterator]();
   try {
     let next = headOnly ? undefined : pieces.next();
-    res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE });
+    while (emptyIs204 && next && !next.done && next.value === '') {
+      await nextTurn();
+      if (res.destroyed) return;
+      next = pieces.next();
+    }
+    if (emptyIs204 && next?.done) {
+      send(res, 204, undefined, headers);
+      return;
+    }
+    res.writeHead(status, headers);
     if (!next) {
       res.end();
       return;
@@ -507,8 +560,10 @@ async function sendStream(
     res.write(head);
     try {
       while (!next.done) {
-        md5.update(next.value);
-        if (!res.write(next.value)) await drained(res);
+        if (next.value !== '') {
+          md5.update(next.value);
+          if (!res.write(next.value)) await drained(res);
+        }
         await nextTurn();
         if (res.destroyed) return;
         next = pieces.next();
@@ -522,6 +577,29 @@ async function sendStream(
   } finally {
     pieces.return?.();
   }
+}
+
+/**
+ * Answers a GET's data as CSV (api_resource:to_csv/2): a listing's rows, or a document as one row;
+ * streamed when the listing is, read twice then (see csvPieces). Nothing to write is a 204, as
+ * Kazoo's empty CSV. Data that is not rows of objects (a job's detail, a text) is answered as JSON.
+ */
+async function sendCsv(res: ServerResponse, headers: Record<string, string>, reply: Reply, headOnly: boolean, failed: (err: unknown) => void): Promise<number | null> {
+  const csvHeaders = { ...headers, 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${CSV_FILE_NAME}"` };
+  const status = reply.status ?? 200;
+  if (reply.stream?.rows) {
+    await sendStream(res, status, csvHeaders, csvPieces(reply.stream.rows), headOnly, '', () => '', failed, true);
+    return null;
+  }
+  const text = csvText(Array.isArray(reply.data) ? reply.data : [reply.data]);
+  if (text === '') return send(res, 204, undefined, headers);
+  return send(res, status, Buffer.from(text), csvHeaders);
+}
+
+/** True when a reply's data are rows a CSV answer can write: a listing's, or a document (a job's detail, a text are not). */
+function hasRows(reply: Reply): boolean {
+  if (reply.stream) return reply.stream.rows !== undefined;
+  return !reply.file && reply.data !== null && typeof reply.data === 'object';
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Core } from '../core-type.js';
 import { errors } from '../errors.js';
 import { newId } from '../util/ids.js';
 import { unixMsToGregorian, type TimeWindow } from '../util/time.js';
+import { wholeDoc } from '../util/doc-filter.js';
 import { keysetPage, pageLimit, type Page, type PageQuery } from '../store/pages.js';
 import { numberJsonText, type NumberRow } from '../modules/numbers/service.js';
 import { toE164 } from '../modules/numbers/normalize.js';
@@ -119,6 +120,11 @@ export function jobSummary(job: JobRow): Record<string, unknown> {
   };
   if (job.name) out.name = job.name;
   return out;
+}
+
+/** A job as the jobs listing's filters see it: as listed, with Kazoo's private fields (its `resource_job` documents'). */
+export function jobFilterDoc(job: JobRow): Record<string, unknown> {
+  return wholeDoc(jobSummary(job), { id: job.id, type: 'resource_job', accountId: job.account_id, created: job.created, modified: job.modified });
 }
 
 /** Results read a chunk at a time: a range of a job's positions (its results table's key). */
@@ -302,7 +308,7 @@ export function listJobs(core: Core, q: JobFilter & PageQuery<number> = {}): Pag
   if (q.startKey !== undefined) (where.push(q.descending ? 'seq <= ?' : 'seq >= ?'), args.push(q.startKey));
   const sql = `SELECT ${JOB_COLUMNS} FROM resource_jobs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
     ORDER BY seq ${q.descending ? 'DESC' : 'ASC'} LIMIT ?`;
-  const rows = stmt(core.db, sql).all(...args, pageLimit(q.pageSize)) as unknown as JobRow[];
+  const rows = stmt(core.db, sql).all(...args, pageLimit(q)) as unknown as JobRow[];
   return keysetPage(rows, q, (r) => r.seq);
 }
 

@@ -4,6 +4,7 @@ import type { Core } from '../core-type.js';
 import { releaseJob } from './run.js';
 import type { DrainOutcome, HeldJob } from './executor.js';
 import { ApiError } from '../errors.js';
+import { lowerThreadPriority, startBundleThread } from '../util/bundle-thread.js';
 
 const require = createRequire(import.meta.url);
 
@@ -33,31 +34,6 @@ type FromThread =
   | { type: 'claimed'; seq: number; runner: string }
   | { type: 'drained'; error?: string; held?: HeldJob; fault?: StorageError }
   | { type: 'created'; id: number; json?: string; error?: ThreadError };
-
-/**
- * The thread's bootstrap (CommonJS, evaluated): it loads the module that holds `runJobThread` —
- * the very bundle the server runs, served from memory when that is a single executable's asset —
- * and marks itself so that the bundle's entry runs no command.
- */
-const BOOTSTRAP = `
-const { workerData, parentPort } = require('node:worker_threads');
-globalThis.telThread = true;
-if (workerData.source !== undefined) {
-  require('node:module').registerHooks({
-    resolve: (specifier, context, next) => specifier === workerData.url ? { url: specifier, format: 'module', shortCircuit: true } : next(specifier, context),
-    load: (url, context, next) => url === workerData.url ? { format: 'module', source: workerData.source, shortCircuit: true } : next(url, context),
-  });
-}
-import(workerData.url).then((m) => m.runJobThread(workerData.file)).catch((err) => parentPort.postMessage({ type: 'failed', error: String(err && err.stack || err) }));
-`;
-
-/** Where the code of the thread comes from: the bundle running, or (from source: tests) the project's. */
-function threadCode(): { url: string; source?: string } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) return { url: new URL('../../dist/tel.mjs', here).href };
-  const sea = require('node:sea') as typeof import('node:sea');
-  return sea.isSea() ? { url: here, source: sea.getAsset('tel.mjs', 'utf8') } : { url: here };
-}
 
 /**
  * The server's side of the job thread: a worker thread with its own connection to the file that
@@ -137,9 +113,7 @@ export class JobThread {
     this.ready = new Promise<void>((resolve, reject) => {
       let worker: ThreadWorker;
       try {
-        const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
-        const code = threadCode();
-        worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...code, file: this.core.file }, stdout: false, stderr: false });
+        worker = startBundleThread('runJobThread', this.core.file, { stdout: false, stderr: false });
       } catch (err) {
         this.fail(err as Error, reject);
         return;
@@ -191,21 +165,6 @@ export class JobThread {
   }
 }
 
-/**
- * Lowers this thread's scheduling priority (on Linux a thread has a nice value of its own): on a
- * core shared with the event loop's thread, the requests it answers go before the next batch.
- * Alone on the core, the thread runs as fast as before.
- */
-function yieldToEventLoop(): void {
-  try {
-    const { readlinkSync } = require('node:fs') as typeof import('node:fs');
-    const { setPriority } = require('node:os') as typeof import('node:os');
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), THREAD_NICE);
-  } catch {
-    // not Linux, or not allowed: the thread competes as an equal
-  }
-}
-
 /** A message's bytes (a Buffer arrives as a plain Uint8Array) as a Buffer over the same memory. */
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -217,7 +176,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
  */
 export async function runJobThread(file: string): Promise<void> {
   const { parentPort } = require('node:worker_threads') as { parentPort: MessagePort };
-  yieldToEventLoop();
+  lowerThreadPriority(THREAD_NICE);
   const [{ openCore, closeCore }, { drainJobs }, { jobFromBody, compileJobValidator }] = await Promise.all([
     import('../core.js'),
     import('./executor.js'),

@@ -33,7 +33,8 @@ export class ApplyFailed extends Error {
     /** changes committed before the failed one (a large plan commits in batches) */
     readonly applied = 0,
   ) {
-    const conflict = cause instanceof ApiError && cause.status === 409;
+    // a revision the plan read that is no longer stored (412), or a write another one beat (409)
+    const conflict = cause instanceof ApiError && (cause.status === 412 || cause.status === 409);
     const kept = applied === 0 ? 'nothing was applied' : `the first ${applied} changes were applied`;
     super(
       conflict

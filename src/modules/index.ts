@@ -21,6 +21,8 @@ import { resourceTemplatesModule } from './resource-templates/module.js';
 import { deliveryModule } from './delivery/module.js';
 import { openApiModule } from './openapi/module.js';
 import { storageModule } from './storage/module.js';
+import { voicemailModule } from './voicemail/module.js';
+import { registrationsModule } from './registrations/module.js';
 import { accessListsModule } from './access-lists/module.js';
 import { agentsModule } from './agents/module.js';
 import { allotmentsModule } from './allotments/module.js';
@@ -44,6 +46,15 @@ import { ratesModule } from './rates/module.js';
 import { resourceSelectorsModule } from './resource-selectors/module.js';
 import { schemasModule } from './schemas/module.js';
 import { temporalRulesModule } from './temporal-rules/module.js';
+import { cdrsModule } from './cdrs/module.js';
+import { channelsModule } from './channels/module.js';
+import { recordingsModule } from './recordings/module.js';
+import { messagesModule } from './messages/module.js';
+import { parkedCallsModule } from './parked-calls/module.js';
+import { acdcCallStatsModule } from './acdc-call-stats/module.js';
+import { quickcallModule } from './quickcall/module.js';
+import { presenceModule } from './presence/module.js';
+import { faxesModule } from './faxes/module.js';
 import { multiFactorModule } from './multi-factor/module.js';
 import { securityModule } from './security/module.js';
 
@@ -58,6 +69,8 @@ export const MODULES: TelModule[] = [
   authModule,
   configModule,
   documentsModule,
+  voicemailModule,
+  registrationsModule,
   simulationsModule,
   tokenRestrictionsModule,
   limitsModule,
@@ -97,6 +110,15 @@ export const MODULES: TelModule[] = [
   resourceSelectorsModule,
   schemasModule,
   temporalRulesModule,
+  cdrsModule,
+  channelsModule,
+  recordingsModule,
+  messagesModule,
+  parkedCallsModule,
+  acdcCallStatsModule,
+  quickcallModule,
+  presenceModule,
+  faxesModule,
   multiFactorModule,
   securityModule,
 ];

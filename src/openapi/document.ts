@@ -19,11 +19,16 @@ const ERROR_ANSWERS: Record<number, { name: string; description: string; example
   403: { name: 'Forbidden', description: 'The token may not do this: `data.cause` says why (token restrictions add `step` and `reason`)', example: errors.restricted({ step: 'verb', reason: 'Verb: key `#` allows GET, not POST.' }) },
   404: { name: 'NotFound', description: 'No such path, account or document (`data.cause` names the id)', example: errors.badIdentifier('0123456789abcdef0123456789abcdef') },
   405: { name: 'MethodNotAllowed', description: 'The path does not take this method; `Allow` lists those it takes', example: errors.methodNotAllowed(['GET', 'PUT']) },
-  409: { name: 'Conflict', description: 'The `If-Match` revision is not the stored one', example: errors.conflict() },
+  409: { name: 'Conflict', description: 'The document changed between its read and its write: read it again', example: errors.conflict() },
+  412: { name: 'PreconditionFailed', description: 'The `If-Match` revision is not the stored one, or a creation (PUT) was sent an `If-Match`', example: errors.preconditionFailed('the document\'s revision is 2-…, not 1-…') },
   413: { name: 'TooLarge', description: 'The body is larger than 16 MiB (64 KiB without a valid token)', example: errors.tooLarge(16 * 1024 * 1024) },
-  415: { name: 'UnsupportedMediaType', description: 'The upload is of a type the endpoint does not store', example: errors.unsupportedMediaType(['image/png', 'image/jpeg', 'image/gif']) },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: "The body's Content-Type is not one the endpoint reads (JSON, a form, CSV; the upload routes: the files they store); `data.accepted` lists them",
+    example: errors.unsupportedMediaType(['image/png', 'image/jpeg', 'image/gif']),
+  },
   429: { name: 'TooManyRequests', description: 'Too many failed logins: retry after `Retry-After` seconds', example: errors.tooManyLogins(30) },
-  500: { name: 'Failed', description: "What Kazoo answers 500 for besides a fault (no rate found for a number), with its message", example: errors.noRate() },
+  500: { name: 'Failed', description: "What Kazoo answers 500 for besides a crash, with its message: no rate found for a number, a quickcall with no endpoint to ring (`unspecified_fault`)", example: errors.noRate() },
   503: { name: 'Unavailable', description: 'The database file cannot be used now (held by another process a while, an I/O error, read-only): retry after `Retry-After` seconds', example: errors.datastoreTimeout() },
   507: { name: 'StorageFull', description: 'The disk holding the database is full: nothing is written until space is freed (reads go on); retry after `Retry-After` seconds', example: errors.datastoreFull() },
 };
@@ -57,7 +62,7 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
       title: 'tel',
       version: VERSION,
       description:
-        "A telephony platform's management API, Kazoo-compatible. Every answer is Kazoo's envelope; a request body is `{data: …}` (flags such as `accept_charges` beside `data`). HEAD answers wherever GET does, OPTIONS everywhere (CORS).",
+        "A telephony platform's management API, Kazoo-compatible. Every answer is Kazoo's envelope; a request body is `{data: …}` (flags such as `accept_charges` beside `data`). HEAD answers wherever GET does, OPTIONS everywhere (CORS). Kazoo's request features hold on every path: a listing takes Kazoo's filters (`filters`); a GET answers CSV for `Accept: text/csv` or `?accept=csv`; a document's GET carries `ETag` (its revision: `If-None-Match` → 304, a stale `If-Match` on a write → 412); a POST stands for the verb of `?verb=` or of the envelope's `verb` (`DELETE`, `PUT`, `PATCH`); a creation names its id in `Location`; `?jsonp=name` answers `name(envelope);` as application/javascript.",
     },
     servers: [{ url: '/v2' }, { url: '/v1' }],
     security: [{ authToken: [] }],
@@ -69,7 +74,7 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
       schemas: {
         ...named,
         Envelope: envelope('success', {}),
-        ErrorEnvelope: envelope('error', { type: 'object' }),
+        ErrorEnvelope: envelope('error', { type: ['object', 'array'] }),
         ValidationErrors: {
           type: 'object',
           description: 'Kazoo-shaped validation details: `{field: {rule: {message, target?, value?}}}`',
@@ -86,7 +91,11 @@ export function openApiDocument(modules: readonly RoutedModule[]): Json {
 
 function operation(tag: string, route: RouteDef): Json {
   const params: Json[] = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-  for (const q of route.query ?? []) params.push({ name: q.name, in: 'query', description: q.description, schema: openApiSchema(q.schema) });
+  for (const q of route.query ?? []) {
+    // a family of parameters (the filters) is an object exploded into the query string
+    const style = q.family ? { style: 'form', explode: true } : {};
+    params.push({ name: q.name, in: 'query', description: q.description, ...style, schema: openApiSchema(q.schema) });
+  }
   const op: Json = {
     operationId: `${route.method.toLowerCase()}_${route.path.replace(/[:/]+/g, '_').replace(/[^\w]/g, '_')}`,
     tags: [tag],
@@ -103,8 +112,12 @@ function operation(tag: string, route: RouteDef): Json {
     ...Object.fromEntries(successes.map((s) => [String(s), successAnswer(route)])),
     ...Object.fromEntries(statuses(route).map((s) => [String(s), { $ref: `#/components/responses/${ERROR_ANSWERS[s].name}` }])),
   };
+  if (route.method === 'GET' && !route.raw) op.responses = { ...(op.responses as Json), 304: NOT_MODIFIED };
   return op;
 }
+
+/** A GET's answer to a client whose copy is current (`If-None-Match` names the document's revision). */
+const NOT_MODIFIED = { description: "Not modified: `If-None-Match` names the revision (`ETag`) of the document, which has not changed since; no body" };
 
 /** A route's success: the envelope with what it answers under `data`, or the file it answers instead. */
 function successAnswer(route: RouteDef): Json {
@@ -115,6 +128,7 @@ function successAnswer(route: RouteDef): Json {
   const schema = route.response
     ? { allOf: [{ $ref: '#/components/schemas/Envelope' }, { required: ['data'], properties: { data: openApiSchema(route.response) } }] }
     : { $ref: '#/components/schemas/Envelope' };
+  // (a GET's CSV form, `accept`, is no second media type here: a generated client would have to tell the two apart)
   return { description: 'Success: the envelope, the answer under `data`', content: { 'application/json': { schema } } };
 }
 
@@ -122,8 +136,9 @@ function successAnswer(route: RouteDef): Json {
 function statuses(route: RouteDef): number[] {
   const out = [400, 404, 405, 503];
   if (route.auth !== 'none') out.push(401, 403);
-  if (hasBody(route.method)) out.push(413);
+  if (hasBody(route.method)) out.push(413, 415);
   if (route.method !== 'GET' && route.method !== 'PUT') out.push(409);
+  if (route.method !== 'GET') out.push(412);
   // the file may be unusable a while for any request; only writes need space
   if (route.method !== 'GET') out.push(507);
   out.push(...(route.errors ?? []).filter((s) => s >= 400));
@@ -201,10 +216,13 @@ function envelope(status: 'success' | 'error', data: Json): Json {
 
 function errorResponse(e: (typeof ERROR_ANSWERS)[number]): Json {
   // a 400 names the fields that failed, or (a request HTTP cannot read, an app already installed) says why
+  // a 404 of a key a module looks up (a SIP username) lists it, as Kazoo's response_bad_identifier/2 does
   const data =
     e.example.status === 400
       ? { anyOf: [{ $ref: '#/components/schemas/ValidationErrors' }, { type: 'object', required: ['message'], properties: { message: { type: 'string' }, cause: {} } }] }
-      : { type: 'object' };
+      : e.example.status === 404
+        ? { anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'string' } }] }
+        : { type: 'object' };
   const out: Json = {
     description: e.description,
     content: {

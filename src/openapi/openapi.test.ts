@@ -32,7 +32,7 @@ describe('the OpenAPI document', () => {
     const create = doc.paths['/accounts/{account_id}/webhooks'].put;
     expect(create.requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['data'], properties: { data: { $ref: '#/components/schemas/webhooks' } } });
     expect(create.parameters).toEqual([{ name: 'account_id', in: 'path', required: true, schema: { type: 'string' } }]);
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '413', '503', '507']);
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '405', '412', '413', '415', '503', '507']);
     const patch = doc.paths['/accounts/{account_id}/webhooks/{webhook_id}'].patch;
     expect(patch.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/webhooks_patch' });
     expect(doc.components.schemas.webhooks_patch.required).toBeUndefined();
@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.authToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Auth-Token' });
     expect(doc.components.responses.Forbidden.content['application/json'].example.data).toMatchObject({ cause: 'access denied by token restrictions' });
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ['ChargesNotAccepted', 'Conflict', 'Failed', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
+      ['ChargesNotAccepted', 'Conflict', 'Failed', 'Forbidden', 'Invalid', 'MethodNotAllowed', 'NotFound', 'PreconditionFailed', 'StorageFull', 'TooLarge', 'TooManyRequests', 'Unauthorized', 'Unavailable', 'UnsupportedMediaType'],
     );
   });
 
@@ -71,18 +71,20 @@ describe('the OpenAPI document', () => {
     expect(rows.type).toBe('array');
     expect(rows.items.properties.name).toEqual(doc.components.schemas.devices.properties.name);
     expect(list.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)).toEqual([
-      'page_size', 'start_key', 'paginate', 'ascending', 'descending',
+      'page_size', 'start_key', 'paginate', 'filters', 'accept', 'ascending', 'descending',
     ]);
+    // Kazoo's filters: a family of parameters, an object exploded into the query string
+    expect(list.parameters.find((p: { name: string }) => p.name === 'filters')).toMatchObject({ style: 'form', explode: true, schema: { patternProperties: { '^filter_(not_)?.+$': { type: 'string' } } } });
     const attempts = doc.paths['/accounts/{account_id}/webhooks/attempts'].get.parameters.map((p: { name: string }) => p.name);
-    expect(attempts).toEqual(['account_id', 'created_from', 'created_to', 'page_size', 'start_key', 'paginate']);
+    expect(attempts).toEqual(['account_id', 'created_from', 'created_to', 'page_size', 'start_key', 'paginate', 'filters', 'accept']);
   });
 
-  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key, promoting a reseller and logging in by address read none', () => {
+  it('every route that reads a JSON body declares its schema (or takes a file); rotating an API key, promoting a reseller, logging in by address and syncing a device read none', () => {
     const missing = apiRouter()
       .routes()
       .filter((r) => (r.method === 'PUT' || r.method === 'POST' || r.method === 'PATCH') && !r.body && !r.upload)
       .map((r) => `${r.method} ${r.path}`);
-    expect(missing.sort()).toEqual(['PUT accounts/:account_id/api_key', 'PUT accounts/:account_id/reseller', 'PUT ip_auth']);
+    expect(missing.sort()).toEqual(['POST accounts/:account_id/devices/:device_id/sync', 'PUT accounts/:account_id/api_key', 'PUT accounts/:account_id/reseller', 'PUT ip_auth']);
   });
 });
 
@@ -133,6 +135,23 @@ describe('the account operations Kazoo clients call', () => {
       'GET /accounts/{account_id}/whitelabel/{domain}/welcome',
       'GET /user_auth/{auth_token}',
       'GET /accounts/{account_id}/ledgers',
+      // what the SDKs call of devices, voicemail messages and registrations
+      'GET /accounts/{account_id}/devices/status',
+      'POST /accounts/{account_id}/devices/{device_id}/sync',
+      'GET /accounts/{account_id}/vmboxes/messages',
+      'GET /accounts/{account_id}/vmboxes/{vmbox_id}/messages',
+      'PUT /accounts/{account_id}/vmboxes/{vmbox_id}/messages',
+      'POST /accounts/{account_id}/vmboxes/{vmbox_id}/messages',
+      'DELETE /accounts/{account_id}/vmboxes/{vmbox_id}/messages',
+      'GET /accounts/{account_id}/vmboxes/{vmbox_id}/messages/{message_id}',
+      'POST /accounts/{account_id}/vmboxes/{vmbox_id}/messages/{message_id}',
+      'DELETE /accounts/{account_id}/vmboxes/{vmbox_id}/messages/{message_id}',
+      'GET /accounts/{account_id}/registrations',
+      'DELETE /accounts/{account_id}/registrations',
+      'GET /accounts/{account_id}/registrations/count',
+      'DELETE /accounts/{account_id}/registrations/{username}',
+      'GET /registrations',
+      'GET /registrations/count',
     ];
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
     expect(wanted.filter((op) => !documented.has(op))).toEqual([]);

@@ -692,6 +692,54 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    id: '3500-vm-messages',
+    sql: `
+      -- Voicemail messages (Kazoo's mailbox_message documents): a box's are listed newest first
+      -- from the first index, an account's from the second, and counted by folder from the third.
+      CREATE TABLE vm_messages (
+        id TEXT PRIMARY KEY,             -- YYYYMM- and 32 hex digits, also its media_id
+        account_id TEXT NOT NULL,
+        box_id TEXT NOT NULL,
+        folder TEXT NOT NULL,            -- new | saved | deleted
+        timestamp INTEGER NOT NULL,      -- when it was left, Gregorian seconds
+        metadata TEXT NOT NULL,          -- JSON, as Kazoo answers it
+        created INTEGER NOT NULL         -- unix ms
+      );
+      CREATE INDEX vm_messages_box ON vm_messages(account_id, box_id, timestamp, id);
+      CREATE INDEX vm_messages_account ON vm_messages(account_id, timestamp, id);
+      CREATE INDEX vm_messages_folder ON vm_messages(account_id, box_id, folder);
+    `,
+  },
+  {
+    id: '3500-registrations',
+    sql: `
+      -- SIP registrations (Kazoo's registrar keeps them in memory; here the simulations make them):
+      -- one a username of an account, live until expires_at, swept by that index once lapsed.
+      CREATE TABLE registrations (
+        account_id TEXT NOT NULL,
+        username TEXT NOT NULL,          -- lower case
+        device_id TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,     -- unix ms
+        fields TEXT NOT NULL,            -- JSON, as cb_registrations answers it
+        PRIMARY KEY (account_id, username)
+      );
+      CREATE INDEX registrations_expiry ON registrations(expires_at);
+      CREATE INDEX registrations_device ON registrations(account_id, device_id);
+    `,
+  },
+  {
+    id: '3500-master-apps',
+    sql: `
+      -- A master account has the catalogue's apps installed for those their allowed_users names
+      -- (apps-store/service.ts installDefaultApps, on a new master): the existing ones too.
+      INSERT OR IGNORE INTO account_apps (account_id, app_id, doc, modified)
+        SELECT a.id, p.id, json_object('allowed_users', json_extract(p.doc, '$.allowed_users'), 'users', json('[]'), 'name', p.name),
+               CAST(strftime('%s', 'now') AS INTEGER) * 1000
+          FROM accounts a, apps p
+         WHERE a.parent_id IS NULL AND a.superduper = 1 AND json_extract(p.doc, '$.allowed_users') IN ('all', 'admins');
+    `,
+  },
+  {
     id: '4000-crossbar-lookups',
     sql: `
       -- What the rest of Kazoo's crossbar modules look documents up by, each a search of a key
@@ -805,7 +853,145 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
-    id: '4100-number-documents-pool',
+    id: '4001-user-queue-keys',
+    sql: `
+      -- The queues each user answers (a queue's roster, its agents) kept in doc_keys too
+      -- (\`queues\`: the queue's id), so that a queue's agents are one search of the key rather
+      -- than a read of every user of the account.
+      DROP TRIGGER doc_keys_insert;
+      DROP TRIGGER doc_keys_update;
+      DROP TRIGGER doc_keys_delete;
+      DROP VIEW doc_keys_of;
+      CREATE VIEW doc_keys_of (doc_id, account_id, field, value) AS
+        SELECT d.id, d.account_id, 'numbers', t.value FROM docs d, json_each(d.doc, '$.numbers') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'patterns', t.value FROM docs d, json_each(d.doc, '$.patterns') t
+         WHERE d.kind = 'callflow' AND t.type = 'text'
+        UNION ALL
+        SELECT doc_id, account_id, CASE WHEN clean GLOB '*[^0-9a-f]*' THEN 'mac_address_raw' ELSE 'mac_address' END,
+               CASE WHEN clean GLOB '*[^0-9a-f]*' THEN written ELSE clean END
+          FROM (SELECT d.id AS doc_id, d.account_id, json_extract(d.doc, '$.mac_address') AS written,
+                       lower(replace(replace(replace(replace(json_extract(d.doc, '$.mac_address'), ':', ''), '-', ''), '.', ''), ' ', '')) AS clean
+                  FROM docs d WHERE d.kind = 'device' AND json_type(d.doc, '$.mac_address') = 'text')
+         WHERE clean <> ''
+        UNION ALL
+        SELECT d.id, d.account_id, 'directories', t.key FROM docs d, json_each(d.doc, '$.directories') t
+         WHERE d.kind = 'user' AND json_type(d.doc, '$.directories') = 'object'
+        UNION ALL
+        SELECT d.id, d.account_id, 'hotdesk_users', t.key FROM docs d, json_each(d.doc, '$.hotdesk.users') t
+         WHERE d.kind = 'device' AND json_type(d.doc, '$.hotdesk.users') = 'object'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.conference_numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.member.numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'conference_numbers', t.value FROM docs d, json_each(d.doc, '$.moderator.numbers') t
+         WHERE d.kind = 'conference' AND t.type = 'text'
+        UNION ALL
+        SELECT d.id, d.account_id, 'queues', t.value FROM docs d, json_each(d.doc, '$.queues') t
+         WHERE d.kind = 'user' AND t.type = 'text';
+      CREATE TRIGGER doc_keys_insert AFTER INSERT ON docs WHEN new.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_update AFTER UPDATE OF doc, kind, account_id ON docs
+        WHEN old.kind IN ('callflow', 'device', 'user', 'conference') OR new.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+        INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE doc_id = new.id;
+      END;
+      CREATE TRIGGER doc_keys_delete AFTER DELETE ON docs WHEN old.kind IN ('callflow', 'device', 'user', 'conference')
+      BEGIN
+        DELETE FROM doc_keys WHERE doc_id = old.id;
+      END;
+      INSERT OR IGNORE INTO doc_keys (doc_id, account_id, field, value) SELECT * FROM doc_keys_of WHERE field = 'queues';
+    `,
+  },
+  {
+    id: '4100-switch-records',
+    sql: `
+      -- What a switch records of the calls tel simulates. CDRs: one row a call leg, written when it
+      -- ends, as Kazoo's cdr app stores it (its id is YYYYMM-<call_id>). Each listing reads one
+      -- index in its order: the account's by when the CDR was written (Kazoo's pvt_created), a
+      -- user's or a device's the same way, an interaction's legs by channel time, and the
+      -- interactions themselves by their first leg (first_leg = 1), as Kazoo's reduce picks it.
+      CREATE TABLE cdrs (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        created INTEGER NOT NULL,            -- unix ms
+        owner_id TEXT,                       -- custom_channel_vars.owner_id
+        authorizing_id TEXT,                 -- custom_channel_vars.authorizing_id
+        interaction_id TEXT NOT NULL,
+        interaction_time INTEGER NOT NULL,   -- Gregorian seconds
+        channel_time INTEGER NOT NULL,       -- channel_created_time (unix microseconds)
+        first_leg INTEGER NOT NULL,          -- 1: the interaction's earliest leg
+        doc TEXT NOT NULL,
+        PRIMARY KEY (account_id, id)
+      );
+      CREATE INDEX cdrs_created ON cdrs(account_id, created, id);
+      CREATE INDEX cdrs_owner ON cdrs(account_id, owner_id, created, id) WHERE owner_id IS NOT NULL;
+      CREATE INDEX cdrs_authorizing ON cdrs(account_id, authorizing_id, created, id) WHERE authorizing_id IS NOT NULL;
+      CREATE INDEX cdrs_interaction ON cdrs(account_id, interaction_id, channel_time, id);
+      CREATE INDEX cdrs_interactions ON cdrs(account_id, interaction_time, interaction_id) WHERE first_leg = 1;
+
+      -- The legs of calls in progress (Kazoo asks its switches; tel keeps them): a row a leg until
+      -- it hangs up. \`doc\` holds the channel as Kazoo answers it and what ending it needs.
+      CREATE TABLE channels (
+        account_id TEXT NOT NULL,
+        uuid TEXT NOT NULL,                  -- the leg's call id
+        call_id TEXT NOT NULL,               -- the simulated call it belongs to (its first leg's)
+        owner_id TEXT,
+        authorizing_id TEXT,
+        created INTEGER NOT NULL,            -- unix ms
+        doc TEXT NOT NULL,
+        PRIMARY KEY (account_id, uuid)
+      );
+      CREATE INDEX channels_account ON channels(account_id, created, uuid);
+      CREATE INDEX channels_call ON channels(account_id, call_id);
+      CREATE INDEX channels_owner ON channels(account_id, owner_id, created, uuid) WHERE owner_id IS NOT NULL;
+      CREATE INDEX channels_authorizing ON channels(account_id, authorizing_id, created, uuid) WHERE authorizing_id IS NOT NULL;
+
+      -- Parking slots holding a call (callflow's parked_calls document, one entry a slot).
+      CREATE TABLE parked_calls (
+        account_id TEXT NOT NULL,
+        slot TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (account_id, slot)
+      ) WITHOUT ROWID;
+
+      -- The devices a user owns (a user's quickcall rings them, a user's presence is theirs).
+      CREATE INDEX docs_device_owner ON docs(account_id, json_extract(doc, '$.owner_id')) WHERE kind = 'device';
+
+      -- What SIP phones watch (their SUBSCRIBEs, which the presence servers keep): one row a
+      -- subscription, until it expires.
+      CREATE TABLE presence_subscriptions (
+        account_id TEXT NOT NULL,
+        presentity TEXT NOT NULL,            -- the user part watched (an extension, a presence id)
+        package TEXT NOT NULL,               -- dialog | presence | message-summary
+        call_id TEXT NOT NULL,               -- the SUBSCRIBE dialog's
+        watcher TEXT NOT NULL,               -- who watches: user@realm
+        created INTEGER NOT NULL,            -- unix ms
+        expires INTEGER NOT NULL,            -- unix ms
+        doc TEXT NOT NULL,                   -- the last NOTIFY sent: {body, reply, sequence}
+        PRIMARY KEY (account_id, presentity, package, call_id)
+      ) WITHOUT ROWID;
+
+      -- Presence states set by hand (Kazoo's manual_presence document): presence id → state.
+      CREATE TABLE manual_presence (
+        account_id TEXT NOT NULL,
+        presence_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        modified INTEGER NOT NULL,
+        PRIMARY KEY (account_id, presence_id)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    id: '4200-number-documents-pool',
     sql: `
       -- A number's own document, as Kazoo keeps one per number: the fields its account set (cnam,
       -- e911, prepend, its own), the features those turned on, what uses it (a callflow), and the
@@ -848,7 +1034,7 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
-    id: '4101-login-attempts',
+    id: '4201-login-attempts',
     sql: `
       -- Logins tried on an account, as its crossbar.auth settings ask them logged (auth/auth-modules.ts):
       -- listed newest first by security/attempts (and multi_factor/attempts, by auth_type), kept a month.
@@ -864,7 +1050,7 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
-    id: '4102-ledgers',
+    id: '4202-ledgers',
     sql: `
       -- Credits and debits an account's reseller writes (PUT ledgers/credit|debit, ledgers/service.ts),
       -- summed by GET ledgers (a month, by service) and ledgers/total (all of them).

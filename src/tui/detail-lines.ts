@@ -1,5 +1,5 @@
 import { progressBar } from './format.js';
-import type { AttemptDetail, HookState, JobDetail, RequestDetail } from './types.js';
+import type { AttemptDetail, CallLeg, HookState, JobDetail, RequestDetail } from './types.js';
 
 /** One line of a detail view and how to colour it. */
 export interface DetailLine {
@@ -59,14 +59,20 @@ function headerLines(headers: Record<string, string> | null): DetailLine[] {
   return Object.entries(headers ?? {}).map(([k, v]) => ({ text: `  ${k}: ${v}`, tone: 'dim' as const }));
 }
 
-/** The lines of an attempt's detail view: what was sent, what came back, the hook's state. */
+/** A call's legs as their CDRs tell them, beside the event of one of its deliveries (one line: the view's top stays the request's). */
+function callSummary(legs: CallLeg[]): string {
+  if (legs.length === 0) return 'call still up: no CDR yet';
+  return `CDRs: ${legs.map((l) => `${l.direction} ${l.durationSeconds}s billed ${l.billingSeconds}s ${l.hangupCause}`).join(' · ')}`;
+}
+
+/** The lines of an attempt's detail view: what was sent, what came back, the hook's state, a call's CDRs. */
 export function attemptDetailLines(d: AttemptDetail): DetailLine[] {
   const lines: DetailLine[] = [
     { text: `Attempt ${d.id}  ${d.result}  ${new Date(d.at).toISOString()}`, tone: d.result === 'success' ? 'good' : 'bad' },
     { text: `Account     ${d.accountName} (${d.accountId})` },
     { text: `Hook        ${d.hookName} (${d.hookId})` },
     ...hookLine(d.hook),
-    { text: `Event       ${d.event}` },
+    { text: `Event       ${d.event}${d.call ? `   ${callSummary(d.call)}` : ''}` },
     {
       text: `Result      ${d.result}  HTTP ${d.httpStatus ?? '-'}  latency ${d.latencyMs ?? '-'}ms  retries left ${d.retriesLeft ?? '-'}`,
     },

@@ -6,7 +6,8 @@ import { stmt } from '../store/db.js';
 import { diskFull } from '../store/health.js';
 import { describeError } from '../errors.js';
 import { breakerOf } from '../delivery/breakers.js';
-import type { AttemptDetail, WatchedAttempt, HookState, JobDetail, JobError, WatchedJob, ReenableOutcome, WatchSource } from './types.js';
+import { cdrsOfCall } from '../modules/cdrs/store.js';
+import type { AttemptDetail, CallLeg, WatchedAttempt, HookState, JobDetail, JobError, WatchedJob, ReenableOutcome, WatchSource } from './types.js';
 import { requestReads } from './sqlite-received.js';
 
 /** Which accounts the watch shows: all, one, or one and its descendants. */
@@ -139,6 +140,17 @@ export function followQueries(scope: WatchScope): FollowQueries {
   };
 }
 
+/** The `call_id` a delivery's body names (JSON, or a form as `get` and form-data hooks send it). */
+function callIdOf(body: string | null): string | undefined {
+  if (!body) return undefined;
+  try {
+    const v = (JSON.parse(body) as Record<string, unknown>).call_id;
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return new URLSearchParams(body).get('call_id') ?? undefined;
+  }
+}
+
 /**
  * The watch's reads over a tel database: webhook attempts (`delivery_attempts`, followed by
  * id), number jobs (`resource_jobs`, followed by `seq`) and what `tel sink` received
@@ -160,6 +172,20 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
     return { id: h.id, accountId: h.account_id, name: h.name ?? '', enabled: h.enabled === 1, disableReason: h.disable_reason, ...(breaker ? { breaker } : {}) };
   };
 
+  /** The legs of the call a channel event's delivery is about (its body names the call). */
+  const callOf = (accountId: string, body: string | null, at: number): CallLeg[] => {
+    const callId = callIdOf(body);
+    if (!callId) return [];
+    return cdrsOfCall(core, accountId, callId, at).map((c) => ({
+      cdrId: c.id,
+      callId: String(c.doc.call_id),
+      direction: String(c.doc.call_direction),
+      durationSeconds: Number(c.doc.duration_seconds),
+      billingSeconds: Number(c.doc.billing_seconds),
+      hangupCause: String(c.doc.hangup_cause),
+    }));
+  };
+
   const attempt = (id: number): AttemptDetail | undefined => {
     const row = q(
       `SELECT ${ATTEMPT_COLS} FROM delivery_attempts a LEFT JOIN accounts ac ON ac.id = a.account_id
@@ -176,6 +202,7 @@ export function openWatchSource(core: Core, scope: WatchScope = {}): WatchSource
       responseHeaders: parseHeaders(full.resp_headers),
       responseBody: full.resp_body,
       hook: full.source_id ? hookState(full.source_id) : undefined,
+      ...(row.event_name.startsWith('channel_') ? { call: callOf(row.account_id, full.req_body, row.created) } : {}),
     };
   };
 

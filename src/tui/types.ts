@@ -27,6 +27,18 @@ export interface AttemptDetail extends WatchedAttempt {
   responseBody: string | null;
   /** the hook as it is now (it may have been disabled or deleted since) */
   hook: HookState | undefined;
+  /** a call's channel event: the CDRs of its legs (none while the call is up) */
+  call?: CallLeg[];
+}
+
+/** One leg of a call, as its CDR tells it. */
+export interface CallLeg {
+  cdrId: string;
+  callId: string;
+  direction: string;
+  durationSeconds: number;
+  billingSeconds: number;
+  hangupCause: string;
 }
 
 import type { BreakerState } from '../delivery/breakers.js';

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomFillSync } from 'node:crypto';
+import { errors } from '../errors.js';
 
 // Ids come from a pool of random bytes filled 4 KiB at a time: one call into the system's
 // generator per 256 ids rather than one per id (a simulated call takes several).
@@ -45,4 +46,12 @@ export function sha1Hex(value: string): string {
 export function nextRevision(previous: string | undefined, body: string): string {
   const n = previous ? Number(previous.split('-')[0]) + 1 : 1;
   return `${n}-${md5Hex(body)}`;
+}
+
+/**
+ * The check of a write sent with `If-Match`: the revision it names must be the stored one, else
+ * the 412 (cowboy_rest's `if_match/3`, on the document Kazoo's validation loaded).
+ */
+export function checkRevision(stored: string, ifMatch: string | undefined): void {
+  if (ifMatch !== undefined && ifMatch !== stored) throw errors.preconditionFailed(`the document's revision is ${stored}, not ${ifMatch}`);
 }

@@ -220,9 +220,9 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * The JSON text of an array whose items come in chunks (a listing read a chunk at a time), one
- * piece a chunk, each item the JSON of `json(item)`; `counted` learns how many items were written.
+ * piece a chunk (an empty chunk is an empty piece), each item the JSON of `json(item)`.
  */
-export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => unknown, counted: (n: number) => void = () => {}): Generator<string> {
+export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => unknown): Generator<string> {
   let count = 0;
   let text = '[';
   for (const items of chunks) {
@@ -230,14 +230,14 @@ export function* jsonArrayPieces<T>(chunks: Iterable<T[]>, json: (item: T) => un
     yield text;
     text = '';
   }
-  counted(count);
   yield `${text}]`;
 }
 
 /**
- * A request body read as tel's envelope (`{data, …}`): an object, its `data` (if any) an object or
- * an array; empty is `{}`. Refuses nesting past MAX_JSON_DEPTH, and past `limits` (more members, a
- * longer string), before parsing, and what is not JSON, as the 400s of the error catalogue.
+ * A request body read as tel's envelope (`{data, …}`): an object whose `data` is an object or an
+ * array (Kazoo's envelope schema, `api_util:is_valid_request_envelope/2`: a 400 otherwise); empty
+ * is `{}`. Refuses nesting past MAX_JSON_DEPTH, and past `limits` (more members, a longer string),
+ * before parsing, and what is not JSON, as the 400s of the error catalogue.
  */
 export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_LIMITS): Record<string, unknown> {
   if (jsonTooDeep(body)) throw errors.tooDeep(MAX_JSON_DEPTH);
@@ -255,19 +255,14 @@ export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_L
     throw errors.invalidJson('the body must be a JSON object with the payload under "data"');
   }
   const env = parsed as Record<string, unknown>;
-  if ('data' in env && (env.data === null || typeof env.data !== 'object')) {
-    throw errors.invalidJson('"data" must be an object or an array');
+  if (env.data === undefined) {
+    throw errors.invalidEnvelope({ data: { required: { message: 'Field is required but missing', value: env } } });
   }
-  if (!('data' in env)) {
-    // a document sent bare (`{"first_name": …}`) would be checked as an empty one ("first_name required")
-    const topLevel = Object.keys(env).filter((k) => !ENVELOPE_KEYS.has(k));
-    if (topLevel.length > 0) throw errors.invalidEnvelope(topLevel);
+  if (env.data === null || typeof env.data !== 'object') {
+    throw errors.invalidEnvelope({ data: { type: { message: 'Value did not match type(s): object, array', target: 'object, array', value: env.data } } });
   }
   return env;
 }
-
-/** The fields of a request envelope besides `data` (Kazoo's, and the flags tel reads there too). */
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['auth_token', 'verb', 'accept_charges', 're-enable', 'ui_metadata']);
 
 /** An envelope's `data` as a document (absent: `{}`); an array or a scalar is the 400 of a field of the wrong type. */
 export function envelopeData(data: unknown): Record<string, unknown> {

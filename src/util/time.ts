@@ -33,6 +33,37 @@ export function gregorianWindow(from?: number, to?: number): TimeWindow {
   return window;
 }
 
+/** Kazoo's widest window a time-ranged listing answers (`crossbar` `maximum_range`): 31 days and an hour. */
+export const MAX_RANGE_SECONDS = 31 * 86_400 + 3_600;
+
+/**
+ * The window of a listing Kazoo reads by time (CDRs, recordings, messages, faxes): `to` defaults
+ * to now and `from` to `maxRangeSeconds` before it, both in Gregorian seconds; a window that ends
+ * before it starts, or wider than `maxRangeSeconds`, is refused as crossbar_view refuses it. As
+ * unix ms, both ends included.
+ */
+export function boundedWindow(from: number | undefined, to: number | undefined, maxRangeSeconds: number, nowMs: number = Date.now()): Required<TimeWindow> {
+  const end = to ?? nowGregorian(nowMs);
+  const start = from ?? end - maxRangeSeconds;
+  if (end < start) {
+    throw errors.invalidField('created_from', 'date_range', `created_to ${end} is prior to created_from ${start}`, { cause: start });
+  }
+  if (end - start > maxRangeSeconds) {
+    throw errors.invalidField('created_from', 'date_range', `created_to ${end} is more than ${maxRangeSeconds} seconds from created_from ${start}`, { cause: end });
+  }
+  return { createdFrom: gregorianToUnixMs(start), createdTo: gregorianToUnixMs(end) + 999 };
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Gregorian seconds as RFC 1036 writes a date in GMT, as Kazoo does (`Tue, 02 Jan 2024 13:14:15 GMT`). */
+export function rfc1036(gregorianSeconds: number): string {
+  const d = new Date(gregorianToUnixMs(gregorianSeconds));
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${DAYS[d.getUTCDay()]}, ${p(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} GMT`;
+}
+
 /** Converts Unix milliseconds to Gregorian seconds. */
 export function unixMsToGregorian(unixMs: number): number {
   return Math.floor(unixMs / 1000) + GREGORIAN_OFFSET_SECONDS;

@@ -27,3 +27,6 @@ export function setLongTimeout(fn: () => void, ms: number, opts: { unref?: boole
   arm(delay);
   return { clear: () => clearTimeout(timer) };
 }
+
+/** Resolves once the event loop has run what waits (other requests, timers). */
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));

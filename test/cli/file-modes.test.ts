@@ -63,7 +63,7 @@ describe('the database file and the files beside it are owner-only', () => {
       server!.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
     const key = out.match(/api_key\s+(\S+)/)![1];
-    const login = await fetch(`${url}/v2/api_auth`, { method: 'PUT', body: JSON.stringify({ data: { api_key: key } }) });
+    const login = await fetch(`${url}/v2/api_auth`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { api_key: key } }) });
     expect(login.status).toBe(201);
     expect(modes(dir)).toEqual({ 'tel.db': '600', 'tel.db-shm': '600', 'tel.db-wal': '600', 'tel.db.key': '600' });
     server.kill('SIGTERM');

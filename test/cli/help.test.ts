@@ -136,6 +136,8 @@ describe('tel help', () => {
       'restore copy.db',
       'reset --yes',
       'openapi',
+      'record --upstream http://kazoo.lab:8000 --port 8001 --out traffic.jsonl',
+      'diff traffic.jsonl --against http://127.0.0.1:8000 --allow allow.txt',
     ];
     expect(contract.map((line) => [line, problemWith(words(line))]).filter(([, p]) => p)).toEqual([]);
   });

@@ -38,6 +38,13 @@ describe('what an everyday command loads', () => {
     expect(builtinsLoadedBy(['tokens', 'list', '--db', ':memory:'])).toContain('NativeModule crypto');
   });
 
+  it("tel record's and tel diff's help load neither the proxy, nor undici, nor the recording thread", () => {
+    for (const command of ['record', 'diff']) {
+      const loaded = builtinsLoadedBy([command, '--help']);
+      expect(loaded.filter((m) => /(^|\s|\/)_?http(_\w+)?$|undici|worker_threads|zlib/.test(m)), command).toEqual([]);
+    }
+  });
+
   it('a command whose code cannot load says so in one sentence (exit 1); the others still run', () => {
     const withoutCrypto = "const real = process.getBuiltinModule; process.getBuiltinModule = (id) => { if (id === 'node:crypto') throw new Error('node:crypto is missing'); return real(id); };";
     const run = runWith(withoutCrypto, ['tokens', 'list', '--db', ':memory:']);

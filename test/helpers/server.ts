@@ -60,6 +60,13 @@ function keepsContract(method: string, path: string, res: Response, body: unknow
   else throw new Error(`the answer breaks the OpenAPI document: ${breach}`);
 }
 
+/** The verb a POST stands for (`?verb=`, the envelope's or its data's `verb`), whose operation its answer is. */
+function tunnelled(method: string, path: string, opts: RequestOptions): string | undefined {
+  if (method !== 'POST') return undefined;
+  const verb = new URLSearchParams(path.split('?')[1] ?? '').get('verb') ?? (opts.data as { verb?: unknown } | undefined)?.verb ?? opts.envelope?.verb;
+  return typeof verb === 'string' ? verb.toUpperCase() : undefined;
+}
+
 /** Sends one request to a base URL. */
 export async function httpRequest(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -79,7 +86,7 @@ export async function httpRequest(base: string, method: string, path: string, op
   } catch {
     parsed = undefined;
   }
-  keepsContract(method, path, res, parsed);
+  keepsContract(tunnelled(method, path, opts) ?? method, path, res, parsed);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

@@ -182,6 +182,60 @@ export function loopDelay(child) {
   return { reset: ask, read: async () => { const r = await ask(); return { server_loop_max_ms: r.max, server_held_cpu_ms: r.cpu }; } };
 }
 
+const round2 = (x) => Math.round(x * 100) / 100;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * First page, last page and a walk of every page of a listing (`page` rows a page): the median of
+ * five firsts and five lasts, the walk's time a page, its rows and pages, and the server's own view
+ * of its loop over it all (`loopDelay`). `probeAt`, when given, starts another tenant's probe whose
+ * worst wait is answered as `worst_wait_ms`.
+ */
+export async function measureListing(api, loop, path, { page = 50, probeAt } = {}) {
+  const sep = path.includes('?') ? '&' : '?';
+  const get = async (key) => {
+    const r = await api('GET', `${path}${sep}page_size=${page}${key ? `&start_key=${encodeURIComponent(key)}` : ''}`);
+    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 200)}`);
+    return r.body;
+  };
+  const timed = async (key) => {
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await get(key);
+      times.push(performance.now() - t);
+    }
+    return round2(median(times));
+  };
+  await loop.reset();
+  const stop = probeAt?.();
+  const first_ms = await timed();
+  let key;
+  let lastKey;
+  let pages = 0;
+  let rows = 0;
+  const walkStart = performance.now();
+  do {
+    const body = await get(key);
+    pages++;
+    rows += Array.isArray(body.data) ? body.data.length : Object.keys(body.data.numbers ?? {}).length;
+    lastKey = key;
+    key = body.next_start_key;
+  } while (key !== undefined);
+  const walkMs = performance.now() - walkStart;
+  const last_ms = await timed(lastKey);
+  return {
+    first_ms,
+    last_ms,
+    walk_ms: Math.round(walkMs * 10) / 10,
+    pages,
+    rows,
+    walk_ms_per_page: round2(walkMs / pages),
+    ...(stop ? { worst_wait_ms: await stop() } : {}),
+    ...(await loop.read()),
+  };
+}
+
 /** The probe's thread: asks for the account every `everyMs`, keeps each wait until it is read. */
 const PROBE = `
 const { parentPort, workerData } = require('node:worker_threads');

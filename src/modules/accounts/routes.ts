@@ -4,23 +4,25 @@ import type { Core } from '../../core-type.js';
 import { ancestorsPage, setReseller, siblingsPage } from './tree.js';
 import { moveAccount } from './move.js';
 import { authOf, dataObject, ifMatchOf } from '../../http/request.js';
-import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey } from '../../http/paging.js';
+import { ANCESTORS_QUERY, BY_NAME_QUERY, descendingOf, listingReply, opaqueKey, type ListingOptions } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { accountSchema } from './schema.js';
 import {
+  accountDoc,
+  accountFilterDoc,
   accountJson,
-  resellerIdOf,
-  type Account,
   checkAccountCreate,
   checkAccountWrite,
   createAccount,
   deleteAccount,
+  findAccount,
   getAccount,
   readApiKey,
   rotateApiKey,
   updateAccount,
 } from './service.js';
 import { childrenPage, descendantsPage, type ChildRow, type TreeRow } from './tree-index.js';
+import type { Account } from './service.js';
 
 /** Children, descendants and siblings are listed by name, keyed by `[name, id]`. */
 const BY_NAME = opaqueKey('string', 'string');
@@ -28,20 +30,50 @@ const BY_NAME = opaqueKey('string', 'string');
 /** Ancestors are listed root first, keyed by how far above the account each is. */
 const BY_DEPTH = opaqueKey('number');
 
-/** A listing row of the tree: Kazoo's summary (`tree`: the ancestors, root first). */
+/** A row of the descendants listing, as Kazoo's `accounts/listing_by_descendants` view emits it (`tree`: the ancestors, root first). */
 function treeSummary(r: TreeRow): Record<string, unknown> {
-  return { id: r.id, name: r.name, realm: r.realm, tree: JSON.parse(r.tree) };
+  return { id: r.id, name: r.name, realm: r.realm, tree: JSON.parse(r.tree), flags: flagsOf(r) };
 }
 
-/** A row of the children and siblings listings: the summary and how many accounts are below it. */
+/** A row of the children and siblings listings, as Kazoo's `accounts/listing_by_children` view emits it: how many accounts are below it, no tree. */
 function childJson(r: ChildRow): Record<string, unknown> {
-  return { ...treeSummary(r), descendants_count: r.descendants_count };
+  return { id: r.id, name: r.name, realm: r.realm, descendants_count: r.descendants_count, flags: flagsOf(r) };
+}
+
+/** An account's `flags`, `[]` when it has none (Kazoo's views emit `doc.flags || []`). */
+function flagsOf(r: TreeRow): unknown {
+  return r.flags === null ? [] : JSON.parse(r.flags);
+}
+
+/** An account as the API answers it to the caller (its billing mode is the caller's, see accountJson). */
+function answerOf(ctx: RequestContext, core: Core, a: Account): Readonly<Record<string, unknown>> {
+  return accountJson(core, a, authOf(ctx).accountId);
+}
+
+/**
+ * The filters of the account listings test each account's document, as its GET answers it to the
+ * caller, with the private fields Kazoo keeps beside it.
+ */
+function accountFilters(ctx: RequestContext, core: Core): ListingOptions<{ id: string }> {
+  const caller = authOf(ctx).accountId;
+  return {
+    whole: (r) => {
+      const a = findAccount(core, r.id);
+      return a ? accountFilterDoc(core, a, caller) : { _id: r.id };
+    },
+  };
 }
 
 /** `parents` and `tree`: the ancestors the caller may see, `{id, name}`, root first (nearest first when descending). */
-function ancestorsReply(ctx: RequestContext, core: Core): Reply {
+function ancestorsReply(ctx: RequestContext, core: Core): Reply | Promise<Reply> {
   const nearestFirst = descendingOf(ctx.query);
-  return listingReply(ctx.query, (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst), (r) => ({ id: r.id, name: r.name }), BY_DEPTH);
+  return listingReply(
+    ctx.query,
+    (q) => ancestorsPage(core, authOf(ctx), ctx.params.account_id, q, nearestFirst),
+    (r) => ({ id: r.id, name: r.name }),
+    BY_DEPTH,
+    accountFilters(ctx, core),
+  );
 }
 
 /** `POST …/move`: where the account goes. */
@@ -51,27 +83,24 @@ const moveSchema = {
   properties: { to: { type: 'string', description: 'the id of the new parent account' } },
 };
 
-/** What an account's answers add to its document. */
+/** What an account's answers add to its document: the private fields Kazoo's `cb_accounts` copies into them. */
 const DERIVED = {
   superduper_admin: { type: 'boolean', description: 'the account is a super-duper admin (the master account)' },
   is_reseller: { type: 'boolean' },
+  reseller_id: { type: 'string', description: 'the nearest reseller above the account, else the master account' },
+  billing_mode: { enum: ['limits_only', 'normal', 'manual'], description: "`limits_only` when the caller's account is the account's reseller, `normal` when the master account is, else `manual`" },
+  wnm_allow_additions: { type: 'boolean', description: 'the account may add numbers outside the carriers (always false here)' },
   created: { type: 'integer', description: 'Gregorian seconds' },
-  reseller_id: { type: 'string', description: "the account's reseller (the nearest reseller above it, else the master account): in its GET and writes' answers" },
 };
-const answer = documentAnswer(accountSchema, DERIVED);
-
-/** An account as its GET and writes answer it: with its reseller, as Kazoo's cb_accounts adds it (Account Manager reads it). */
-function accountAnswer(core: Core, a: Account): Record<string, unknown> {
-  return { ...accountJson(a), reseller_id: resellerIdOf(core, a) };
-}
+const answer = documentAnswer(accountSchema, DERIVED, Object.keys(DERIVED));
 
 const TREE = { type: 'array', items: { type: 'string' }, description: "the account's ancestors, root first" };
 
 /** A row of the descendants listing. */
-const SUMMARY = listAnswer(accountSchema, ['name', 'realm'], { tree: TREE });
+const SUMMARY = listAnswer(accountSchema, ['name', 'realm', 'flags'], { tree: TREE });
 
 /** A row of the children and siblings listings: how many accounts are below each, too. */
-const CHILDREN = listAnswer(accountSchema, ['name', 'realm'], { tree: TREE, descendants_count: { type: 'integer', minimum: 0 } });
+const CHILDREN = listAnswer(accountSchema, ['name', 'realm', 'flags'], { descendants_count: { type: 'integer', minimum: 0 } });
 
 /** The ancestors' listings (parents, tree): each `{id, name}`, root first. */
 const ANCESTORS = {
@@ -86,7 +115,7 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts',
     body: accountSchema,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(createAccount(core, dataObject(ctx), { parentId: authOf(ctx).accountId })) }),
+    handler: (ctx, core) => ({ data: answerOf(ctx, core, createAccount(core, dataObject(ctx), { parentId: authOf(ctx).accountId })) }),
   },
   {
     method: 'PUT',
@@ -96,7 +125,7 @@ export const accountRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       const input = dataObject(ctx);
       checkAccountCreate(core, authOf(ctx), input);
-      return { data: accountJson(createAccount(core, input, { parentId: ctx.params.account_id })) };
+      return { data: answerOf(ctx, core, createAccount(core, input, { parentId: ctx.params.account_id })) };
     },
   },
   {
@@ -105,22 +134,23 @@ export const accountRoutes: RouteDef[] = [
     response: answer,
     handler: (ctx, core) => {
       const a = getAccount(core, ctx.params.account_id);
-      return { data: accountAnswer(core, a), extras: { revision: a.rev } };
+      return { data: answerOf(ctx, core, a), extras: { revision: a.rev } };
     },
   },
   ...writeRoutes('accounts/:account_id', (ctx, core, mode) => {
     const input = dataObject(ctx);
     checkAccountWrite(core, authOf(ctx), ctx.params.account_id, input);
     const account = updateAccount(core, ctx.params.account_id, input, mode === 'merge' ? 'merge' : 'post', ifMatchOf(ctx));
-    return { data: accountAnswer(core, account) };
+    return { data: answerOf(ctx, core, account) };
   }, accountSchema, answer),
   {
     method: 'DELETE',
     path: 'accounts/:account_id',
-    response: deletedAnswer(accountSchema, DERIVED),
+    // Kazoo answers the deleted document as stored, without the fields its other answers add
+    response: deletedAnswer(accountSchema),
     handler: (ctx, core) => {
       checkAccountWrite(core, authOf(ctx), ctx.params.account_id, 'delete');
-      return { data: { ...accountJson(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } };
+      return { data: { ...accountDoc(deleteAccount(core, ctx.params.account_id)), _read_only: { deleted: true } } };
     },
   },
   {
@@ -130,7 +160,7 @@ export const accountRoutes: RouteDef[] = [
     response: CHILDREN,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME);
+      return listingReply(ctx.query, (q) => childrenPage(core, ctx.params.account_id, q, desc), childJson, BY_NAME, accountFilters(ctx, core));
     },
   },
   {
@@ -140,7 +170,7 @@ export const accountRoutes: RouteDef[] = [
     response: CHILDREN,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME);
+      return listingReply(ctx.query, (q) => siblingsPage(core, authOf(ctx), ctx.params.account_id, q, desc), childJson, BY_NAME, accountFilters(ctx, core));
     },
   },
   {
@@ -162,21 +192,21 @@ export const accountRoutes: RouteDef[] = [
     path: 'accounts/:account_id/move',
     body: moveSchema,
     response: answer,
-    handler: async (ctx, core) => ({ data: accountJson(await moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
+    handler: async (ctx, core) => ({ data: answerOf(ctx, core, await moveAccount(core, authOf(ctx), ctx.params.account_id, dataObject(ctx).to)) }),
   },
   {
     method: 'PUT',
     path: 'accounts/:account_id/reseller',
     superduper: true,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(setReseller(core, ctx.params.account_id, true)) }),
+    handler: (ctx, core) => ({ data: answerOf(ctx, core, setReseller(core, ctx.params.account_id, true)) }),
   },
   {
     method: 'DELETE',
     path: 'accounts/:account_id/reseller',
     superduper: true,
     response: answer,
-    handler: (ctx, core) => ({ data: accountJson(setReseller(core, ctx.params.account_id, false)) }),
+    handler: (ctx, core) => ({ data: answerOf(ctx, core, setReseller(core, ctx.params.account_id, false)) }),
   },
   {
     method: 'GET',
@@ -185,7 +215,7 @@ export const accountRoutes: RouteDef[] = [
     response: SUMMARY,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME);
+      return listingReply(ctx.query, (q) => descendantsPage(core, ctx.params.account_id, q, desc), treeSummary, BY_NAME, accountFilters(ctx, core));
     },
   },
   {

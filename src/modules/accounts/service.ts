@@ -5,11 +5,12 @@ import { clearRowCaches, rowCache } from '../../store/cache.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { publishObject, stripServerFields } from '../documents/store.js';
 import { errors, type ValidationErrors } from '../../errors.js';
-import { isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, isDocId, newApiKey, newId, nextRevision } from '../../util/ids.js';
 import { unixMsToGregorian } from '../../util/time.js';
 import { mergePatch } from '../../util/json.js';
 import { mergeErrors, throwIfErrors } from '../../schema/validate.js';
 import { validateAccount } from './schema.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { addToTree, hasChildren, MAX_TREE_DEPTH, removeFromTree, renameInTree } from './tree-index.js';
 
 /** The login method of API-key tokens (`cb_api_auth`, as the auth module names it). */
@@ -200,7 +201,7 @@ export function hasAccounts(core: Core): boolean {
  * Fields the API derives from the account row, and the billing fields Kazoo drops from what a
  * client sends: sending them sets nothing.
  */
-const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'reseller_id', 'created', 'billing_mode', 'wnm_allow_additions'];
+const DERIVED_FIELDS = ['superduper_admin', 'is_reseller', 'created', 'billing_mode', 'wnm_allow_additions', 'reseller_id', 'trial_time_left'];
 
 /** A client's account document without server fields (Monster UI posts whole documents back). */
 function clientFields(input: Record<string, unknown>): Record<string, unknown> {
@@ -209,24 +210,62 @@ function clientFields(input: Record<string, unknown>): Record<string, unknown> {
   return doc;
 }
 
-const jsonOf = new WeakMap<Account, Readonly<Record<string, unknown>>>();
+/**
+ * An account's document as the API stores and deletes it: its public fields and `id` (Kazoo's
+ * `kz_doc:public_fields/1`, what a DELETE answers).
+ */
+export function accountDoc(a: Account): Record<string, unknown> {
+  return { ...clientFields(a.doc), id: a.id, name: a.name, realm: a.realm };
+}
 
 /**
- * The public JSON of an account, as the API answers it. Built once per cached account row (the
- * row cache hands out the same frozen object until the account changes), and frozen too.
+ * Kazoo's `billing_mode` of an account as a caller sees it (`cb_accounts` `leak_billing_mode/2`):
+ * `limits_only` when the caller's account is the account's reseller, `normal` when the master
+ * account is, `manual` otherwise.
  */
-export function accountJson(a: Account): Readonly<Record<string, unknown>> {
-  let json = jsonOf.get(a);
-  if (!json) jsonOf.set(a, (json = Object.freeze(buildAccountJson(a))));
+export type BillingMode = 'limits_only' | 'normal' | 'manual';
+
+/** The billing mode of `a` for a caller of `callerAccountId`. */
+export function billingModeOf(core: Core, a: Account, callerAccountId: string): BillingMode {
+  const resellerId = resellerIdOf(core, a);
+  if (resellerId === callerAccountId) return 'limits_only';
+  return resellerId === masterAccount(core)?.id ? 'normal' : 'manual';
+}
+
+const answers = new WeakMap<Account, Map<string, Readonly<Record<string, unknown>>>>();
+
+/**
+ * The public JSON of an account as the API answers it: its document and the private fields
+ * Kazoo's `cb_accounts` copies into every answer but a deletion's (`leak_pvt_fields/2`):
+ * `wnm_allow_additions`, `superduper_admin`, `created`, `enabled`, `reseller_id`, `is_reseller`
+ * and, for a caller (`callerAccountId`), `billing_mode`. Built once per cached account row and
+ * caller's billing mode (the row cache hands out the same frozen object until the account
+ * changes), and frozen too.
+ */
+export function accountJson(core: Core, a: Account, callerAccountId?: string): Readonly<Record<string, unknown>> {
+  const mode = callerAccountId === undefined ? '' : billingModeOf(core, a, callerAccountId);
+  let byMode = answers.get(a);
+  if (!byMode) answers.set(a, (byMode = new Map()));
+  let json = byMode.get(mode);
+  if (!json) byMode.set(mode, (json = Object.freeze(buildAccountJson(core, a, mode))));
   return json;
 }
 
-function buildAccountJson(a: Account): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...clientFields(a.doc), id: a.id, name: a.name, realm: a.realm };
-  if (a.superduper) out.superduper_admin = true;
-  if (a.reseller) out.is_reseller = true;
+function buildAccountJson(core: Core, a: Account, mode: string): Record<string, unknown> {
+  const out = accountDoc(a);
+  out.wnm_allow_additions = false;
+  out.superduper_admin = a.superduper;
   out.created = unixMsToGregorian(a.created);
+  out.enabled = a.doc.enabled !== false;
+  out.reseller_id = resellerIdOf(core, a);
+  out.is_reseller = a.reseller;
+  if (mode) out.billing_mode = mode;
   return out;
+}
+
+/** An account as its listings' filters see it: as its GET answers it (to a caller of `callerAccountId`), with Kazoo's private fields. */
+export function accountFilterDoc(core: Core, a: Account, callerAccountId?: string): Record<string, unknown> {
+  return wholeDoc(accountJson(core, a, callerAccountId), { id: a.id, type: 'account', rev: a.rev, accountId: a.id, created: a.created, modified: a.modified });
 }
 
 /** The realm an account gets when it is created without one. */
@@ -353,12 +392,13 @@ export function updateAccount(
     checkDoc(core, sent, id);
     const doc = mode === 'post' ? mergePatch(stored, sent) : sent;
     doc.realm = String(doc.realm).toLowerCase();
+    checkRevision(current.rev, ifMatch);
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);
     const res = stmt(core.db, 
         'UPDATE accounts SET name = ?, name_norm = ?, realm = ?, doc = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?',
       )
-      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, ifMatch ?? current.rev);
+      .run(String(doc.name), normaliseName(String(doc.name)), String(doc.realm), body, rev, Date.now(), id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     if (String(doc.name) !== current.name) renameInTree(core, id, String(doc.name));
     cache(core).clear(id);

@@ -18,9 +18,11 @@ export interface TreeRow {
   tree: string;
   name: string;
   realm: string;
+  /** the document's `flags` (JSON), or null */
+  flags: string | null;
 }
 
-const TREE_COLUMNS = 'a.id, a.parent_id, a.tree, a.name, a.realm';
+const TREE_COLUMNS = "a.id, a.parent_id, a.tree, a.name, a.realm, json_extract(a.doc, '$.flags') AS flags";
 
 /**
  * How many levels below the master account an account may sit (its ancestors, at most): what a

@@ -7,7 +7,7 @@ import { compileValidator } from '../../schema/validate.js';
 import { defineSchema } from '../../schema/registry.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { getAccount } from '../accounts/service.js';
-import { docsPage, type StoredDoc } from '../documents/store.js';
+import { docsPage, filterDoc, type StoredDoc } from '../documents/store.js';
 import { queues } from '../queues/kind.js';
 import { userSchema } from '../users/schema.js';
 import { checkUserWrite, getUser, updateUser, userJson, type Actor } from '../users/service.js';
@@ -84,7 +84,7 @@ const routes: RouteDef[] = [
     handler: (ctx, core) => {
       getAccount(core, ctx.params.account_id);
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => agentsPage(core, ctx.params.account_id, q, desc), agentRow, CREATED_KEY);
+      return listingReply(ctx.query, (q) => agentsPage(core, ctx.params.account_id, q, desc), agentRow, CREATED_KEY, { whole: filterDoc });
     },
   },
   {

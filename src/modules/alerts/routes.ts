@@ -2,6 +2,7 @@ import type { RouteDef } from '../../http/router.js';
 import { alertSchema } from './schema.js';
 import { authOf, dataObject } from '../../http/request.js';
 import { CREATED_KEY, listingReply, pagingQuery } from '../../http/paging.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { alertJson, alertsPage, alertSummary, audienceKeys, checkAlertsWrite, createAlert, deleteAlert, getAlert } from './service.js';
 
 const LIST = 'accounts/:account_id/alerts';
@@ -15,7 +16,9 @@ export const alertRoutes: RouteDef[] = [
     query: pagingQuery(),
     handler: (ctx, core) => {
       const audiences = [...audienceKeys(core, ctx.params.account_id, authOf(ctx))];
-      return listingReply(ctx.query, (q) => alertsPage(core, audiences, q), alertSummary, CREATED_KEY);
+      return listingReply(ctx.query, (q) => alertsPage(core, audiences, q), alertSummary, CREATED_KEY, {
+        whole: (a) => wholeDoc(alertJson(a), { id: a.id, type: 'alert', created: a.created, modified: a.created }),
+      });
     },
   },
   {

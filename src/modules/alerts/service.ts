@@ -92,7 +92,7 @@ export function alertsPage(core: Core, audiences: readonly string[], q: PageQuer
   for (let i = 0; i < audiences.length; i += AUDIENCES_A_STATEMENT) {
     const some = audiences.slice(i, i + AUDIENCES_A_STATEMENT);
     const args = some.flatMap((audience) => [audience, ...(q.startKey ?? []), now]);
-    rows.push(...(stmt(core.db, alertsPageSql(some.length, q.startKey !== undefined)).all(...args, pageLimit(q.pageSize)) as unknown as Row[]));
+    rows.push(...(stmt(core.db, alertsPageSql(some.length, q.startKey !== undefined)).all(...args, pageLimit(q)) as unknown as Row[]));
   }
   if (audiences.length > AUDIENCES_A_STATEMENT) {
     // several statements (an account hundreds of levels deep): their pages merged here, an alert

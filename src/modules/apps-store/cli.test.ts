@@ -43,8 +43,11 @@ describe('tel apps … on the database file, beside a running server', () => {
 
     const listed = await srv.request('GET', `/v2/accounts/${shop}/apps_store`, { token: srv.adminToken });
     expect(listed.body.data.map((a: any) => a.name)).toEqual(['webhooks', 'crm']);
-    expect(listed.body.data[1]).toMatchObject({ id: app.id, api_url: 'https://api.example.com/v2/', allowed_users: 'admins', masqueradable: false });
+    expect(listed.body.data[1]).toMatchObject({ id: app.id, api_url: 'https://api.example.com/v2/', masqueradable: false });
+    // the catalogue's allowed_users says who may use it until the account installs it; the store shows an installed app's only
+    expect(listed.body.data[1].allowed_users).toBeUndefined();
     expect((await srv.request('PUT', `/v2/accounts/${shop}/apps_store/${app.id}`, { token: srv.adminToken, data: { allowed_users: 'all' } })).status).toBe(201);
+    expect((await srv.request('GET', `/v2/accounts/${shop}/apps_store`, { token: srv.adminToken })).body.data[1].allowed_users).toBe('all');
 
     const removed = await tel('apps', 'remove', 'crm');
     expect(removed.code, removed.stderr).toBe(0);

@@ -2,6 +2,7 @@ import type { Reply, RouteDef } from '../../http/router.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
+import { CSV_QUERY, FILTERS_QUERY, filtered } from '../../http/paging.js';
 import { errors } from '../../errors.js';
 import type { StoredFile } from '../documents/files.js';
 import { appScreenshot, findAppIcon } from './files.js';
@@ -62,7 +63,17 @@ function fileRoutes(prefix: string): RouteDef[] {
 
 /** `/v2/accounts/{id}/apps_store…`: the apps an account may use, and installing them (Kazoo's apps store). */
 export const appsStoreRoutes: RouteDef[] = [
-  { method: 'GET', path: STORE, handler: (ctx, core) => ({ data: accountAppsListing(core, ctx.params.account_id, ownApiUrl(ctx)) }) },
+  {
+    method: 'GET',
+    path: STORE,
+    query: [FILTERS_QUERY, CSV_QUERY],
+    handler: (ctx, core) => {
+      const apiUrl = ownApiUrl(ctx);
+      const list = accountAppsListing(core, ctx.params.account_id, apiUrl);
+      // the filters test each app whole, as its GET shows it to the account
+      return { data: filtered(list, ctx.query, (entry) => accountApp(core, ctx.params.account_id, String(entry.id), apiUrl)) };
+    },
+  },
   {
     method: 'GET',
     path: `${STORE}/blacklist`,

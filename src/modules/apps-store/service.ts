@@ -120,13 +120,23 @@ function accountView(app: App, perms: Permissions | undefined, masterId: string 
 /** The fields of an app in the account's listing (Kazoo's, those without a value left out). */
 const LISTING_FIELDS = ['id', 'name', 'i18n', 'tags', 'api_url', 'source_url', 'account_id', 'users', 'allowed_users', 'masqueradable', 'phase', 'extends'];
 
+/**
+ * An app as the apps store answers it: `allowed_users` only once the account installed it (the
+ * catalogue's says who may use it until then, but Kazoo's answer has no such key, and Monster UI
+ * tells an installed app by it: an install then POSTs instead of PUTting).
+ */
+function shown(view: Record<string, unknown>, perms: Permissions | undefined): Record<string, unknown> {
+  if (perms?.allowed_users === undefined) delete view.allowed_users;
+  return view;
+}
+
 /** `GET /v2/accounts/{id}/apps_store`: every app the account may use, with its permissions. */
 export function accountAppsListing(core: Core, accountId: string, apiUrl?: string): Record<string, unknown>[] {
   getAccount(core, accountId);
   const installed = installedApps(core, accountId);
   const masterId = masterAccount(core)?.id;
   return offeredApps(core, accountId).map((app) => {
-    const view = accountView(app, installed.get(app.id), masterId, apiUrl);
+    const view = shown(accountView(app, installed.get(app.id), masterId, apiUrl), installed.get(app.id));
     const entry: Record<string, unknown> = {};
     for (const field of LISTING_FIELDS) if (view[field] !== undefined) entry[field] = view[field];
     return entry;
@@ -136,7 +146,8 @@ export function accountAppsListing(core: Core, accountId: string, apiUrl?: strin
 /** `GET /v2/accounts/{id}/apps_store/{app_id}`: the whole app as the account sees it, or the 404. */
 export function accountApp(core: Core, accountId: string, appId: string, apiUrl?: string): Record<string, unknown> {
   const app = offeredApp(core, accountId, appId, () => errors.badIdentifier(appId));
-  const view = accountView(app, installedApp(core, accountId, app.id), masterAccount(core)?.id, apiUrl);
+  const perms = installedApp(core, accountId, app.id);
+  const view = shown(accountView(app, perms, masterAccount(core)?.id, apiUrl), perms);
   // the names of its files (…/icon, …/screenshot/{n}), as Kazoo's app documents name their attachments
   if (findAppIcon(core, app.id)) view.icon = 'icon';
   const shots = screenshotCount(core, app.id);
@@ -230,6 +241,18 @@ function writeInstalled(core: Core, accountId: string, app: App, input: Record<s
     Date.now(),
   );
   return perms;
+}
+
+/**
+ * A new master account has the catalogue's apps installed for those its `allowed_users` names
+ * (the webhooks app for all), as an operator installs them from Monster UI's App Exchange on a
+ * new Kazoo: its users find them in their app launcher. Other accounts install apps themselves.
+ */
+export function installDefaultApps(core: Core, accountId: string): void {
+  for (const app of listApps(core)) {
+    const who = app.doc.allowed_users;
+    if ((who === 'all' || who === 'admins') && !installedApp(core, accountId, app.id)) writeInstalled(core, accountId, app, { allowed_users: who, users: [] });
+  }
 }
 
 /** `PUT …/apps_store/{app_id}`: installs an app on the account with who may use it. */

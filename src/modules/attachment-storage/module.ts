@@ -8,7 +8,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import { getAccount } from '../accounts/service.js';
 import { documentService } from '../documents/crud.js';
-import { insertChosenId, publicDoc, type StoredDoc } from '../documents/store.js';
+import { filterDoc, insertChosenId, publicDoc, type StoredDoc } from '../documents/store.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import type { TelModule } from '../types.js';
 import { storageSchema } from './schema.js';
@@ -123,7 +123,7 @@ const routes: RouteDef[] = [
     response: { type: 'array', items: answer },
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => plansPage(core, authOf(ctx), account(ctx), q, desc), publicDoc, CREATED_KEY);
+      return listingReply(ctx.query, (q) => plansPage(core, authOf(ctx), account(ctx), q, desc), publicDoc, CREATED_KEY, { whole: filterDoc });
     },
   },
   {

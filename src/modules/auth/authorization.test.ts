@@ -144,6 +144,21 @@ describe('authorization holes a reviewer finds first', () => {
       expect((await srv.request('GET', `/v2/accounts/${o.id}`, { token: fresh })).status).toBe(200);
     });
 
+    // Kazoo revokes no token on a password change; tel ends the user's other sessions, never the
+    // caller's own (Monster UI's Account Manager changes a password, then goes on with its token)
+    it("a user's own password change keeps the token that made it and ends their other sessions", async () => {
+      const o = await office('Self Rotate Co');
+      const here = await o.login('clerk');
+      const elsewhere = await o.login('clerk');
+      const changed = await srv.request('PATCH', userPath(o.id, o.clerk), { token: here, data: { password: 'changed-2' } });
+      expect(changed.status).toBe(200);
+      expect((await srv.request('GET', `/v2/accounts/${o.id}`, { token: here })).status).toBe(200);
+      expect((await srv.request('GET', `/v2/accounts/${o.id}`, { token: elsewhere })).status).toBe(401);
+      const whole = await srv.request('GET', userPath(o.id, o.clerk), { token: here });
+      expect((await srv.request('POST', userPath(o.id, o.clerk), { token: here, data: { ...whole.body.data, password: 'changed-3' } })).status).toBe(200);
+      expect((await srv.request('GET', `/v2/accounts/${o.id}`, { token: here })).status).toBe(200);
+    });
+
     it('a dropped admin level ends the tokens that carried it', async () => {
       const o = await office('Demote Co');
       const bs = await o.login('boss');

@@ -1,6 +1,5 @@
 import type { TelModule } from '../types.js';
-import { reportDbError } from '../../store/health.js';
-import { withoutWaiting } from '../../store/db.js';
+import { choreEvery } from '../../store/chores.js';
 import { authRoutes } from './routes.js';
 import { AUTH_CONFIG } from './config.js';
 import { sweepExpiredTokens } from './service.js';
@@ -15,16 +14,5 @@ export const authModule: TelModule = {
   routes: authRoutes,
   configs: [AUTH_CONFIG],
   accountTables: ['login_attempts'],
-  start(core) {
-    const timer = setInterval(() => {
-      try {
-        withoutWaiting(core.db, () => sweepExpiredTokens(core));
-      } catch (err) {
-        // a file another process holds, or a full disk: the next sweep takes them
-        reportDbError(core.db, 'sweeping expired tokens failed', err);
-      }
-    }, TOKEN_SWEEP_INTERVAL_MS);
-    timer.unref();
-    return { stop: async () => clearInterval(timer) };
-  },
+  start: (core) => choreEvery(core.db, TOKEN_SWEEP_INTERVAL_MS, 'sweeping expired tokens failed', () => sweepExpiredTokens(core)),
 };

@@ -3,6 +3,7 @@ import { dataObject } from '../../http/request.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
+import { descendingOf, listingReply, opaqueKey, orderQuery, pagingQuery } from '../../http/paging.js';
 import { getAccount } from '../accounts/service.js';
 import { canonicalCategory } from './service.js';
 import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
@@ -29,6 +30,10 @@ const ACCOUNT_SETTINGS = {
 /** `?with_defaults=true`: the built-in settings filled in. */
 const WITH_DEFAULTS = [{ name: 'with_defaults', description: '`true` fills in the built-in settings', schema: { type: 'boolean' } }];
 
+/** Categories are listed by name, keyed by it. */
+const BY_CATEGORY = opaqueKey('string');
+const BY_CATEGORY_QUERY = [...pagingQuery(), ...orderQuery('by name, A to Z', 'by name, Z to A')];
+
 const ACCOUNT = 'accounts/:account_id/configs/:category';
 const NODE = 'system_configs/:category/:node';
 
@@ -46,7 +51,11 @@ export const configRoutes: RouteDef[] = [
     method: 'GET',
     path: 'system_configs',
     superduper: true,
-    handler: (_ctx, core) => ({ data: core.config.list() }),
+    // the stored categories, paged as Kazoo's crossbar_view pages them (cb_system_configs summary/1); the filters test each category's document
+    query: BY_CATEGORY_QUERY,
+    response: { type: 'array', items: { type: 'string' } },
+    handler: (ctx, core) =>
+      listingReply(ctx.query, (q) => core.config.page(q, descendingOf(ctx.query)), (c) => c, BY_CATEGORY, { whole: (c) => core.config.get(c) ?? {} }),
   },
   {
     method: 'GET',
@@ -106,10 +115,12 @@ export const configRoutes: RouteDef[] = [
     method: 'DELETE',
     path: NODE,
     superduper: true,
+    // Kazoo's cb_system_configs delete/4 answers the node's id only, and a node not there as response_bad_identifier/2 does
+    response: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: '`{category}/{node}`' } } },
     handler: (ctx, core) => {
       const removed = core.config.removeNode(ctx.params.category, ctx.params.node);
-      if (!removed) throw errors.badIdentifier(`${canonicalCategory(ctx.params.category)}/${ctx.params.node}`);
-      return { data: { ...removed, _read_only: { deleted: true } } };
+      if (!removed) throw errors.badIdentifierList(ctx.params.node);
+      return { data: { id: `${canonicalCategory(ctx.params.category)}/${ctx.params.node}` } };
     },
   },
   { method: 'GET', path: ACCOUNT, handler: (ctx, core) => ({ data: core.config.accountView(configAccount(ctx, core), ctx.params.category) }) },

@@ -1,3 +1,4 @@
+import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { stmt, transaction, type Db } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import type { Core } from '../../core-type.js';
@@ -335,6 +336,15 @@ export class ConfigService {
   list(): string[] {
     return (stmt(this.core.db, 'SELECT category FROM system_configs ORDER BY category').all() as { category: string }[]).map(
       (r) => r.category,
+    );
+  }
+
+  /** A page of the stored categories by name (Kazoo's `system_configs/crossbar_listing`), keyed by `[category]`. */
+  page(q: PageQuery<CompoundKey, string>, descending = false): Page<string, CompoundKey> {
+    return readKeysetPage<{ category: string }, string>(
+      this.core.db,
+      { select: 'SELECT category FROM system_configs', where: [], args: [], order: ['category'], descending, keyOf: (r) => [r.category], item: (r) => r.category },
+      q,
     );
   }
 }

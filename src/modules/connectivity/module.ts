@@ -9,7 +9,7 @@ import { stmt } from '../../store/db.js';
 import { getAccount } from '../accounts/service.js';
 import { documentService } from '../documents/crud.js';
 import { documentRoutes } from '../documents/routes.js';
-import { publicDoc, type StoredDoc } from '../documents/store.js';
+import { filterDoc, publicDoc, type StoredDoc } from '../documents/store.js';
 import { normalizeSystemNumber } from '../numbers/converters.js';
 import type { Actor } from '../users/service.js';
 import type { TelModule } from '../types.js';
@@ -85,7 +85,7 @@ const routes: RouteDef[] = [
     response: { type: 'array', items: { type: 'string', description: "a connectivity document's id" } },
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => connectivity.page(core, ctx.params.account_id, q, desc), (d) => d.id, CREATED_KEY);
+      return listingReply(ctx.query, (q) => connectivity.page(core, ctx.params.account_id, q, desc), (d) => d.id, CREATED_KEY, { whole: filterDoc });
     },
   },
   {

@@ -1,8 +1,7 @@
 import type { Core } from '../../core-type.js';
-import { jsonArrayStream } from '../../http/paging.js';
 import { stmt } from '../../store/db.js';
 import { everyPage, type CompoundKey, type PageQuery } from '../../store/pages.js';
-import { isObject } from '../../util/json.js';
+import { isObject, jsonArrayPieces } from '../../util/json.js';
 import { getAccount } from '../accounts/service.js';
 import { callflows } from '../documents/kinds.js';
 import type { StoredDoc } from '../documents/store.js';
@@ -145,7 +144,7 @@ export const contactListModule: TelModule = {
           if (!first.done) yield first.value;
           yield* chunks;
         };
-        return { stream: jsonArrayStream(all(), (c) => c) };
+        return { stream: { pieces: jsonArrayPieces(all(), (c: Contact) => c) } };
       },
     },
   ],

@@ -30,7 +30,7 @@ export interface DirectoryEntry {
  * them; a range of `doc_keys` (migration 4000).
  */
 export function directoryEntriesPage(core: Core, accountId: string, directoryId: string, q: PageQuery<CompoundKey>): Page<DirectoryEntry, CompoundKey> {
-  const page = readKeysetPage<{ user_id: string; callflow_id: unknown }>(
+  return readKeysetPage<{ user_id: string; callflow_id: unknown }, DirectoryEntry>(
     core.db,
     {
       select: `SELECT k.doc_id AS user_id, t.value AS callflow_id
@@ -39,12 +39,10 @@ export function directoryEntriesPage(core: Core, accountId: string, directoryId:
       args: [accountId, directoryId],
       order: ['k.doc_id'],
       keyOf: (r) => [r.user_id],
+      item: (r) => (typeof r.callflow_id === 'string' && r.callflow_id !== '' ? { user_id: r.user_id, callflow_id: r.callflow_id } : { user_id: r.user_id }),
     },
     q,
   );
-  const entry = (r: { user_id: string; callflow_id: unknown }): DirectoryEntry =>
-    typeof r.callflow_id === 'string' && r.callflow_id !== '' ? { user_id: r.user_id, callflow_id: r.callflow_id } : { user_id: r.user_id };
-  return { ...page, items: page.items.map(entry) };
 }
 
 /**

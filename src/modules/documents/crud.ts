@@ -22,15 +22,27 @@ export interface DocumentKind {
   /** endpoint name (`devices`) */
   endpoint: string;
   schema: JsonSchema;
-  /** fields shown in listings besides `id` */
+  /** fields shown in listings besides `id` (those the kind's schema types; see `rows`) */
   summary: string[];
   /**
    * A listing row as Kazoo's view emits it, where it computes fields (`flags` as `[]` when absent, a
    * count): answers `summary`'s fields, those the kind's schema lacks typed in `rowFields`.
    */
   row?(d: StoredDoc): Record<string, unknown>;
-  /** the JSON Schemas of the row's fields that are not the document's (see `row`) */
+  /**
+   * A page's listing rows as Kazoo's view for the kind emits them (its `crossbar_listing` map,
+   * and what its crossbar module adds) when a row needs more than its document: the whole page at
+   * once, so that what rows add is read in one statement. Takes the place of `row`.
+   */
+  rows?(core: Core, docs: StoredDoc[]): Record<string, unknown>[];
+  /** the JSON Schemas of the row's fields that are not the document's (see `row`, `rows`) */
   rowFields?: Record<string, JsonSchema>;
+  /** private fields a new document gets (a fax box's SMTP address) */
+  newPrivate?(core: Core, accountId: string): Record<string, unknown>;
+  /** what Kazoo's module copies from the private fields into its create and change answers (`leak_private_fields`) */
+  leak?(d: StoredDoc): Record<string, unknown>;
+  /** the JSON Schemas of the fields `leak` adds */
+  leakFields?: Record<string, JsonSchema>;
   /**
    * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
    * E.164), in place.
@@ -76,7 +88,7 @@ export function documentService(kind: DocumentKind): DocumentService {
     page: (core, accountId, q, descending) => docsPage(core, kind.kind, accountId, q, descending),
     get: (core, accountId, id) => getDoc(core, kind.kind, accountId, id),
     create(core, accountId, input, id) {
-      return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), {}, id));
+      return transaction(core.db, () => insertDoc(core, kind.kind, accountId, checked(core, accountId, stripServerFields(input)), kind.newPrivate?.(core, accountId) ?? {}, id));
     },
     update(core, accountId, id, input, mode, ifMatch) {
       return transaction(core.db, () => {
@@ -98,12 +110,17 @@ export function documentService(kind: DocumentKind): DocumentService {
   };
 }
 
-/** A listing row of a document: its id and the kind's summary fields it has. */
+/** A listing row of a document: its id and the kind's summary fields it has (or its `row`). */
 export function documentSummary(kind: DocumentKind, d: StoredDoc): Record<string, unknown> {
   if (kind.row) return { id: d.id, ...kind.row(d) };
   const row: Record<string, unknown> = { id: d.id };
   for (const f of kind.summary) if (d.doc[f] !== undefined) row[f] = d.doc[f];
   return row;
+}
+
+/** A page's documents of a kind as its listing rows: its `rows`, else each one's. */
+export function kindRows(kind: DocumentKind, core: Core, docs: StoredDoc[]): Record<string, unknown>[] {
+  return kind.rows ? kind.rows(core, docs) : docs.map((d) => documentSummary(kind, d));
 }
 
 /**

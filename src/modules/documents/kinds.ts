@@ -5,12 +5,15 @@ import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
 import { mediaSchema } from './schemas/media.js';
 import { vmboxSchema } from './schemas/vmboxes.js';
+import { CALLFLOW_ROW, callflowRow, DEVICE_ROW, deviceRow, FAXBOX_LEAK, faxboxLeak, faxboxPrivate, faxboxRows, prepareFaxbox, MEDIA_ROW, mediaRow, VMBOX_ROW, vmboxRows } from './rows.js';
 
 /** Devices: SIP phones and softphones of an account. */
 export const devices = documentService({
   kind: 'device',
   endpoint: 'devices',
-  summary: ['name', 'device_type', 'owner_id', 'enabled', 'mac_address'],
+  summary: DEVICE_ROW.fields,
+  row: deviceRow,
+  rowFields: DEVICE_ROW.extra,
   schema: deviceSchema,
   check: checkDevice,
 });
@@ -19,7 +22,9 @@ export const devices = documentService({
 export const callflows = documentService({
   kind: 'callflow',
   endpoint: 'callflows',
-  summary: ['name', 'numbers', 'patterns', 'featurecode'],
+  summary: CALLFLOW_ROW.fields,
+  row: callflowRow,
+  rowFields: CALLFLOW_ROW.extra,
   schema: callflowSchema,
   prepare: prepareCallflow,
   check: checkCallflow,
@@ -29,7 +34,9 @@ export const callflows = documentService({
 export const vmboxes = documentService({
   kind: 'vmbox',
   endpoint: 'vmboxes',
-  summary: ['name', 'mailbox', 'owner_id'],
+  summary: VMBOX_ROW.fields,
+  rows: vmboxRows,
+  rowFields: VMBOX_ROW.extra,
   schema: vmboxSchema,
   check: checkVmbox,
 });
@@ -39,6 +46,12 @@ export const faxboxes = documentService({
   kind: 'faxbox',
   endpoint: 'faxboxes',
   summary: ['name', 'caller_name', 'caller_id'],
+  rows: faxboxRows,
+  rowFields: FAXBOX_LEAK,
+  prepare: prepareFaxbox,
+  newPrivate: faxboxPrivate,
+  leak: faxboxLeak,
+  leakFields: FAXBOX_LEAK,
   schema: faxboxSchema,
   check: checkFaxbox,
 });
@@ -47,7 +60,9 @@ export const faxboxes = documentService({
 export const media = documentService({
   kind: 'media',
   endpoint: 'media',
-  summary: ['name', 'media_source', 'language'],
+  summary: MEDIA_ROW.fields,
+  row: mediaRow,
+  rowFields: MEDIA_ROW.extra,
   schema: mediaSchema,
 });
 

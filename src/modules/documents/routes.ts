@@ -2,14 +2,17 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
-import { documentSummary, type DocumentService } from './crud.js';
-import { publicDoc } from './store.js';
+import { documentSummary, kindRows, type DocumentService } from './crud.js';
+import { filterDoc, publicDoc, type StoredDoc } from './store.js';
 
 /** The HTTP routes of a plain document kind. */
 export function documentRoutes(svc: DocumentService): RouteDef[] {
   const base = `accounts/:account_id/${svc.kind.endpoint}`;
   const one = `${base}/:doc_id`;
   const answer = documentAnswer(svc.kind.schema);
+  const writeAnswer = svc.kind.leakFields ? documentAnswer(svc.kind.schema, svc.kind.leakFields) : answer;
+  /** a create's or change's answer: the document, with what the kind leaks of its private fields */
+  const written = (d: StoredDoc) => (svc.kind.leak ? { ...publicDoc(d), ...svc.kind.leak(d) } : publicDoc(d));
   return [
     {
       method: 'GET',
@@ -18,15 +21,18 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       response: listAnswer(svc.kind.schema, svc.kind.summary, svc.kind.rowFields),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY);
+        return listingReply(ctx.query, (q) => svc.page(core, ctx.params.account_id, q, desc), (d) => documentSummary(svc.kind, d), CREATED_KEY, {
+          whole: filterDoc,
+          rows: (docs) => kindRows(svc.kind, core, docs),
+        });
       },
     },
     {
       method: 'PUT',
       path: base,
       body: svc.kind.schema,
-      response: answer,
-      handler: (ctx, core) => ({ data: publicDoc(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
+      response: writeAnswer,
+      handler: (ctx, core) => ({ data: written(svc.create(core, ctx.params.account_id, dataObject(ctx))) }),
     },
     {
       method: 'GET',
@@ -38,8 +44,8 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
       },
     },
     ...writeRoutes(one, (ctx, core, mode) => ({
-      data: publicDoc(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
-    }), svc.kind.schema, answer),
+      data: written(svc.update(core, ctx.params.account_id, ctx.params.doc_id, dataObject(ctx), mode, ifMatchOf(ctx))),
+    }), svc.kind.schema, writeAnswer),
     {
       method: 'DELETE',
       path: one,

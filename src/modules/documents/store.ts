@@ -1,11 +1,12 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, newId, nextRevision } from '../../util/ids.js';
 import { stmt, transaction } from '../../store/db.js';
 import { deleteAttachments } from './files.js';
 import type { SQLInputValue } from 'node:sqlite';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 
 /** One stored document of the `docs` table. */
 export interface StoredDoc {
@@ -30,7 +31,8 @@ export const OBJECT_TYPES: Record<string, string> = {
   media: 'media',
 };
 
-interface Row {
+/** A row of `docs` as SQLite gives it. */
+export interface Row {
   id: string;
   kind: string;
   account_id: string;
@@ -41,7 +43,8 @@ interface Row {
   modified: number;
 }
 
-function fromRow(r: Row): StoredDoc {
+/** A `docs` row as a stored document. */
+export function fromRow(r: Row): StoredDoc {
   return {
     id: r.id,
     kind: r.kind,
@@ -70,6 +73,14 @@ export function stripServerFields(input: Record<string, unknown>): Record<string
 /** The public view of a document: its fields plus `id`. */
 export function publicDoc(d: StoredDoc): Record<string, unknown> {
   return { ...d.doc, id: d.id };
+}
+
+/**
+ * A stored document as a listing's filters see it: `fields` (its public view, `publicDoc`'s fields
+ * unless the kind shows it otherwise) and the private fields Kazoo keeps beside it.
+ */
+export function filterDoc(d: StoredDoc, fields: Readonly<Record<string, unknown>> = d.doc): Record<string, unknown> {
+  return wholeDoc(fields, { id: d.id, type: d.kind, rev: d.rev, accountId: d.accountId, created: d.created, modified: d.modified });
 }
 
 /** Reads one document of a kind in an account, or undefined. */
@@ -140,11 +151,11 @@ export function docsPage(
   core: Core,
   kind: string,
   accountId: string,
-  q: PageQuery<CompoundKey>,
+  q: PageQuery<CompoundKey, StoredDoc>,
   descending = false,
   also: DocsWhere = EVERY_DOC,
 ): Page<StoredDoc, CompoundKey> {
-  const page = readKeysetPage<Row>(
+  return readKeysetPage<Row, StoredDoc>(
     core.db,
     {
       select: `SELECT id, kind, account_id, doc, '{}' AS pvt, rev, created, modified FROM docs${also.index ? ` INDEXED BY ${also.index}` : ''}`,
@@ -154,10 +165,17 @@ export function docsPage(
       order: ['created', 'id'],
       descending,
       keyOf: (r) => [r.created, r.id],
+      item: fromRow,
     },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
+}
+
+/** The private fields of documents by id, in one statement (a page of a listing is read without them). */
+export function privateFields(core: Core, ids: string[]): Map<string, Record<string, unknown>> {
+  if (ids.length === 0) return new Map();
+  const rows = stmt(core.db, 'SELECT id, pvt FROM docs WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: string; pvt: string }[];
+  return new Map(rows.map((r) => [r.id, JSON.parse(r.pvt) as Record<string, unknown>]));
 }
 
 /** What happened to a stored object, as `object` webhooks name it. */
@@ -213,7 +231,7 @@ export function insertDoc(
 
 /**
  * Replaces a document's fields, checking `ifMatch` (a revision) when given: a stale revision is a
- * 409. Publishes `doc_edited`.
+ * 412, a change since `current` was read a 409. Publishes `doc_edited`.
  */
 export function updateDoc(
   core: Core,
@@ -226,9 +244,9 @@ export function updateDoc(
     const body = JSON.stringify(doc);
     const rev = nextRevision(current.rev, body);
     const now = Date.now();
-    const expected = ifMatch ?? current.rev;
+    checkRevision(current.rev, ifMatch);
     const res = stmt(core.db, 'UPDATE docs SET doc = ?, pvt = ?, rev = ?, modified = ? WHERE id = ? AND rev = ?')
-      .run(body, JSON.stringify(pvt), rev, now, current.id, expected);
+      .run(body, JSON.stringify(pvt), rev, now, current.id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     const stored: StoredDoc = { ...current, doc, pvt, rev, modified: now };
     publishDocChange(core, stored, 'doc_edited');
@@ -236,10 +254,11 @@ export function updateDoc(
   });
 }
 
-/** Deletes a document for good, with its attachments, and publishes `doc_deleted`. */
+/** Deletes a document for good, with its attachments, and publishes `doc_deleted` (`ifMatch` as updateDoc's). */
 export function deleteDoc(core: Core, current: StoredDoc, ifMatch?: string): void {
   transaction(core.db, () => {
-    const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+    checkRevision(current.rev, ifMatch);
+    const res = stmt(core.db, 'DELETE FROM docs WHERE id = ? AND rev = ?').run(current.id, current.rev);
     if (res.changes === 0) throw errors.conflict();
     deleteAttachments(core, current.id);
     publishDocChange(core, current, 'doc_deleted');

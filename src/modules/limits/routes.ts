@@ -6,15 +6,24 @@ import { documentAnswer } from '../../http/answers.js';
 
 const answer = documentAnswer(limitsSchema);
 
+/** A stored record's answer carries Kazoo's postpay fields too. */
+const stored = documentAnswer(limitsSchema, {
+  allow_postpay: { type: 'boolean', description: 'calls may go on credit (never here: tel bills nothing)' },
+  max_postpay_amount: { type: 'number', minimum: 0 },
+});
+
 /** `/v2/accounts/{id}/limits` (and `/v1`, which applies without the charge handshake). */
 export const limitsRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: 'accounts/:account_id/limits',
-    response: answer,
+    response: stored,
     handler: (ctx, core) => {
       const r = getLimits(core, ctx.params.account_id);
-      return { data: r.data, extras: r.rev ? { revision: r.rev } : {} };
+      // a stored record is answered with the postpay fields cb_limits copies from its private ones
+      // (leak_pvt_fields/1): tel bills nothing, so no postpay is allowed, up to 0
+      const data = r.rev ? { ...r.data, allow_postpay: false, max_postpay_amount: 0 } : r.data;
+      return { data, extras: r.rev ? { revision: r.rev } : {} };
     },
   },
   {

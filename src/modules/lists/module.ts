@@ -6,7 +6,7 @@ import type { JsonSchema } from '../../schema/registry.js';
 import { transaction } from '../../store/db.js';
 import { documentRoutes } from '../documents/routes.js';
 import { fileFromUpload, IMAGE_TYPES, putAttachment } from '../documents/files.js';
-import { publicDoc } from '../documents/store.js';
+import { filterDoc, publicDoc } from '../documents/store.js';
 import { vcardType } from '../users/routes.js';
 import type { TelModule } from '../types.js';
 import { listEntrySchema } from './schema.js';
@@ -47,7 +47,7 @@ const entryRoutes: RouteDef[] = [
     response: ENTRY_ROWS,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => entriesPage(core, ctx.params.account_id, ctx.params.list_id, q, desc), entryRow, CREATED_KEY);
+      return listingReply(ctx.query, (q) => entriesPage(core, ctx.params.account_id, ctx.params.list_id, q, desc), entryRow, CREATED_KEY, { whole: filterDoc });
     },
   },
   {

@@ -1,10 +1,11 @@
 import type { TelModule } from '../types.js';
 import type { Core } from '../../core-type.js';
 import type { RequestContext } from '../../http/context.js';
-import { pageExtras, pageQueryOf, pagingQuery } from '../../http/paging.js';
+import { filledPage, pageExtras, pageQueryOf, pagingQuery, rowFilterOf } from '../../http/paging.js';
 import { authOf } from '../../http/request.js';
 import type { Reply, RouteDef } from '../../http/router.js';
-import { everyPage, type Page, type PageQuery } from '../../store/pages.js';
+import { everyPage, timedRead, type Page, type PageQuery } from '../../store/pages.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { listNumbers, numberJson, numberJsonText, type NumberRow } from './service.js';
 import { E164_CONVERTERS_KEY, NUMBER_MANAGER_CATEGORY } from './converters.js';
 import { availableFeatures, LOCAL_CARRIER, POOL_CARRIER } from './features.js';
@@ -43,23 +44,42 @@ export function availableFor(core: Core, isAdmin: boolean): AvailableOf {
 }
 
 /**
+ * A number as the inventory's filters see it: as listed, with the private fields Kazoo's number
+ * documents keep (`pvt_state`, `pvt_assigned_to`: Kazoo's listing renames `filter_state` to
+ * `filter_pvt_state`, which both spellings reach here).
+ */
+function numberFilterDoc(r: NumberRow): Record<string, unknown> {
+  const doc = wholeDoc(numberJson(r), { id: r.number, type: 'number', accountId: r.account_id, created: r.created, modified: r.modified });
+  doc.pvt_state = r.state;
+  doc.pvt_assigned_to = r.account_id;
+  return doc;
+}
+
+/**
  * The inventory's answer: `{cascade_quantity, numbers: {E.164: …}}` for one page, or for
  * `paginate=false` every number, written a chunk at a time (an inventory of 100,000 numbers is
- * some 20 MB of JSON). With `available`, each row carries its `features_available`.
+ * some 20 MB of JSON), without paging keys. The query's filters keep the numbers they keep. With
+ * `available`, each row carries its `features_available`.
  */
-export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>, available?: AvailableOf): Reply {
+export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>, available?: AvailableOf): Reply | Promise<Reply> {
   // keys are E.164: a leading space is a `+` the client did not URL-encode
   const q = pageQueryOf(query, (qs) => qs.get('start_key')?.replace(/^ /, '+') || undefined);
+  const filter = rowFilterOf(query, numberFilterDoc);
   if (q.pageSize !== undefined) {
-    const page = read(q);
-    const numbers: Record<string, Record<string, unknown>> = {};
-    for (const r of page.items) numbers[r.number] = numberJson(r, available?.(r));
-    return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
+    const answer = (page: Page<NumberRow, string>): Reply => {
+      const numbers: Record<string, Record<string, unknown>> = {};
+      for (const r of page.items) numbers[r.number] = numberJson(r, available?.(r));
+      return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
+    };
+    if (!filter) return answer(read(q));
+    const page = filledPage(read, { ...q, pageSize: q.pageSize, filter });
+    return page instanceof Promise ? page.then(answer) : answer(page);
   }
-  const chunks = everyPage(read, { chunkRows: NUMBER_CHUNK_ROWS, first: read({ pageSize: NUMBER_CHUNK_ROWS, startKey: q.startKey }) });
-  let count = 0;
+  const first = { pageSize: NUMBER_CHUNK_ROWS, startKey: q.startKey };
+  const chunks = everyPage(read, { chunkRows: NUMBER_CHUNK_ROWS, filter, first: filter ? timedRead(read, { ...first, filter }) : read(first) });
   function* pieces(): Generator<string> {
     let text = '{"cascade_quantity":0,"numbers":{';
+    let count = 0;
     // the keys are E.164 numbers, unique in the inventory: written as an object's would be
     for (const rows of chunks) {
       for (const r of rows) text += `${count++ === 0 ? '' : ','}${JSON.stringify(r.number)}:${numberJsonText(r, available?.(r))}`;
@@ -68,11 +88,11 @@ export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>
     }
     yield `${text}}}`;
   }
-  return { stream: { pieces: pieces(), extras: () => ({ page_size: count }) } };
+  return { stream: { pieces: pieces() } };
 }
 
 /** The inventory of the path account as its caller sees it. */
-function inventoryReply(ctx: RequestContext, core: Core): Reply {
+function inventoryReply(ctx: RequestContext, core: Core): Reply | Promise<Reply> {
   const state = ctx.query.get('filter_state') || undefined;
   return numbersReply(ctx.query, (q) => listNumbers(core, ctx.params.account_id, { ...q, state }), availableFor(core, authOf(ctx).isSuperduper));
 }

@@ -104,8 +104,8 @@ export function listPool(core: Core, q: PageQuery<string> & { accountId?: string
   const end = q.prefix ? `${q.prefix}~` : '~';
   const rows = (
     q.accountId
-      ? stmt(core.db, 'SELECT * FROM number_pool WHERE account_id = ? AND number >= ? AND number < ? ORDER BY number LIMIT ?').all(q.accountId, start, end, pageLimit(q.pageSize))
-      : stmt(core.db, 'SELECT * FROM number_pool WHERE number >= ? AND number < ? ORDER BY number LIMIT ?').all(start, end, pageLimit(q.pageSize))
+      ? stmt(core.db, 'SELECT * FROM number_pool WHERE account_id = ? AND number >= ? AND number < ? ORDER BY number LIMIT ?').all(q.accountId, start, end, pageLimit(q))
+      : stmt(core.db, 'SELECT * FROM number_pool WHERE number >= ? AND number < ? ORDER BY number LIMIT ?').all(start, end, pageLimit(q))
   ) as unknown as PoolRow[];
   return keysetPage(rows, q, (r) => r.number);
 }

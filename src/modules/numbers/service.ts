@@ -102,10 +102,10 @@ const LISTED_COLUMNS = 'number, account_id, resource_id, state, job_id, created,
  * A page of an account's numbers in E.164 order, keyed by the number itself, optionally in one
  * state (`reserved`, `in_service`, …).
  */
-export function listNumbers(core: Core, accountId: string, q: PageQuery<string> & { state?: string } = {}): Page<NumberRow, string> {
+export function listNumbers(core: Core, accountId: string, q: PageQuery<string, NumberRow> & { state?: string } = {}): Page<NumberRow, string> {
   const where = `account_id = ? AND number >= ?${q.state ? ' AND state = ?' : ''}`;
   const args: (string | number)[] = [accountId, q.startKey ?? ''];
   if (q.state) args.push(q.state);
-  const rows = stmt(core.db, `SELECT ${LISTED_COLUMNS} FROM phone_numbers WHERE ${where} ORDER BY number LIMIT ?`).all(...args, pageLimit(q.pageSize)) as unknown as NumberRow[];
+  const rows = stmt(core.db, `SELECT ${LISTED_COLUMNS} FROM phone_numbers WHERE ${where} ORDER BY number LIMIT ?`).all(...args, pageLimit(q)) as unknown as NumberRow[];
   return keysetPage(rows, q, (r) => r.number);
 }

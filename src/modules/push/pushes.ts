@@ -66,7 +66,7 @@ export function recordPush(core: Core, sub: Subscription, kind: PushKind, conten
 
 /** One page of an account's push outbox, newest first (oldest first unless `newestFirst`), keyed by `[created, id]`. */
 export function pushesPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, newestFirst = true): Page<Record<string, unknown>, CompoundKey> {
-  const page = readKeysetPage<{ id: string; created: number; doc: string }>(
+  return readKeysetPage<{ id: string; created: number; doc: string }, Record<string, unknown>>(
     core.db,
     {
       select: 'SELECT id, created, doc FROM push_notifications',
@@ -75,10 +75,10 @@ export function pushesPage(core: Core, accountId: string, q: PageQuery<CompoundK
       order: ['created', 'id'],
       descending: newestFirst,
       keyOf: (r) => [r.created, r.id],
+      item: (r) => JSON.parse(r.doc) as Record<string, unknown>,
     },
     q,
   );
-  return { ...page, items: page.items.map((r) => JSON.parse(r.doc) as Record<string, unknown>) };
 }
 
 /** One recorded push or the 404. */

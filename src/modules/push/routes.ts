@@ -2,6 +2,8 @@ import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject } from '../../http/request.js';
 import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply, NEWEST_FIRST_QUERY, newestFirst } from '../../http/paging.js';
 import { getPush, pushesPage } from './pushes.js';
+import { wholeDoc } from '../../util/doc-filter.js';
+import { gregorianToUnixMs } from '../../util/time.js';
 import { subscriptionSchema } from './schema.js';
 import {
   createSubscription,
@@ -22,7 +24,9 @@ export const pushRoutes: RouteDef[] = [
     query: LISTING_QUERY,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => subscriptionsPage(core, ctx.params.account_id, q, desc), subscriptionJson, CREATED_KEY);
+      return listingReply(ctx.query, (q) => subscriptionsPage(core, ctx.params.account_id, q, desc), subscriptionJson, CREATED_KEY, {
+        whole: (s) => wholeDoc(subscriptionJson(s), { id: s.id, type: 'push_subscription', rev: s.rev, accountId: s.accountId, created: s.created, modified: s.modified }),
+      });
     },
   },
   {
@@ -66,7 +70,13 @@ export const pushRoutes: RouteDef[] = [
     query: NEWEST_FIRST_QUERY,
     handler: (ctx, core) => {
       const newest = newestFirst(ctx.query);
-      return listingReply(ctx.query, (q) => pushesPage(core, ctx.params.account_id, q, newest), (p) => p, CREATED_KEY);
+      return listingReply(ctx.query, (q) => pushesPage(core, ctx.params.account_id, q, newest), (p) => p, CREATED_KEY, {
+        // a record keeps when it was made as its `timestamp`
+        whole: (p) => {
+          const at = typeof p.timestamp === 'number' ? gregorianToUnixMs(p.timestamp) : undefined;
+          return wholeDoc(p, { id: String(p.id), type: 'push_notification', accountId: ctx.params.account_id, created: at, modified: at });
+        },
+      });
     },
   },
   {

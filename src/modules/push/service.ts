@@ -71,12 +71,11 @@ export function listSubscriptions(core: Core, accountId: string): Subscription[]
 
 /** One page of an account's subscriptions, oldest first (newest first when `descending`), keyed by `[created, id]`. */
 export function subscriptionsPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<Subscription, CompoundKey> {
-  const page = readKeysetPage<Row>(
+  return readKeysetPage<Row, Subscription>(
     core.db,
-    { select: 'SELECT * FROM push_subscriptions', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
+    { select: 'SELECT * FROM push_subscriptions', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id], item: fromRow },
     q,
   );
-  return { ...page, items: page.items.map(fromRow) };
 }
 
 function requireDevice(core: Core, accountId: string, deviceId: string): void {

@@ -1,8 +1,8 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
-import { transaction } from '../../store/db.js';
+import { stmt, transaction } from '../../store/db.js';
 import { publicDoc, updateDoc, type StoredDoc } from '../documents/store.js';
-import { getUser, isAccountAdmin, listUsers, type Actor } from '../users/service.js';
+import { getUser, isAccountAdmin, type Actor } from '../users/service.js';
 import { queues } from './kind.js';
 
 /** The queues a user answers: Kazoo keeps them on the user, as `queues`. */
@@ -10,12 +10,17 @@ function queuesOf(user: StoredDoc): string[] {
   return Array.isArray(user.doc.queues) ? user.doc.queues.filter((q): q is string => typeof q === 'string') : [];
 }
 
-/** The roster of a queue: the ids of the account's users who answer it (404 for an unknown queue). */
+/**
+ * The roster of a queue: the ids of the account's users who answer it, by id as Kazoo's
+ * `queues/agents_listing` view keys them (404 for an unknown queue). One search of `doc_keys`,
+ * where each user's queues are kept: it reads the agents, not the account's users.
+ */
 export function listRoster(core: Core, accountId: string, queueId: string): string[] {
   const queue = queues.get(core, accountId, queueId);
-  return listUsers(core, accountId)
-    .filter((u) => queuesOf(u).includes(queue.id))
-    .map((u) => u.id);
+  const rows = stmt(core.db, `SELECT doc_id FROM doc_keys WHERE account_id = ? AND field = 'queues' AND value = ? ORDER BY doc_id`).all(accountId, queue.id) as {
+    doc_id: string;
+  }[];
+  return rows.map((r) => r.doc_id);
 }
 
 /** Changing a roster changes users' documents: an admin of the account's work. */
@@ -36,12 +41,13 @@ export function setRoster(core: Core, accountId: string, queueId: string, userId
   const wanted = new Set(userIds as string[]);
   return transaction(core.db, () => {
     const queue = queues.get(core, accountId, queueId);
-    for (const id of wanted) getUser(core, accountId, id);
-    for (const user of listUsers(core, accountId)) {
+    const users = [...wanted].map((id) => getUser(core, accountId, id));
+    // only the users who join or leave are read and written: the agents are one search of the key
+    const agents = new Set(listRoster(core, accountId, queue.id));
+    const leaving = [...agents].filter((id) => !wanted.has(id)).map((id) => getUser(core, accountId, id));
+    for (const user of [...users.filter((u) => !agents.has(u.id)), ...leaving]) {
       const current = queuesOf(user);
-      const has = current.includes(queue.id);
-      if (has === wanted.has(user.id)) continue;
-      const next = has ? current.filter((q) => q !== queue.id) : [queue.id, ...current];
+      const next = current.includes(queue.id) ? current.filter((q) => q !== queue.id) : [queue.id, ...current];
       updateDoc(core, user, { ...user.doc, queues: next });
     }
     return { ...publicDoc(queue), agents: listRoster(core, accountId, queue.id) };

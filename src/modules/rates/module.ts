@@ -5,7 +5,7 @@ import type { RequestContext } from '../../http/context.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { writeRoutes, type QueryParam, type RouteDef } from '../../http/router.js';
 import { documentSummary } from '../documents/crud.js';
-import { publicDoc } from '../documents/store.js';
+import { filterDoc, publicDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { rateSchema } from './schema.js';
 import { createRate, ratedeckOf, ratedeckOwner, ratedecks, rateNumber, rates, ratesForPrefix, ratesPage } from './service.js';
@@ -31,9 +31,13 @@ const routes: RouteDef[] = [
     handler: (ctx, core) => {
       const deck = ratedeck(ctx, core);
       const prefix = ctx.query.get('prefix');
-      if (prefix) return { data: ratesForPrefix(core, deck, prefix).map(publicDoc) };
+      if (prefix) {
+        // cb_rates summary/2 loads rates/lookup through crossbar_view: a listing, with its page_size
+        const found = ratesForPrefix(core, deck, prefix).map(publicDoc);
+        return { data: found, extras: { page_size: found.length } };
+      }
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => ratesPage(core, deck, q, desc), (d) => documentSummary(rates.kind, d), CREATED_KEY);
+      return listingReply(ctx.query, (q) => ratesPage(core, deck, q, desc), (d) => documentSummary(rates.kind, d), CREATED_KEY, { whole: filterDoc });
     },
   },
   {

@@ -60,6 +60,8 @@ describe('rates and resource selectors', () => {
     // the rates a prefix could use, the longest first
     const forPrefix = await srv.request('GET', '/v2/rates?prefix=14155550100', admin());
     expect(forPrefix.body.data.map((r: { id: string }) => r.id)).toEqual(['US-1415555-in', 'US-14155-never', 'US-1415-sf', 'US-1415-sf2', 'US-1']);
+    // a listing of rates/lookup (crossbar_view), with its page_size
+    expect(forPrefix.body.page_size).toBe(5);
   });
 
   it('each ratedeck keeps its own rates; the ratedecks are listed', async () => {

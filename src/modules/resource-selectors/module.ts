@@ -6,7 +6,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import type { Core } from '../../core-type.js';
 import { ref } from '../../schema/registry.js';
 import { documentRoutes } from '../documents/routes.js';
-import { publicDoc } from '../documents/store.js';
+import { filterDoc, publicDoc } from '../documents/store.js';
 import type { TelModule } from '../types.js';
 import { resourceSelectorRulesSchema, resourceSelectorSchema } from './schema.js';
 import { getRules, putSelector, resourceSelectors, selectorCounts, selectorRow, selectorsPage, setRules, type SelectorCount } from './service.js';
@@ -42,7 +42,7 @@ function countsReply(ctx: RequestContext, core: Core, group: 'name' | 'resource'
 
 /** The selectors of one name and resource, a page at a time. */
 const ofNameAndResource = (name: string, resource: string): RouteDef['handler'] => (ctx, core) =>
-  listingReply(ctx.query, (q) => selectorsPage(core, ctx.params.account_id, q, descendingOf(ctx.query), { name: ctx.params[name], resource: ctx.params[resource] }), selectorRow, opaqueKey('string'));
+  listingReply(ctx.query, (q) => selectorsPage(core, ctx.params.account_id, q, descendingOf(ctx.query), { name: ctx.params[name], resource: ctx.params[resource] }), selectorRow, opaqueKey('string'), { whole: filterDoc });
 
 const routes: RouteDef[] = [
   {
@@ -50,7 +50,7 @@ const routes: RouteDef[] = [
     path: BASE,
     query: LISTING_QUERY,
     response: ROWS,
-    handler: (ctx, core) => listingReply(ctx.query, (q) => selectorsPage(core, ctx.params.account_id, q, descendingOf(ctx.query)), selectorRow, CREATED_KEY),
+    handler: (ctx, core) => listingReply(ctx.query, (q) => selectorsPage(core, ctx.params.account_id, q, descendingOf(ctx.query)), selectorRow, CREATED_KEY, { whole: filterDoc }),
   },
   { method: 'GET', path: `${BASE}/name`, query: pagingQuery(), response: COUNTS, handler: (ctx, core) => countsReply(ctx, core, 'name') },
   {

@@ -22,10 +22,10 @@ export function selectorRow(d: StoredDoc): Record<string, unknown> {
 }
 
 /** A page of an account's selectors, oldest first (or only those of a name and a resource). */
-export function selectorsPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending: boolean, of?: { name: string; resource: string }): Page<StoredDoc, CompoundKey> {
+export function selectorsPage(core: Core, accountId: string, q: PageQuery<CompoundKey, StoredDoc>, descending: boolean, of?: { name: string; resource: string }): Page<StoredDoc, CompoundKey> {
   getAccount(core, accountId);
   if (!of) return resourceSelectors.page(core, accountId, q, descending);
-  const page = readKeysetPage<{ id: string; doc: string; rev: string; created: number; modified: number }>(
+  return readKeysetPage<{ id: string; doc: string; rev: string; created: number; modified: number }, StoredDoc>(
     core.db,
     {
       select: 'SELECT id, doc, rev, created, modified FROM docs',
@@ -34,10 +34,10 @@ export function selectorsPage(core: Core, accountId: string, q: PageQuery<Compou
       order: ['id'],
       descending,
       keyOf: (r) => [r.id],
+      item: (r) => ({ id: r.id, kind: SELECTOR, accountId, doc: JSON.parse(r.doc), pvt: {}, rev: r.rev, created: r.created, modified: r.modified }),
     },
     q,
   );
-  return { ...page, items: page.items.map((r) => ({ id: r.id, kind: SELECTOR, accountId, doc: JSON.parse(r.doc), pvt: {}, rev: r.rev, created: r.created, modified: r.modified })) };
 }
 
 /** How many selectors a name or a resource has, as Kazoo's grouped views count them. */
@@ -72,7 +72,7 @@ export function selectorCounts(
   }
   const rows = stmt(core.db, `SELECT ${key} AS key, count(*) AS count FROM docs WHERE ${where.join(' AND ')} GROUP BY ${key} ORDER BY ${key} LIMIT ?`).all(
     ...args,
-    pageLimit(q.pageSize),
+    pageLimit(q),
   ) as unknown as SelectorCount[];
   return keysetPage(rows, q, (r) => r.key);
 }

@@ -6,8 +6,8 @@ import { CREATED_KEY, descendingOf, LISTING_QUERY, listingReply } from '../../ht
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { errors } from '../../errors.js';
 import { getAccount, isDescendant, resellerIdOf } from '../accounts/service.js';
-import { documentService, documentSummary } from '../documents/crud.js';
-import { publicDoc, type StoredDoc } from '../documents/store.js';
+import { documentService, documentSummary, kindRows } from '../documents/crud.js';
+import { filterDoc, publicDoc, type StoredDoc } from '../documents/store.js';
 import { withKeptPasswords, withMaskedPasswords } from '../resources/service.js';
 import { isAccountAdmin } from '../users/service.js';
 import type { TelModule } from '../types.js';
@@ -69,7 +69,10 @@ const routes: RouteDef[] = [
     handler: (ctx, core) => {
       const owner = templateOwner(ctx, core);
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY);
+      return listingReply(ctx.query, (q) => resourceTemplates.page(core, owner, q, desc), (d) => documentSummary(resourceTemplates.kind, d), CREATED_KEY, {
+        whole: (d) => filterDoc(d, templateJson(ctx, core, owner, d)),
+        rows: (docs) => kindRows(resourceTemplates.kind, core, docs),
+      });
     },
   },
   {

@@ -116,7 +116,7 @@ describe('resources: account and global carriers', () => {
     expect(stored.map((g: Record<string, unknown>) => [g.server, g.password])).toEqual([['sip.two.example', 'two-pass'], ['sip.one.example', 'one-pass']]);
   });
 
-  it('a stale If-Match revision is a 409', async () => {
+  it('a stale If-Match revision is a 412 (cowboy_rest:if_match/3)', async () => {
     const created = await srv.request('PUT', base, { token: subToken, data: { name: 'Rev', gateways: [] } });
     const id = created.body.data.id;
     await srv.request('PATCH', `${base}/${id}`, { token: subToken, data: { enabled: false } });
@@ -125,7 +125,7 @@ describe('resources: account and global carriers', () => {
       data: { name: 'Lost update', gateways: [] },
       headers: { 'If-Match': created.body.revision },
     });
-    expect(stale.status).toBe(409);
+    expect(stale.status).toBe(412);
   });
 
   it('another account cannot see these resources (403), and an unknown id is a 404', async () => {

@@ -12,20 +12,30 @@ import {
   listingReply,
   newestFirst,
   orderQuery,
-  pageExtras,
-  pageQueryOf,
   pagingQuery,
   TIME_WINDOW_QUERY,
   timeWindowOf,
+  type KeyCodec,
 } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
 import { ref } from '../../schema/registry.js';
-import { jobSummary, type JobStatus } from '../../jobs/store.js';
+import { jobFilterDoc, jobSummary } from '../../jobs/store.js';
 import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { masterAccount } from '../accounts/service.js';
 import { jobSchema, resourceSchema } from './schema.js';
 import { createCollection, updateCollection } from './collections.js';
-import { createResource, deleteResource, getResource, resourceJson, resourcesPage, resourceSummary, updateResource, withMaskedPasswords, type Scope } from './service.js';
+import {
+  createResource,
+  deleteResource,
+  getResource,
+  resourceFilterDoc,
+  resourceJson,
+  resourcesPage,
+  resourceSummary,
+  updateResource,
+  withMaskedPasswords,
+  type Scope,
+} from './service.js';
 import { createAccountJob, createJobFromBody, jobDetailOf, listAccountJobs } from './jobs.js';
 import { textPieces } from '../../jobs/store.js';
 
@@ -45,12 +55,13 @@ const SCOPE = { type: { type: 'string', enum: ['local', 'global'] } };
 const answer = documentAnswer(resourceSchema, SCOPE);
 
 /** The parameters of the jobs listing. */
-const JOBS_QUERY = [
-  ...TIME_WINDOW_QUERY,
-  { name: 'filter_status', description: 'only jobs in this state', schema: { type: 'string', enum: ['pending', 'running', 'complete', 'failed'] } },
-  ...pagingQuery({ type: 'integer', minimum: 0 }),
-  ...orderQuery('newest first', 'oldest first', true),
-];
+const JOBS_QUERY = [...TIME_WINDOW_QUERY, ...pagingQuery({ type: 'integer', minimum: 0 }), ...orderQuery('newest first', 'oldest first', true)];
+
+/** Jobs are listed by their sequence number, which their `start_key` is. */
+const JOB_KEY: KeyCodec<number> = { read: (q) => integerParam(q, 'start_key'), show: (k) => k };
+
+
+
 
 const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
 const globalScope: ScopeOf = () => ({});
@@ -74,7 +85,8 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       response: listAnswer(resourceSchema, ['name', 'enabled', 'weight_cost'], { weight: { type: 'integer', description: 'the seed\'s name of weight_cost' } }),
       handler: (ctx, core) => {
         const desc = descendingOf(ctx.query);
-        return listingReply(ctx.query, (q) => resourcesPage(core, scopeOf(ctx), q, desc), resourceSummary, CREATED_KEY);
+        const admin = isAccountAdmin(core, authOf(ctx));
+        return listingReply(ctx.query, (q) => resourcesPage(core, scopeOf(ctx), q, desc), resourceSummary, CREATED_KEY, { whole: (d) => resourceFilterDoc(d, admin) });
       },
     },
     { method: 'PUT', path: base, body: resourceSchema, response: answer, handler: (ctx, core) => ({ data: resourceJson(createResource(core, scopeOf(ctx), dataObject(ctx))) }) },
@@ -117,14 +129,10 @@ function routesAt(base: string, scopeOf: ScopeOf, superduper: boolean): RouteDef
       path: `${base}/jobs`,
       query: JOBS_QUERY,
       handler: (ctx, core) => {
-        const page = listAccountJobs(core, {
-          accountId: jobAccount(core, scopeOf(ctx)),
-          ...timeWindowOf(ctx.query),
-          status: (ctx.query.get('filter_status') ?? undefined) as JobStatus | undefined,
-          descending: newestFirst(ctx.query),
-          ...pageQueryOf(ctx.query, (q) => integerParam(q, 'start_key')),
-        });
-        return { data: page.items.map(jobSummary), extras: pageExtras(page) };
+        const accountId = jobAccount(core, scopeOf(ctx));
+        const window = timeWindowOf(ctx.query);
+        const descending = newestFirst(ctx.query);
+        return listingReply(ctx.query, (q) => listAccountJobs(core, { accountId, ...window, descending, ...q }), jobSummary, JOB_KEY, { whole: jobFilterDoc, timeRange: true });
       },
     },
     {

@@ -6,6 +6,7 @@ import { transaction, stmt } from '../../store/db.js';
 import {
   deleteDoc,
   docsPage,
+  filterDoc,
   findDoc,
   getDoc,
   insertDoc,
@@ -70,6 +71,11 @@ export function withKeptPasswords(doc: Record<string, unknown>, current: Record<
     return isObject(same) && typeof same.password === 'string' ? { ...gw, password: same.password } : gw;
   });
   return { ...doc, gateways };
+}
+
+/** A resource as its listing's filters see it: as a GET shows it (gateway passwords masked unless `admin`), with Kazoo's private fields. */
+export function resourceFilterDoc(d: StoredDoc, admin: boolean): Record<string, unknown> {
+  return filterDoc(d, admin ? resourceJson(d) : withMaskedPasswords(resourceJson(d)));
 }
 
 /** A listing row: the seed's `id`, `name`, `enabled`, `weight`, plus Kazoo's `weight_cost`. */

@@ -7,22 +7,12 @@ import { findJobResource, GLOBAL_OWNER } from '../resources/service.js';
 import { getUser } from '../users/service.js';
 import { newId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
-import type { PlatformEvent } from '../../delivery/bus.js';
+import { HANGUP_CODES, legsEnded, newInteractionId, otherDirection, type Call, type Leg } from '../channels/calls.js';
+import { legEvent } from '../channels/events.js';
+import { saveCall } from '../channels/store.js';
+import { devicePresenceId } from '../presence/service.js';
+import type { StoredDoc } from '../documents/store.js';
 import { listEvent, type EmittedEvent } from './registry.js';
-
-/** SIP codes of the hangup causes a simulated call may end with. */
-export const HANGUP_CODES: Record<string, string> = {
-  NORMAL_CLEARING: 'sip:200',
-  USER_BUSY: 'sip:486',
-  NO_ANSWER: 'sip:480',
-  NO_USER_RESPONSE: 'sip:408',
-  ORIGINATOR_CANCEL: 'sip:487',
-  CALL_REJECTED: 'sip:603',
-  UNALLOCATED_NUMBER: 'sip:404',
-  NO_ROUTE_DESTINATION: 'sip:404',
-  NORMAL_TEMPORARY_FAILURE: 'sip:503',
-  RECOVERY_ON_TIMER_EXPIRE: 'sip:408',
-};
 
 /** What the `call` simulation takes besides `kind` (its schema is in the OpenAPI document). */
 export const validateCall = compileValidator({
@@ -45,6 +35,12 @@ export const validateCall = compileValidator({
     resource_id: { type: 'string', minLength: 1, description: "the carrier the call goes through: local_resource_id (an account's), or local_resource_used false (a global one)" },
     custom_channel_vars: { type: 'object' },
     custom_application_vars: { type: 'object' },
+    hangup: {
+      type: 'boolean',
+      default: true,
+      description: '`false` keeps the call up: its legs are channels until a `hangup` simulation or the channel\'s hangup action ends it',
+    },
+    record: { type: 'boolean', default: false, description: 'records the answered call: a recording, listed in its CDR' },
   },
 });
 
@@ -53,15 +49,15 @@ export const validateCall = compileValidator({
  * device it comes from (and that device's owner), else the user named alone. An unknown device
  * or user is a 404; a user who does not own the device named, a 400.
  */
-function addAuthorizing(core: Core, accountId: string, input: Record<string, unknown>, base: Record<string, unknown>): void {
+function addAuthorizing(core: Core, accountId: string, input: Record<string, unknown>, base: Record<string, unknown>): StoredDoc | undefined {
   const userId = input.user_id as string | undefined;
   if (userId !== undefined) getUser(core, accountId, userId);
   if (input.device_id === undefined) {
-    if (userId === undefined) return;
+    if (userId === undefined) return undefined;
     base.authorizing_id = userId;
     base.authorizing_type = 'user';
     base.owner_id = userId;
-    return;
+    return undefined;
   }
   const device = getDoc(core, 'device', accountId, String(input.device_id));
   const owner = device.doc.owner_id as string | undefined;
@@ -72,6 +68,7 @@ function addAuthorizing(core: Core, accountId: string, input: Record<string, unk
   base.authorizing_type = 'device';
   const ownerId = owner ?? userId;
   if (ownerId) base.owner_id = ownerId;
+  return device;
 }
 
 /**
@@ -97,7 +94,8 @@ export interface CallOptions {
  * A call leg as a switch reports it: `channel_create`, then `channel_answer` (when answered),
  * `channel_bridge` (when bridged to another leg) and `channel_destroy` with the hangup cause and
  * code, all sharing one `call_id`. `internal: true` makes it a loopback leg, which hooks with
- * `include_internal_legs: false` do not receive.
+ * `include_internal_legs: false` do not receive. Its legs leave their CDRs (and, with `record`,
+ * a recording); with `hangup: false` the call stays up, its legs channels, until it is hung up.
  */
 export function simulateCall(core: Core, accountId: string, data: Record<string, unknown>, opts: CallOptions = {}): EmittedEvent[] {
   const { kind: _kind, ...fields } = data;
@@ -133,7 +131,7 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     reseller_id: resellerIdOf(core, account),
     to: `${callee}@${realm}`,
   };
-  addAuthorizing(core, accountId, input, base);
+  const device = addAuthorizing(core, accountId, input, base);
   if (opts.authorizing) {
     base.authorizing_id = opts.authorizing.id;
     base.authorizing_type = opts.authorizing.type;
@@ -147,67 +145,51 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     core.bus.publish(published);
     events.push(listEvent(event, published));
   };
-  emit('channel_create');
-  if (input.answer) emit('channel_answer');
-  if (input.answer && input.bridge) {
-    emit('channel_bridge', { other_leg_call_id: otherLeg, original_number: callee, other_leg_destination_number: callee });
-  }
   const answered = input.answer === true;
+  const bridged = answered && input.bridge === true;
+  const keep = input.hangup === false;
   const duration = Number(input.duration_seconds);
   const ringing = Math.min(Number(input.ringing_seconds), duration);
+  // a call simulated whole took place over the last `duration` seconds; one kept up is answered now
+  const nowMs = Date.now();
+  const startedMs = nowMs - (keep ? (answered ? ringing : 0) : duration) * 1000;
+  const first: Leg = { callId, direction: inbound ? 'inbound' : 'outbound', destination: callee, startedMs, reported: true };
+  if (answered) first.answeredMs = startedMs + ringing * 1000;
+  const call: Call = {
+    id: callId,
+    accountId,
+    base,
+    legs: [first],
+    // a call kept up that is not answered rings until it ends
+    ringingSeconds: keep && !answered ? undefined : ringing,
+    record: input.record === true,
+    interactionId: newInteractionId(startedMs, newId().slice(0, 8)),
+    realm,
+  };
+  if (device) {
+    const sip = device.doc.sip as Record<string, unknown> | undefined;
+    if (typeof sip?.username === 'string') call.username = sip.username;
+    call.presenceId = devicePresenceId(device);
+  }
+  if (bridged && otherLeg) {
+    first.otherLeg = otherLeg;
+    call.legs.push({ callId: otherLeg, direction: otherDirection(first.direction), destination: callee, startedMs, answeredMs: first.answeredMs, otherLeg: callId, reported: false });
+  }
+  emit('channel_create');
+  if (answered) emit('channel_answer');
+  if (bridged) emit('channel_bridge', { other_leg_call_id: otherLeg, original_number: callee, other_leg_destination_number: callee });
+  if (keep) {
+    saveCall(core, call, nowMs);
+    return events;
+  }
   emit('channel_destroy', {
-    ...(answered && input.bridge ? { other_leg_call_id: otherLeg } : {}),
+    ...(bridged ? { other_leg_call_id: otherLeg } : {}),
     hangup_cause: input.hangup_cause,
     hangup_code: HANGUP_CODES[String(input.hangup_cause)],
     duration_seconds: duration,
     ringing_seconds: ringing,
     billing_seconds: answered ? duration - ringing : 0,
   });
+  legsEnded(core, call, call.legs, nowMs, String(input.hangup_cause), true);
   return events;
-}
-
-/**
- * One leg's event: the call's fields, the leg's own, `hook_event` and `timestamp` — as the object
- * `{...base, ...extra, hook_event, timestamp}` and, made from `baseJson` (the base's JSON text),
- * exactly the text `JSON.stringify` of it gives, so that neither its deliveries nor the answer
- * serialise it again. A field of `extra` the object would not append (one `base` has too, or an
- * integer-like one) makes it serialised whole instead.
- */
-export function legEvent(
-  event: string,
-  accountId: string,
-  base: Record<string, unknown>,
-  baseJson: string,
-  extra: Record<string, unknown> | undefined,
-  timestamp: number,
-): PlatformEvent {
-  const payload: Record<string, unknown> = { ...base };
-  let json: string | undefined = baseJson.length > 2 ? `${baseJson.slice(0, -1)},` : '{';
-  if (Object.hasOwn(base, 'hook_event') || Object.hasOwn(base, 'timestamp')) json = undefined;
-  if (extra) {
-    for (const k in extra) {
-      const v = extra[k];
-      // a key the object would not append: one base has, one set last, or an integer-like one (placed first)
-      if (Object.hasOwn(base, k) || k === 'hook_event' || k === 'timestamp' || (k.charCodeAt(0) >= 48 && k.charCodeAt(0) <= 57)) json = undefined;
-      payload[k] = v;
-      if (json !== undefined && v !== undefined) json += `${keyJson(k)}:${typeof v === 'number' && Number.isFinite(v) ? String(v) : JSON.stringify(v)},`;
-    }
-  }
-  payload.hook_event = event;
-  payload.timestamp = timestamp;
-  return json === undefined
-    ? { type: event, accountId, payload }
-    : { type: event, accountId, payload, json: `${json}"hook_event":${keyJson(event)},"timestamp":${timestamp}}` };
-}
-
-const keyJsons = new Map<string, string>();
-
-/** The JSON text of a field name (or event name): the few a simulation uses, serialised once each. */
-function keyJson(key: string): string {
-  let json = keyJsons.get(key);
-  if (json === undefined) {
-    json = JSON.stringify(key);
-    if (keyJsons.size < 1000) keyJsons.set(key, json);
-  }
-  return json;
 }

@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { compileValidator } from '../../schema/validate.js';
 import { getAccount } from '../accounts/service.js';
-import { newId } from '../../util/ids.js';
+import { storeMessage } from '../messages/service.js';
 import type { EmittedEvent, Simulation } from './registry.js';
 
 /** What the `sms` and `mms` simulations take besides `kind` (their schema is in the OpenAPI document). */
@@ -19,26 +19,33 @@ export const validateMessage = compileValidator({
 });
 
 /**
- * A message simulation of a type (`sms` or `mms`): one event of that hook type with the fields
- * of Kazoo's webhooks app — `id`, `account_id`, `type`, `from`, `to`, `body`, `origin` and, when
- * the carrier priced it, `charges`.
+ * A message simulation of a type (`sms` or `mms`): the message is stored (listed by the `sms` and
+ * `mms` endpoints, an arriving one from a carrier as Kazoo's `inbound`), and one event of that
+ * hook type carries the fields of Kazoo's webhooks app — `id`, `account_id`, `type`, `from`,
+ * `to`, `body`, `origin` and, when the carrier priced it, `charges`.
  */
 export function messageSimulation(type: 'sms' | 'mms'): Simulation {
   return (core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] => {
     const { kind: _kind, ...fields } = data;
     const input = validateMessage(fields);
     getAccount(core, accountId);
-    const payload: Record<string, unknown> = {
-      id: (input.message_id as string | undefined) ?? newId(),
-      account_id: accountId,
+    const inbound = input.direction === 'inbound';
+    const offnet = input.origin === 'offnet';
+    const { event } = storeMessage(
+      core,
       type,
-      from: input.from,
-      to: input.to,
-      body: input.body,
-      origin: input.origin,
-    };
-    if (input.charges !== undefined) payload.charges = input.charges;
-    core.bus.publish({ type, accountId, payload });
-    return [{ event: type, direction: input.direction, ...payload }];
+      accountId,
+      {
+        from: String(input.from),
+        to: String(input.to),
+        body: String(input.body),
+        routeType: offnet ? 'offnet' : 'onnet',
+        direction: inbound ? 'inbound' : 'outbound',
+        authorizationType: inbound && offnet ? 'resource' : 'account',
+        messageId: input.message_id as string | undefined,
+      },
+      input.charges as number | undefined,
+    );
+    return [{ event: type, direction: input.direction, ...event }];
   };
 }

@@ -12,6 +12,10 @@ import { validateInput as validateVoicemail } from './voicemail.js';
 import { validateMessage } from './message.js';
 import { validateNotification } from './notification.js';
 import { validateObject } from './object.js';
+import { validateHangup } from './hangup.js';
+import { validateSubscribe } from './subscribe.js';
+import { validateFax } from './fax.js';
+import { validateRegistration } from './registration.js';
 
 /** What each simulation kind validates, for the route's description, in the contract's order. */
 const SIMULATION_INPUTS = {
@@ -23,6 +27,10 @@ const SIMULATION_INPUTS = {
   voicemail: validateVoicemail,
   notification: validateNotification,
   object: validateObject,
+  hangup: validateHangup,
+  subscribe: validateSubscribe,
+  fax: validateFax,
+  registration: validateRegistration,
 };
 
 const CONTRACT_ORDER = Object.keys(SIMULATION_INPUTS);

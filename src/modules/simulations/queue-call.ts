@@ -6,6 +6,7 @@ import { nowGregorian } from '../../util/time.js';
 import { queues } from '../queues/kind.js';
 import { notifyQueue, type CallState } from '../queues/notify.js';
 import { findUser } from '../users/service.js';
+import { recordCallStat } from '../acdc-call-stats/service.js';
 import type { EmittedEvent } from './registry.js';
 
 /** What the `queue_call` simulation takes besides `kind` (its schema is in the OpenAPI document). */
@@ -19,13 +20,16 @@ export const validateInput = compileValidator({
     caller_id_name: { type: 'string', default: 'Caller' },
     member_call_id: { type: 'string', minLength: 1 },
     agent_call_id: { type: 'string', minLength: 1 },
+    wait_time: { type: 'integer', minimum: 0, default: 15, description: 'seconds the caller waited before the agent picked up' },
+    talk_time: { type: 'integer', minimum: 0, default: 60, description: 'seconds the caller talked to the agent' },
   },
 });
 
 /**
  * A caller waiting in a queue is answered by an agent, then hangs up: the queue's `pickup`
  * and `hangup` notifications, each with every field of the queue notification table, sent
- * through the durable outbox to the URLs the queue configures.
+ * through the durable outbox to the URLs the queue configures; the call's statistics are
+ * archived (`acdc_call_stats` lists them).
  */
 export function simulateQueueCall(core: Core, accountId: string, data: Record<string, unknown>): EmittedEvent[] {
   const { kind: _kind, ...fields } = data;
@@ -44,6 +48,21 @@ export function simulateQueueCall(core: Core, accountId: string, data: Record<st
     member_call_id: memberCallId,
     queue_id: queue.id,
   };
+  const now = nowGregorian();
+  const wait = Number(input.wait_time);
+  const talk = Number(input.talk_time);
+  recordCallStat(core, accountId, {
+    callId: memberCallId,
+    queueId: queue.id,
+    agentId: agent.id,
+    callerIdNumber: input.caller_id_number,
+    callerIdName: input.caller_id_name,
+    enteredTimestamp: now - wait - talk,
+    handledTimestamp: now - talk,
+    processedTimestamp: now,
+    waitTime: wait,
+    talkTime: talk,
+  });
   const states: CallState[] = ['pickup', 'hangup'];
   return states.map((state) => {
     const payload = { ...base, call_state: state, now: nowGregorian() };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { payloadJson } from '../../delivery/bus.js';
-import { legEvent } from './call.js';
+import { legEvent } from '../channels/events.js';
 import { eventsJson, listEvent, type EmittedEvent } from './registry.js';
 
 const published = (payload: Record<string, unknown>) => ({ type: 'channel_create', accountId: 'a', payload });

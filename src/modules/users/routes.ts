@@ -5,13 +5,14 @@ import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js
 import type { RequestContext } from '../../http/context.js';
 import type { Core } from '../../core-type.js';
 import { checkUserWrite, createUser, deleteUser, getUser, hashPasswordOf, updateUser, userJson, usersPage } from './service.js';
-import type { StoredDoc } from '../documents/store.js';
+import { filterDoc, type StoredDoc } from '../documents/store.js';
 import { userSchema } from './schema.js';
 import { deleteAttachments, fileFromUpload, findAttachment, IMAGE_TYPES, putAttachment } from '../documents/files.js';
 import { getAccount } from '../accounts/service.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { userVcard } from './vcard.js';
+import { tokenKey } from '../auth/service.js';
 
 /** A user's photo: Kazoo's attachment name. */
 const PHOTO = 'photo';
@@ -42,13 +43,39 @@ function userInput(ctx: RequestContext, core: Core): Record<string, unknown> {
   return input;
 }
 
-/** The fields of a user a listing shows. */
-const SUMMARY = ['username', 'first_name', 'last_name', 'email', 'priv_level', 'enabled'] as const;
+/** The fields of a user a listing shows (Kazoo's `users/crossbar_listing` view). */
+const SUMMARY = ['username', 'email', 'first_name', 'last_name', 'priv_level', 'feature_level', 'presence_id', 'timezone', 'call_recording', 'service', 'flags'];
 
-/** A user as the listing shows it: its id and the summary fields it has. */
+/** A row's `features`: the user's own and those its settings turn on, as the view works them out. */
+const FEATURES = { type: 'array', items: { type: 'string' }, description: "the user's features and those its settings turn on (`call_forward`, `vm_to_email`, …)" };
+
+const ANSWER_ROW = listAnswer(userSchema, SUMMARY, { features: FEATURES });
+
+type Doc = Record<string, unknown>;
+const obj = (v: unknown): Doc => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {});
+
+/** A user's `features` as Kazoo's view lists them. */
+function userFeatures(doc: Doc): unknown[] {
+  const features: unknown[] = Array.isArray(doc.features) ? [...doc.features] : [];
+  for (const [name, setting] of Object.entries(obj(doc.smartpbx))) if (obj(setting).enabled) features.push(name);
+  const forward = obj(doc.call_forward);
+  if (obj(doc.hotdesk).enabled) features.push('hotdesk');
+  if (forward.enabled) features.push('call_forward');
+  if (forward.failover && !forward.enabled) features.push('call_forward_failover');
+  if (obj(obj(doc.caller_id).external).number) features.push('caller_id');
+  if (doc.vm_to_email_enabled) features.push('vm_to_email');
+  if (obj(doc.music_on_hold).media_id) features.push('music_on_hold');
+  if (obj(doc.do_not_disturb).enabled) features.push('do_not_disturb');
+  if (obj(doc.ctu).enabled) features.push('ctu');
+  if (obj(doc.desktop).enabled) features.push('desktop');
+  return features;
+}
+
+/** A user as the listing shows it: Kazoo's `users/crossbar_listing` row (its `features` worked out, `flags` always). */
 function userSummary(u: StoredDoc): Record<string, unknown> {
-  const row: Record<string, unknown> = { id: u.id };
+  const row: Record<string, unknown> = { id: u.id, features: userFeatures(u.doc) };
   for (const f of SUMMARY) if (u.doc[f] !== undefined) row[f] = u.doc[f];
+  row.flags = u.doc.flags ? u.doc.flags : [];
   return row;
 }
 
@@ -60,10 +87,10 @@ export const userRoutes: RouteDef[] = [
     method: 'GET',
     path: 'accounts/:account_id/users',
     query: LISTING_QUERY,
-    response: listAnswer(userSchema, SUMMARY),
+    response: ANSWER_ROW,
     handler: (ctx, core) => {
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => usersPage(core, ctx.params.account_id, q, desc), userSummary, CREATED_KEY);
+      return listingReply(ctx.query, (q) => usersPage(core, ctx.params.account_id, q, desc), userSummary, CREATED_KEY, { whole: (u) => filterDoc(u, userJson(u)) });
     },
   },
   {
@@ -90,7 +117,10 @@ export const userRoutes: RouteDef[] = [
     const { account_id: accountId, user_id: userId } = ctx.params;
     const input = userInput(ctx, core);
     const password = await hashPasswordOf(core, accountId, input, { userId, mode });
-    return { data: userJson(updateUser(core, accountId, userId, input, mode, ifMatchOf(ctx), password)) };
+    // a user changing their own password keeps the session they changed it from
+    const auth = authOf(ctx);
+    const own = auth.ownerId === userId && auth.accountId === accountId ? { ownTokenKey: tokenKey(auth.token) } : {};
+    return { data: userJson(updateUser(core, accountId, userId, input, mode, ifMatchOf(ctx), { ...password, ...own })) };
   }, userSchema, answer),
   {
     method: 'DELETE',
@@ -144,7 +174,8 @@ export const userRoutes: RouteDef[] = [
     path: 'accounts/:account_id/users/:user_id/photo',
     handler: (ctx, core) => {
       deleteAttachments(core, photoOwner(ctx, core), PHOTO);
-      return { data: {} };
+      // crossbar_doc:delete_attachment/3 answers an empty document, deleted
+      return { data: { _read_only: { deleted: true } } };
     },
   },
 ];

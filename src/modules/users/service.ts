@@ -103,6 +103,11 @@ export interface HashedPassword {
 /** How a write may store the password: hashed ahead (else it is hashed here, blocking: the CLI). */
 export interface PasswordOptions {
   hashed?: HashedPassword;
+  /**
+   * the stored key of the token making the change (`tokenKey`), when it is the user's own: a
+   * password they change themselves ends their other sessions, not this one
+   */
+  ownTokenKey?: string;
 }
 
 /** The fields a user's `pvt` loses when its password is set: what earlier versions stored. */
@@ -189,7 +194,9 @@ export function updateUser(
       pvt = { ...withoutCredentials, pvt_password_changed: Date.now() };
     }
     const updated = updateDoc(core, current, doc, pvt, ifMatch);
-    if (invalidatesTokens(current, updated.doc, updated.pvt)) revokeUserTokens(core, id);
+    const revoke = tokensRevoked(current, updated.doc, updated.pvt);
+    if (revoke === 'all') revokeUserTokens(core, id);
+    else if (revoke === 'credentials') revokeUserTokens(core, id, opts.ownTokenKey);
     return updated;
   });
 }
@@ -244,20 +251,18 @@ export function checkUserWrite(core: Core, actor: Actor, accountId: string, writ
 }
 
 /**
- * Whether a user's tokens must die with this change: they stood for a password, a privilege
- * level and an enabled user, and a token outliving any of them would keep what was taken away.
+ * Which of a user's tokens die with this change: they stood for an enabled user and a privilege
+ * level (`all` go when either is taken away), and for a password (`credentials`: the sessions
+ * opened with the old one go, but the user's own request that changed it keeps its token).
  */
-function invalidatesTokens(before: StoredDoc, afterDoc: Record<string, unknown>, afterPvt: Record<string, unknown>): boolean {
-  return (
-    before.pvt.pvt_password_changed !== afterPvt.pvt_password_changed ||
-    (afterDoc.enabled === false && before.doc.enabled !== false) ||
-    (before.doc.priv_level === 'admin' && afterDoc.priv_level !== 'admin')
-  );
+function tokensRevoked(before: StoredDoc, afterDoc: Record<string, unknown>, afterPvt: Record<string, unknown>): 'all' | 'credentials' | 'none' {
+  if ((afterDoc.enabled === false && before.doc.enabled !== false) || (before.doc.priv_level === 'admin' && afterDoc.priv_level !== 'admin')) return 'all';
+  return before.pvt.pvt_password_changed !== afterPvt.pvt_password_changed ? 'credentials' : 'none';
 }
 
-/** Revokes every token issued to a user. */
-export function revokeUserTokens(core: Core, userId: string): void {
-  stmt(core.db, 'DELETE FROM tokens WHERE owner_id = ?').run(userId);
+/** Revokes every token issued to a user, but the one stored under `keepKey` when given. */
+export function revokeUserTokens(core: Core, userId: string, keepKey?: string): void {
+  stmt(core.db, 'DELETE FROM tokens WHERE owner_id = ? AND id IS NOT ?').run(userId, keepKey ?? null);
   rowCache(core.db, 'tokens').clear();
 }
 

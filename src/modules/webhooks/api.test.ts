@@ -153,7 +153,7 @@ describe('webhooks API: hook types, samples, account webhooks, delivery settings
     const row = list.body.data.find((h: { id: string }) => h.id === id);
     expect(row).toEqual({ id, hook: 'object', name: 'Edited', uri: 'https://example.com/a', enabled: false, group: 'ops' });
     const stale = await srv.request('POST', `${base}/${id}`, { token, data: got.body.data, headers: { 'If-Match': got.body.revision } });
-    expect(stale.status).toBe(409);
+    expect(stale.status).toBe(412);
     const del = await srv.request('DELETE', `${base}/${id}`, { token });
     expect(del.body.data).toMatchObject({ id, _read_only: { deleted: true } });
     expect((await srv.request('GET', `${base}/${id}`, { token })).status).toBe(404);

@@ -76,7 +76,7 @@ describe('auto-disable and re-enable', () => {
     sink.respond((r) => ({ status: r.path === notified ? 200 : 500 }));
     await hook(reseller, { uri: `${sink.url}${notified}`, hook: 'notifications', format: 'json', custom_data: { type: 'webhook_disabled' } });
     const id = await hook(reseller, { uri: `${sink.url}${route()}`, retries: 0, hook: 'parking' });
-    for (let i = 0; i < 2; i++) await srv.request('PUT', `/v2/accounts/${reseller}/simulations`, { token, data: { kind: 'parking', slot: 1 } });
+    for (let i = 0; i < 2; i++) await srv.request('PUT', `/v2/accounts/${reseller}/simulations`, { token, data: { kind: 'parking', slot: i + 1 } });
     const [req] = await sink.waitFor(1, { filter: on(notified) });
     expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id, account_id: reseller });
     expect(JSON.parse(req.body).disable_reason).toMatch(/too many failed deliveries/);

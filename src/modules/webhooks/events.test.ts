@@ -64,7 +64,7 @@ describe('event sources and hook matching', () => {
     for (const kind of ['toString', 'constructor', '__proto__']) {
       const r = await simulate(child, { kind });
       expect(r.status, kind).toBe(400);
-      expect(r.body.data.kind.enum.target, kind).toEqual(['call', 'sms', 'mms', 'queue_call', 'parking', 'voicemail', 'notification', 'object']);
+      expect(r.body.data.kind.enum.target, kind).toEqual(['call', 'sms', 'mms', 'queue_call', 'parking', 'voicemail', 'notification', 'object', 'hangup', 'subscribe', 'fax', 'registration']);
     }
   });
 

@@ -69,6 +69,60 @@ const voicemail = (account: Pick<Account, 'realm'>) => ({
   voicemail_length: 12_000,
 });
 
+const faxFields: Record<string, FieldType> = {
+  fax_id: 'string',
+  faxbox_id: 'string',
+  owner_id: 'string',
+  from_realm: 'string',
+  from_user: 'string',
+  to_realm: 'string',
+  to_user: 'string',
+  call_id: 'string',
+  caller_id_name: 'string',
+  caller_id_number: 'string',
+  callee_id_name: 'string',
+  callee_id_number: 'string',
+  fax_timestamp: 'integer',
+};
+const faxSample = (account: Pick<Account, 'realm'>) => ({
+  fax_id: `${new Date().toISOString().slice(0, 7).replace('-', '')}-${newId()}`,
+  faxbox_id: newId(),
+  owner_id: newId(),
+  from_realm: account.realm,
+  from_user: CALLER.caller_id_number,
+  to_realm: account.realm,
+  to_user: '+14155550150',
+  call_id: `${newId()}@${account.realm}`,
+  ...CALLER,
+  callee_id_name: 'Fax',
+  callee_id_number: '+14155550150',
+  fax_timestamp: nowGregorian(),
+});
+const outboundFaxFields: Record<string, FieldType> = {
+  fax_id: 'string',
+  fax_jobid: 'string',
+  faxbox_id: 'string',
+  call_id: 'string',
+  caller_id_name: 'string',
+  caller_id_number: 'string',
+  callee_id_name: 'string',
+  callee_id_number: 'string',
+  fax_timestamp: 'integer',
+};
+const outboundFaxSample = (account: Pick<Account, 'realm'>) => {
+  const job = newId();
+  return {
+    fax_id: `${new Date().toISOString().slice(0, 7).replace('-', '')}-${job}`,
+    fax_jobid: job,
+    faxbox_id: newId(),
+    call_id: `${newId()}@${account.realm}`,
+    ...CALLER,
+    callee_id_name: '+14155550150',
+    callee_id_number: '+14155550150',
+    fax_timestamp: nowGregorian(),
+  };
+};
+
 /**
  * The notifications tel sends `notifications` hooks, by event name: their fields are those
  * Kazoo's notification API gives each (its required headers and the optional ones a switch
@@ -87,6 +141,30 @@ export const NOTIFICATION_TYPES: Record<string, NotificationType> = {
     description: 'A device registered',
     fields: registrationFields,
     sample: registration,
+  },
+  inbound_fax: {
+    friendly_name: 'Successful Fax Reception',
+    description: 'A fax was received',
+    fields: faxFields,
+    sample: faxSample,
+  },
+  inbound_fax_error: {
+    friendly_name: 'Fax Reception Error',
+    description: 'Receiving a fax failed',
+    fields: { ...faxFields, fax_error: 'string' },
+    sample: (account) => ({ ...faxSample(account), fax_error: 'Far end hung up' }),
+  },
+  outbound_fax: {
+    friendly_name: 'Successful Fax Transmission',
+    description: 'A fax was sent',
+    fields: outboundFaxFields,
+    sample: outboundFaxSample,
+  },
+  outbound_fax_error: {
+    friendly_name: 'Fax Transmission Error',
+    description: 'Sending a fax failed, its retries spent',
+    fields: { ...outboundFaxFields, fax_error: 'string' },
+    sample: (account) => ({ ...outboundFaxSample(account), fax_error: 'No answer' }),
   },
   low_balance: {
     friendly_name: 'Account Low Balance',

@@ -87,9 +87,43 @@ const VOICEMAIL: Record<string, JsonType> = {
   voicemail_length: 'integer',
 };
 /** Each notification's own fields (its required headers and those a switch fills), by event name. */
+// kapi_notifications' fax definitions: required Account-ID, Fax-ID (inbound), From/To realm and
+// user; optional Call-ID, caller and callee ids, Fax-Timestamp, FaxBox-ID, Owner-ID (Fax-Info, an
+// object, tel leaves out); outbound requires the caller and callee numbers, Fax-ID and Fax-JobId
+const INBOUND_FAX: Record<string, JsonType> = {
+  fax_id: 'string',
+  faxbox_id: 'string',
+  owner_id: 'string',
+  from_realm: 'string',
+  from_user: 'string',
+  to_realm: 'string',
+  to_user: 'string',
+  call_id: 'string',
+  caller_id_name: 'string',
+  caller_id_number: 'string',
+  callee_id_name: 'string',
+  callee_id_number: 'string',
+  fax_timestamp: 'integer',
+};
+const OUTBOUND_FAX: Record<string, JsonType> = {
+  fax_id: 'string',
+  fax_jobid: 'string',
+  faxbox_id: 'string',
+  call_id: 'string',
+  caller_id_name: 'string',
+  caller_id_number: 'string',
+  callee_id_name: 'string',
+  callee_id_number: 'string',
+  fax_timestamp: 'integer',
+};
+
 const NOTIFICATIONS: Record<string, Record<string, JsonType>> = {
   deregister: REGISTRATION,
   register: REGISTRATION,
+  inbound_fax: INBOUND_FAX,
+  inbound_fax_error: { ...INBOUND_FAX, fax_error: 'string' },
+  outbound_fax: OUTBOUND_FAX,
+  outbound_fax_error: { ...OUTBOUND_FAX, fax_error: 'string' },
   low_balance: { current_balance: 'number' },
   missed_call: {
     call_bridged: 'boolean',

@@ -4,18 +4,19 @@ import { errors } from '../../errors.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { ATTEMPTS_QUERY, attemptsReply, CREATED_KEY, descendingOf, LISTING_QUERY, listingReply, paginate, pagingQuery } from '../../http/paging.js';
 import { deletedAnswer, documentAnswer, listAnswer } from '../../http/answers.js';
-import { attemptJson, responsesShownTo } from '../../delivery/attempts.js';
+import { attemptFilterDoc, attemptJson, responsesShownTo } from '../../delivery/attempts.js';
 import type { Core } from '../../core-type.js';
 import { authOf } from '../../http/request.js';
 import { isAccountAdmin } from '../users/service.js';
 import { HOOK_TYPES } from './hook-types.js';
 import { replaySchema, validateReplay, webhookSchema } from './schema.js';
 import { parseInstant } from '../../util/time.js';
-import { filteredSamples, SAMPLES } from './samples.js';
+import { samplesOf, SAMPLES } from './samples.js';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
+  hookFilterDoc,
   hookJson,
   hookSummary,
   hookView,
@@ -41,9 +42,9 @@ function viewed(ctx: RequestContext, core: Core, json: Record<string, unknown>, 
   return hookView(json, isAccountAdmin(core, authOf(ctx)), sent);
 }
 
+/** A sample's payloads, filtered as any listing (Kazoo's `fetch_webhook_samples/2`) and paged. */
 function samplesReply(ctx: RequestContext) {
-  const filters = [...ctx.query.entries()].filter(([k]) => k.startsWith('filter_')).map(([k, v]): [string, string] => [k.slice(7), v]);
-  const list = filteredSamples(ctx.params.sample_id, filters);
+  const list = samplesOf(ctx.params.sample_id);
   if (!list) throw errors.badIdentifier(ctx.params.sample_id);
   const { page, extras } = paginate(list, ctx.query);
   return { data: page, extras };
@@ -53,7 +54,12 @@ function samplesReply(ctx: RequestContext) {
 function hookAttempts(ctx: RequestContext, core: Core, hookId?: string) {
   const actor = authOf(ctx);
   const shown = responsesShownTo({ admin: isAccountAdmin(core, actor), superduper: actor.isSuperduper });
-  return attemptsReply(ctx.query, (q) => listHookAttempts(core, ctx.params.account_id, { ...q, hookId }), (r) => attemptJson(r, shown));
+  return attemptsReply(
+    ctx.query,
+    (q) => listHookAttempts(core, ctx.params.account_id, { ...q, hookId }),
+    (r) => attemptJson(r, shown),
+    (r) => attemptFilterDoc(r, attemptJson(r, shown)),
+  );
 }
 
 /** An instant of a replay's `data` (Gregorian seconds, an ISO 8601 date or a duration ago), or the 400. */
@@ -107,7 +113,9 @@ export const webhookRoutes: RouteDef[] = [
       // whether the caller sees secrets is one question per request, not per hook
       const admin = isAccountAdmin(core, authOf(ctx));
       const desc = descendingOf(ctx.query);
-      return listingReply(ctx.query, (q) => webhooksPage(core, ctx.params.account_id, q, desc), (h) => hookView(hookSummary(h), admin), CREATED_KEY);
+      return listingReply(ctx.query, (q) => webhooksPage(core, ctx.params.account_id, q, desc), (h) => hookView(hookSummary(h), admin), CREATED_KEY, {
+        whole: (h) => hookFilterDoc(h, admin),
+      });
     },
   },
   {

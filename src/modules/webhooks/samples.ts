@@ -111,10 +111,8 @@ export const SAMPLES: Record<string, Record<string, unknown>[]> = {
   webhooks_sms: [message('sms', 'Running late, start without me')],
 };
 
-/** The sample payloads of one sample id whose fields have the values given (`filter_<field>=value`); undefined for an unknown id. */
-export function filteredSamples(sampleId: string, filters: [field: string, value: string][]): Record<string, unknown>[] | undefined {
-  // own keys only: `toString` or `constructor` are not sample ids nor payload fields
-  if (!Object.hasOwn(SAMPLES, sampleId)) return undefined;
-  const list = SAMPLES[sampleId];
-  return list.filter((s) => filters.every(([field, value]) => Object.hasOwn(s, field) && s[field] !== undefined && String(s[field]) === value));
+/** The sample payloads of one sample id; undefined for an unknown id. */
+export function samplesOf(sampleId: string): Record<string, unknown>[] | undefined {
+  // own keys only: `toString` or `constructor` are not sample ids
+  return Object.hasOwn(SAMPLES, sampleId) ? SAMPLES[sampleId] : undefined;
 }

@@ -10,6 +10,7 @@ import { cancelWaiting } from '../../delivery/claim.js';
 import { newSecret } from '../../delivery/sign.js';
 import type { CompoundKey, Page, PageQuery } from '../../store/pages.js';
 import type { TimeWindow } from '../../util/time.js';
+import { wholeDoc } from '../../util/doc-filter.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import { validateWebhook } from './schema.js';
 import { deliveryTraits, WEBHOOK_KIND } from './match.js';
@@ -62,6 +63,11 @@ export function hookJson(h: Hook): Record<string, unknown> {
   const out: Record<string, unknown> = { ...h.doc, id: h.id };
   if (h.disableReason) out.disable_reason = h.disableReason;
   return out;
+}
+
+/** A hook as its listing's filters see it: as `admin` or not is shown it (see hookView), with Kazoo's private fields. */
+export function hookFilterDoc(h: Hook, admin: boolean): Record<string, unknown> {
+  return wholeDoc(hookView(hookJson(h), admin), { id: h.id, type: 'webhook', rev: h.rev, accountId: h.accountId, created: h.created, modified: h.modified });
 }
 
 /** A hook as the account listing shows it. */

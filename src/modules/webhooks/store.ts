@@ -4,7 +4,7 @@ import { stmt } from '../../store/db.js';
 import { rowCache } from '../../store/cache.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { SUBTREE_IDS_SQL } from '../accounts/tree-index.js';
-import { newId, nextRevision } from '../../util/ids.js';
+import { checkRevision, newId, nextRevision } from '../../util/ids.js';
 import { withinBounds } from './schema.js';
 
 /** A stored webhook. */
@@ -90,12 +90,11 @@ export function listHooksUnder(core: Core, accountId: string): Hook[] {
 
 /** One page of an account's hooks, oldest first (newest first when `descending`), keyed by `[created, id]`. */
 export function hooksPage(core: Core, accountId: string, q: PageQuery<CompoundKey>, descending = false): Page<Hook, CompoundKey> {
-  const page = readKeysetPage<HookRow>(
+  return readKeysetPage<HookRow, Hook>(
     core.db,
-    { select: 'SELECT * FROM webhooks', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id] },
+    { select: 'SELECT * FROM webhooks', where: ['account_id = ?'], args: [accountId], order: ['created', 'id'], descending, keyOf: (r) => [r.created, r.id], item: hookFromRow },
     q,
   );
-  return { ...page, items: page.items.map(hookFromRow) };
 }
 
 /** Stores a new hook (the document already validated). */
@@ -111,8 +110,9 @@ export function insertHook(core: Core, accountId: string, doc: Record<string, un
   return { id, accountId, doc, disableReason: null, previousSecret: null, rev, created: now, modified: now };
 }
 
-/** Replaces a hook's document (and its disable reason), checking the revision: a stale one is a 409. */
+/** Replaces a hook's document (and its disable reason), checking the revision: a stale `ifMatch` is a 412, a change since `current` was read a 409. */
 export function writeHook(core: Core, current: Hook, doc: Record<string, unknown>, disableReason: string | null, ifMatch?: string): Hook {
+  checkRevision(current.rev, ifMatch);
   const body = JSON.stringify(doc);
   const rev = nextRevision(current.rev, body);
   const now = Date.now();
@@ -128,7 +128,7 @@ export function writeHook(core: Core, current: Hook, doc: Record<string, unknown
       rev,
       now,
       current.id,
-      ifMatch ?? current.rev,
+      current.rev,
     );
   if (res.changes === 0) throw errors.conflict();
   forgetMatching(core);
@@ -153,7 +153,8 @@ export function findHookById(core: Core, id: string): Hook | undefined {
 
 /** Deletes a hook for good. */
 export function removeHook(core: Core, current: Hook, ifMatch?: string): void {
-  const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, ifMatch ?? current.rev);
+  checkRevision(current.rev, ifMatch);
+  const res = stmt(core.db, 'DELETE FROM webhooks WHERE id = ? AND rev = ?').run(current.id, current.rev);
   if (res.changes === 0) throw errors.conflict();
   forgetMatching(core);
 }

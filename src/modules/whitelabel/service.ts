@@ -3,7 +3,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { stmt, transaction } from '../../store/db.js';
 import { stripServerFields } from '../documents/store.js';
-import { nextRevision } from '../../util/ids.js';
+import { checkRevision, nextRevision } from '../../util/ids.js';
 import { findAccount, getAccount } from '../accounts/service.js';
 import { isAccountAdmin, type Actor } from '../users/service.js';
 import type { FileKind, StoredImage } from './files.js';
@@ -159,7 +159,7 @@ export function createWhitelabel(core: Core, accountId: string, input: Record<st
 export function updateWhitelabel(core: Core, accountId: string, input: Record<string, unknown>, ifMatch?: string, actor?: Actor): Whitelabel {
   return transaction(core.db, () => {
     const current = getWhitelabel(core, accountId);
-    if (ifMatch && ifMatch !== current.rev) throw errors.conflict();
+    checkRevision(current.rev, ifMatch);
     return save(core, accountId, stripServerFields(input), current, actor);
   });
 }
