@@ -231,30 +231,23 @@ export const numberRoutes: RouteDef[] = [
     response: numberAnswer,
     handler: (ctx, core) => ({ data: single(() => releaseNumber(core, callerOf(ctx), ctx.params.number, flagOf(ctx, 'hard'))) }),
   },
-  {
-    method: 'PUT',
-    path: `${ONE}/activate`,
-    body: phoneNumberSchema,
-    response: numberAnswer,
-    errors: [409],
-    handler: (ctx, core) => ({ data: single(() => activateNumber(core, callerOf(ctx), ctx.params.number, dataObject(ctx))) }),
-  },
-  {
-    method: 'PUT',
-    path: `${ONE}/reserve`,
-    body: phoneNumberSchema,
-    response: numberAnswer,
-    errors: [409],
-    handler: (ctx, core) => ({ data: single(() => reserveNumber(core, callerOf(ctx), ctx.params.number, dataObject(ctx))) }),
-  },
-  {
-    method: 'PUT',
-    path: `${ONE}/port`,
-    body: phoneNumberSchema,
-    response: numberAnswer,
-    errors: [409],
-    handler: (ctx, core) => ({ data: single(() => createNumber(core, callerOf(ctx), ctx.params.number, dataObject(ctx), 'port_in')) }),
-  },
+  // a number's life on request: bought from a pool, reserved, or ported in (created in `port_in`)
+  ...(
+    [
+      ['activate', activateNumber],
+      ['reserve', reserveNumber],
+      ['port', (core, caller, n, body) => createNumber(core, caller, n, body, 'port_in')],
+    ] as const satisfies readonly (readonly [string, typeof activateNumber])[]
+  ).map(
+    ([action, act]): RouteDef => ({
+      method: 'PUT',
+      path: `${ONE}/${action}`,
+      body: phoneNumberSchema,
+      response: numberAnswer,
+      errors: [409],
+      handler: (ctx, core) => ({ data: single(() => act(core, callerOf(ctx), ctx.params.number, dataObject(ctx))) }),
+    }),
+  ),
   {
     method: 'GET',
     path: `${ONE}/identify`,
