@@ -86,7 +86,10 @@ describe('the HTTP envelope, errors and order of checks', () => {
     expect(bare.status).toBe(400);
     // api_util:is_valid_request_envelope/2 (request-features.test.ts)
     expect(bare.body.message).toBe('invalid request envelope');
-    expect(bare.body.data.data.required).toEqual({ message: 'Field is required but missing', value: sent });
+    expect(bare.body.data.data.required).toEqual({
+      message: 'Field is required but missing: the request\'s fields go under "data" ({"data": {…}}), and first_name, last_name, username came at the top level',
+      value: sent,
+    });
     // an empty body has no envelope to check
     const r = await srv.request('PATCH', `/v2/accounts/${srv.master.account_id}`, { body: '', token: srv.adminToken });
     expect(r.status).toBe(200);

@@ -218,7 +218,8 @@ describe('request features (api_util, api_resource, crossbar_doc, cowboy_rest)',
       // the message set_request_data_in_context/4 gives it, as tel's contract names it
       expect(body.message).toBe('invalid request envelope');
       expect(body.error).toBe('400');
-      expect(body.data).toEqual({ data: { required: { message: 'Field is required but missing', value: { name: 'no envelope' } } } });
+      expect(body.data.data.required.message).toMatch(/^Field is required but missing: /);
+      expect(body.data.data.required.value).toEqual({ name: 'no envelope' });
       const typed = await raw('PUT', `${base()}/devices`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: 'x' }) });
       expect(typed.status).toBe(400);
       expect(((await typed.clone().json()) as any).message).toBe('invalid request envelope');

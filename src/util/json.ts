@@ -256,12 +256,19 @@ export function parseEnvelope(body: Buffer, limits: BodyLimits = DOCUMENT_BODY_L
   }
   const env = parsed as Record<string, unknown>;
   if (env.data === undefined) {
-    throw errors.invalidEnvelope({ data: { required: { message: 'Field is required but missing', value: env } } });
+    throw errors.invalidEnvelope({ data: { required: { message: bareDocumentMessage(Object.keys(env)), value: env } } });
   }
   if (env.data === null || typeof env.data !== 'object') {
     throw errors.invalidEnvelope({ data: { type: { message: 'Value did not match type(s): object, array', target: 'object, array', value: env.data } } });
   }
   return env;
+}
+
+/** Kazoo's message for the missing `data`, and where the fields that came belong. */
+function bareDocumentMessage(topLevel: string[]): string {
+  if (topLevel.length === 0) return 'Field is required but missing: the request\'s fields go under "data" ({"data": {…}})';
+  const named = `${topLevel.slice(0, 5).join(', ')}${topLevel.length > 5 ? ', …' : ''}`;
+  return `Field is required but missing: the request's fields go under "data" ({"data": {…}}), and ${named} came at the top level`;
 }
 
 /** An envelope's `data` as a document (absent: `{}`); an array or a scalar is the 400 of a field of the wrong type. */
