@@ -12,6 +12,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // one set of files, all in the kept worker (npm test's split into projects is not wanted here)
+    projects: undefined,
     include: ['src/**/*.test.ts', 'test/contract.test.ts', 'test/storage-faults.test.ts'],
     exclude: [
       ...configDefaults.exclude,

@@ -4,6 +4,9 @@
 // unless --force.
 //
 //   node scripts/bundle.mjs [--force] [--sourcemap] [--quiet]
+//
+// TEL_BUNDLE_MINIFY=0 keeps names as written (for CPU profiles: scripts/bench/delivery-cost.mjs
+// --cpu-prof); with --force, as a bundle made minified looks fresh.
 import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -121,7 +124,7 @@ export async function bundle({ force = false, sourcemap = false, entry = default
     format: 'esm',
     platform: 'node',
     target: 'node24',
-    minify: true,
+    minify: process.env.TEL_BUNDLE_MINIFY !== '0',
     sourcemap: sourcemap ? 'linked' : false,
     legalComments: 'none',
     write: false,
