@@ -187,6 +187,15 @@ export const errors = {
   missingToken: (where: 'request' | 'params') =>
     new ApiError(404, `missing token in ${where}`, { message: `missing token in ${where}` }),
 
+  /** 404: a number no account the caller may see holds (Kazoo's `reply_number_not_found`). */
+  numberNotFound: () => new ApiError(404, 'bad_identifier', { message: 'bad identifier', not_found: 'The number could not be found' }),
+
+  /** A number operation's failure as Kazoo's `knm_errors` tells it: its code is the status, its error the message. */
+  numberError: (e: { code: number; error: string; message: string; cause?: string }) => new ApiError(e.code, e.error, e),
+
+  /** 400: a number asked about that is not in service (`identify`: Kazoo's client error). */
+  numberNotInService: (data: Record<string, unknown>) => new ApiError(400, 'client error', data),
+
   /** 415: an upload of a type the endpoint does not store; `accepted` lists those it does. */
   unsupportedMediaType: (accepted: string[]) =>
     new ApiError(415, 'unsupported_media_type', { message: 'unsupported media type', accepted }),

@@ -4,6 +4,8 @@
  *
  *   TEL_MONSTER_UI=/path/to/monster-ui                 a Monster UI checkout (required)
  *   TEL_MONSTER_UI_WEBHOOKS=/path/to/monster-ui-webhooks   the Webhooks app (default: beside it)
+ *   TEL_MONSTER_UI_ACCOUNTS=/path/to/monster-ui-accounts   Account Manager (default: beside it; its
+ *                                                       steps are skipped without it)
  *   TEL_CHROMIUM=/usr/bin/chromium                      the browser (default /usr/bin/chromium)
  *   TEL_E2E_DEPS=dir                                    where puppeteer-core and sass get installed
  *   TEL_E2E_SHOTS=dir                                   a screenshot of each step goes there
@@ -16,8 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { startSink, type Sink } from './helpers/sink.js';
 import { buildMonsterUi, e2eDeps, serveStatic } from './helpers/monster-ui.js';
+import { addApp } from '../src/modules/apps-store/service.js';
 
 const MONSTER_UI = process.env.TEL_MONSTER_UI;
+/** Account Manager's checkout, when there is one. */
+const ACCOUNTS_APP = MONSTER_UI ? (process.env.TEL_MONSTER_UI_ACCOUNTS ?? [join(dirname(MONSTER_UI), 'monster-ui-accounts')].find((p) => existsSync(join(p, 'app.js')))) : undefined;
 
 /** One API call the UI made, as the browser saw it. */
 interface ApiCall {
@@ -107,7 +112,14 @@ describe.skipIf(!MONSTER_UI)('Monster UI and its Webhooks app, unchanged, on tel
     const webhooksApp = process.env.TEL_MONSTER_UI_WEBHOOKS ?? [join(MONSTER_UI!, 'src', 'apps', 'webhooks'), join(dirname(MONSTER_UI!), 'monster-ui-webhooks')].find((p) => existsSync(join(p, 'app.js')));
     if (!webhooksApp) throw new Error('No Webhooks app: set TEL_MONSTER_UI_WEBHOOKS to a monster-ui-webhooks checkout.');
     const outDir = join(work, 'ui');
-    buildMonsterUi({ monsterUi: MONSTER_UI!, webhooksApp, apiUrl: `${srv.url}/v2/`, outDir, deps });
+    const apps: Record<string, string> = {};
+    if (ACCOUNTS_APP) {
+      apps.accounts = ACCOUNTS_APP;
+      // in the catalogue as an operator adds it (`tel apps add accounts --label …`), before the first login
+      // (a user's launcher lists the apps there then; one added later waits for the App Exchange)
+      addApp(srv.core, { name: 'accounts', tags: ['reseller'], i18n: { 'en-US': { label: 'Accounts Manager' } } });
+    }
+    buildMonsterUi({ monsterUi: MONSTER_UI!, webhooksApp, apps, apiUrl: `${srv.url}/v2/`, outDir, deps });
     ui = await serveStatic(outDir);
 
     const puppeteer = deps.require('puppeteer-core');
@@ -273,6 +285,56 @@ describe.skipIf(!MONSTER_UI)('Monster UI and its Webhooks app, unchanged, on tel
     expect(calls.some((c) => c.path === `/v2/whitelabel/${domain}/logo` && c.status === 200)).toBe(true);
     expect(calls.some((c) => c.path === `/v2/whitelabel/${domain}` && c.status === 200)).toBe(true);
     await shot('whitelabel-logo');
+  });
+
+  describe.skipIf(!ACCOUNTS_APP)('Account Manager', () => {
+    let acme: string;
+    const accountRow = (name: string) => `.account-list-element[data-name="${name}"]`;
+
+    it('lists the sub-accounts', async () => {
+      const sub = await srv.request('PUT', `/v2/accounts/${srv.master.account_id}`, { token: srv.adminToken, data: { name: 'Acme Lab', realm: 'acme.lab.example' } });
+      expect(sub.status).toBe(201);
+      acme = sub.body.data.id;
+      await page.evaluate(() => {
+        (globalThis as any).location.hash = '#/apps/accounts';
+      });
+      await settled(accountRow('Acme Lab'));
+      await shot('accounts-list');
+    });
+
+    it("opens an account's settings (classifiers, multi-factor, security, its balance)", async () => {
+      await clickSettled(accountRow('Acme Lab'));
+      await settled('#accountsmanager_overview_tab .settings-item[data-name="accountsmanager_account_status"] .settings-link');
+      expect(await page.$eval('#accountsmanager_account_name', (e: any) => e.value)).toBe('Acme Lab');
+      for (const path of ['phone_numbers/classifiers', 'multi_factor', 'security', 'ledgers/total']) {
+        expect(calls.some((c) => c.path === `/v2/accounts/${acme}/${path}` && c.status === 200), path).toBe(true);
+      }
+      await shot('account-settings');
+    });
+
+    it("adds credit from the limits tab: a ledger the reseller writes, the balance shown", async () => {
+      await clickSettled('.account-tabs .tab-limits a');
+      await clickSettled('#accountsmanager_limits_tab .change-credits');
+      await settled('.ui-dialog #amount_add');
+      await page.type('.ui-dialog #amount_add', '25');
+      await clickSettled('.ui-dialog .add-credit');
+      await until(`(document.querySelector('.ui-dialog .add-credits-header .value') || {}).textContent?.includes('25')`);
+      expect((await srv.request('GET', `/v2/accounts/${acme}/ledgers/total`, { token: srv.adminToken })).body.data).toEqual({ amount: 25 });
+      await shot('account-credit-added');
+      await clickSettled('.ui-dialog .ui-dialog-titlebar-close');
+    });
+
+    it('deletes the account once DELETE is typed', async () => {
+      await clickSettled('.account-tabs .tab-overview a');
+      await clickSettled('#accountsmanager_overview_tab .settings-item[data-name="accountsmanager_account_status"] .settings-link');
+      await clickSettled('#accountsmanager_delete_account_btn');
+      await settled('.ui-dialog #delete_input');
+      await page.type('.ui-dialog #delete_input', 'DELETE');
+      await clickSettled('.ui-dialog #confirm_button');
+      await page.waitForSelector(accountRow('Acme Lab'), { hidden: true });
+      expect((await srv.request('GET', `/v2/accounts/${acme}`, { token: srv.adminToken })).status).toBe(404);
+      await shot('account-deleted');
+    });
   });
 
   it('no API call on the way answered 4xx/5xx but those Kazoo answers so', () => {

@@ -85,6 +85,11 @@ const COMMANDS: TopCommand[] = [
   group('resources', 'carrier resources: list, show, create, update, delete, import (global, or --account ID)', async () => (await import('./resources.js')).defineResources),
   group('jobs', 'bulk number jobs: create (with a progress bar), list, show, run', async () => (await import('./jobs.js')).defineJobs),
   group(
+    'numbers',
+    "the simulated carrier's pool of numbers accounts search and buy (add, list, remove), and an account's numbers",
+    async () => (await import('./numbers.js')).defineNumbers,
+  ),
+  group(
     'webhooks',
     'list, create, update, enable, disable and delete webhooks; read the attempt log; re-enable and resend',
     async () => (await import('./webhooks.js')).defineWebhooks,

@@ -1,5 +1,5 @@
 import type { Core } from '../core-type.js';
-import { ApiError, type ValidationErrors } from '../errors.js';
+import { ApiError, errors, type ValidationErrors } from '../errors.js';
 import { compileValidator } from '../schema/validate.js';
 import { listDocsUnder, type StoredDoc } from '../modules/documents/store.js';
 import { DOCUMENT_KINDS } from '../modules/documents/kinds.js';
@@ -12,6 +12,8 @@ import { listHooksUnder } from '../modules/webhooks/store.js';
 import { validateWebhook } from '../modules/webhooks/schema.js';
 import { createResource, deleteResource, listResources, RESOURCE_KIND, updateResource, withMaskedPasswords, type Scope } from '../modules/resources/service.js';
 import { resourceSchema } from '../modules/resources/schema.js';
+import { addToPool, dropFromPool, poolNumbersUnder } from '../modules/numbers/pool.js';
+import { toE164 } from '../modules/numbers/normalize.js';
 
 /** What a lab file shows in place of a secret it does not carry (`tel export` without `--with-secrets`). */
 export const MASKED = '********';
@@ -169,6 +171,41 @@ const webhooks: CollectionKind = {
   },
 };
 
+const validatePoolNumber = compileValidator({
+  type: 'object',
+  required: ['number'],
+  additionalProperties: false,
+  properties: { number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'an E.164 number' } },
+});
+
+/** Numbers of an account's pool by account, as stored objects keyed by the number. */
+const poolUnder = (core: Core, accountId: string) =>
+  new Map([...poolNumbersUnder(core, accountId)].map(([pool, numbers]) => [pool, numbers.map((number): Stored => ({ id: number, rev: number, doc: { number } }))]));
+
+/**
+ * The numbers the simulated carrier offers an account (`number_pool`: `- number: "+14155550100"`),
+ * those accounts bought included (they go back to the pool when released).
+ */
+const numberPool: CollectionKind = {
+  key: 'number_pool',
+  label: 'pool number',
+  keyField: 'number',
+  keyOf: (name) => toE164(name) ?? name,
+  check: (doc) => {
+    if (typeof doc.number === 'string') doc.number = toE164(doc.number) ?? doc.number;
+    return validatePoolNumber.check(doc);
+  },
+  list: (core, owner) => poolUnder(core, accountOf(owner)).get(accountOf(owner)) ?? [],
+  listUnder: poolUnder,
+  create(core, owner, doc) {
+    const { refused } = addToPool(core, accountOf(owner), [String(doc.number)]);
+    const why = Object.values(refused)[0];
+    if (why) throw errors.invalidField('number', 'unique', `${String(doc.number)}: ${why}`);
+  },
+  update: () => undefined,
+  remove: (core, owner, cur) => dropFromPool(core, accountOf(owner), cur.id),
+};
+
 /**
  * The key each of one owner's stored objects has in a lab file (listed oldest first, as every
  * kind lists them): its own, or for a second, third… object sharing it (a database may hold two
@@ -196,7 +233,7 @@ export function labKeys(kind: CollectionKind, stored: Stored[]): Map<string, str
 }
 
 /** The collections of an account, in the order a lab file lists (and `tel apply` creates) them. */
-export const ACCOUNT_COLLECTIONS: CollectionKind[] = [users, ...DOCUMENT_KINDS.map(documents), documents(queues), resources, webhooks];
+export const ACCOUNT_COLLECTIONS: CollectionKind[] = [users, ...DOCUMENT_KINDS.map(documents), documents(queues), resources, webhooks, numberPool];
 
 /** The global collections (the `system` section): resources. */
 export const GLOBAL_RESOURCES = resources;

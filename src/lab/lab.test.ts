@@ -6,6 +6,9 @@ import { parse } from 'yaml';
 import { DatabaseSync } from 'node:sqlite';
 import { runTel } from '../../test/helpers/cli.js';
 import { tempDir } from '../../test/helpers/server.js';
+import { closeCore, openCore } from '../core.js';
+import { listAccounts } from '../modules/accounts/service.js';
+import { activateNumber } from '../modules/numbers/lifecycle.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/lab.yaml', import.meta.url));
 
@@ -54,7 +57,7 @@ describe('tel apply and tel export: labs as code', () => {
     const first = await apply(db('a'), EXAMPLE);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^\+ create account Lab$/m);
-    expect(first.stdout).toMatch(/Applied in [\d.]+ ms, one transaction: 21 created, 0 changed, 0 removed\./);
+    expect(first.stdout).toMatch(/Applied in [\d.]+ ms, one transaction: 23 created, 0 changed, 0 removed\./);
 
     const masked = await exported(db('a'));
     const lab = parse(masked);
@@ -149,7 +152,7 @@ describe('tel apply and tel export: labs as code', () => {
     const fresh = db('never');
     const dry = await apply(fresh, EXAMPLE, '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Plan: 21 to create, 0 to change, 0 to remove.');
+    expect(dry.stdout).toContain('Plan: 23 to create, 0 to change, 0 to remove.');
     expect(dry.stdout).toContain('Dry run: nothing was written.');
     expect(existsSync(fresh)).toBe(false);
 
@@ -331,5 +334,25 @@ account:
     expect(clash.code).toBe(1);
     expect(clash.stderr).toMatch(/^\+ create account Lab\/Customer A failed: Refused: realm: Account realm already in use\. Nothing was applied\./m);
     expect(snapshot(other)).toBe(before);
+  });
+
+  it("a pool's numbers: applied, a bought one still the pool's (no change), one left out pruned from the pool", async () => {
+    const lab = (numbers: string[]) => file('pool.yaml', `version: 1\naccount:\n  name: Lab\n  children:\n    - name: Shop\n  number_pool:\n${numbers.map((n) => `    - number: "${n}"\n`).join('')}`);
+    const first = await apply(db('a'), lab(['+14155550100', '4155550101']));
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^\+ create pool number Lab\/4155550101$/m);
+    const core = openCore(db('a'));
+    try {
+      const shop = listAccounts(core).find((a) => a.name === 'Shop')!;
+      activateNumber(core, { accountId: shop.id, authAccountId: shop.id, isAdmin: false }, '+14155550100', {});
+    } finally {
+      closeCore(core);
+    }
+    expect((await apply(db('a'), lab(['+14155550100', '+14155550101']))).stdout.trim()).toMatch(/^No changes/);
+    const pruned = await apply(db('a'), lab(['+14155550100']), '--prune');
+    expect(pruned.stdout).toMatch(/^- remove pool number Lab\/\+14155550101$/m);
+    const pool = await runTel(['numbers', 'pool', 'list', '--db', db('a'), '--json']);
+    expect(JSON.parse(pool.stdout)).toEqual([]);
+    expect(parse(await exported(db('a'))).account.number_pool).toEqual([{ number: '+14155550100' }]);
   });
 });

@@ -59,6 +59,8 @@ import { cccpsModule } from './cccps/module.js';
 import { searchModule } from './search/module.js';
 import { appsLinkModule } from './apps-link/module.js';
 import { systemStatusModule } from './system-status/module.js';
+import { multiFactorModule } from './multi-factor/module.js';
+import { securityModule } from './security/module.js';
 
 /**
  * Every module of tel, in one explicit list (a bundled binary cannot discover files).
@@ -125,4 +127,6 @@ export const MODULES: TelModule[] = [
   searchModule,
   appsLinkModule,
   systemStatusModule,
+  multiFactorModule,
+  securityModule,
 ];

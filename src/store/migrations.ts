@@ -991,6 +991,83 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    id: '4200-number-documents-pool',
+    sql: `
+      -- A number's own document, as Kazoo keeps one per number: the fields its account set (cnam,
+      -- e911, prepend, its own), the features those turned on, what uses it (a callflow), and the
+      -- pool it was bought from, which it goes back to when released (numbers/lifecycle.ts).
+      ALTER TABLE phone_numbers ADD COLUMN doc TEXT;
+      ALTER TABLE phone_numbers ADD COLUMN features TEXT;
+      ALTER TABLE phone_numbers ADD COLUMN used_by TEXT;
+      ALTER TABLE phone_numbers ADD COLUMN pool_id TEXT;
+
+      -- The simulated carrier's numbers, offered to an account (a reseller, the master) and the
+      -- accounts it resells to: found by a search, bought (moved to the buyer's inventory) by an
+      -- activation. A number is in the pool or in an inventory, never both.
+      CREATE TABLE number_pool (
+        number TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        created INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX number_pool_account ON number_pool(account_id, number);
+
+      -- A callflow that routes a number of its account uses it (Kazoo's track_assignment): used_by
+      -- follows the callflow's numbers as it is created, changed and deleted.
+      CREATE TRIGGER callflow_numbers_insert AFTER INSERT ON docs WHEN new.kind = 'callflow'
+      BEGIN
+        UPDATE phone_numbers SET used_by = 'callflow'
+        WHERE account_id = new.account_id AND number IN (SELECT value FROM json_each(new.doc, '$.numbers'));
+      END;
+      CREATE TRIGGER callflow_numbers_update AFTER UPDATE OF doc ON docs WHEN new.kind = 'callflow'
+      BEGIN
+        UPDATE phone_numbers SET used_by = NULL
+        WHERE account_id = old.account_id AND used_by = 'callflow' AND number IN (SELECT value FROM json_each(old.doc, '$.numbers'))
+          AND number NOT IN (SELECT value FROM json_each(new.doc, '$.numbers'));
+        UPDATE phone_numbers SET used_by = 'callflow'
+        WHERE account_id = new.account_id AND number IN (SELECT value FROM json_each(new.doc, '$.numbers'));
+      END;
+      CREATE TRIGGER callflow_numbers_delete AFTER DELETE ON docs WHEN old.kind = 'callflow'
+      BEGIN
+        UPDATE phone_numbers SET used_by = NULL
+        WHERE account_id = old.account_id AND used_by = 'callflow' AND number IN (SELECT value FROM json_each(old.doc, '$.numbers'));
+      END;
+    `,
+  },
+  {
+    id: '4201-login-attempts',
+    sql: `
+      -- Logins tried on an account, as its crossbar.auth settings ask them logged (auth/auth-modules.ts):
+      -- listed newest first by security/attempts (and multi_factor/attempts, by auth_type), kept a month.
+      CREATE TABLE login_attempts (
+        id TEXT PRIMARY KEY,              -- YYYYMM-<hex>, as Kazoo's monthly databases key them
+        account_id TEXT NOT NULL,
+        auth_type TEXT NOT NULL,
+        created INTEGER NOT NULL,         -- unix ms
+        doc TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX login_attempts_account ON login_attempts(account_id, created, id);
+      CREATE INDEX login_attempts_type ON login_attempts(account_id, auth_type, created, id);
+    `,
+  },
+  {
+    id: '4202-ledgers',
+    sql: `
+      -- Credits and debits an account's reseller writes (PUT ledgers/credit|debit, ledgers/service.ts),
+      -- summed by GET ledgers (a month, by service) and ledgers/total (all of them).
+      CREATE TABLE ledgers (
+        id TEXT PRIMARY KEY,              -- YYYYMM-<md5>, as Kazoo names a ledger
+        account_id TEXT NOT NULL,         -- whose ledger: the account's, or its reseller's copy
+        service TEXT NOT NULL,            -- source.service: adjustments, payments, per-minute-voip, …
+        ledger_type TEXT NOT NULL,        -- credit | debit
+        units INTEGER NOT NULL,           -- the amount in ten-thousandths of the currency, never negative
+        created INTEGER NOT NULL,         -- unix ms
+        doc TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX ledgers_account ON ledgers(account_id, created, id);
+      CREATE INDEX ledgers_service ON ledgers(account_id, service, created, id);
+    `,
+  },
+  {
     id: '4300-cccps-search',
     sql: `
       -- Calling-card callback entries: a PIN or caller ID names one active entry across accounts

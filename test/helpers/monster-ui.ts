@@ -39,6 +39,8 @@ export interface MonsterUiBuild {
   monsterUi: string;
   /** a checkout of the Webhooks app (monster-ui-webhooks), installed as `apps/webhooks` */
   webhooksApp: string;
+  /** other apps' checkouts by the name they are installed as (`accounts`, `voip`, `callflows`) */
+  apps?: Record<string, string>;
   /** the API's `/v2/` URL: Monster UI's `api.default` */
   apiUrl: string;
   /** where the built UI goes */
@@ -62,7 +64,9 @@ function filesUnder(dir: string): string[] {
  */
 export function buildMonsterUi(b: MonsterUiBuild): void {
   cpSync(join(b.monsterUi, 'src'), b.outDir, { recursive: true });
-  cpSync(b.webhooksApp, join(b.outDir, 'apps', 'webhooks'), { recursive: true, filter: (src) => !src.split(sep).includes('.git') });
+  for (const [name, dir] of Object.entries({ webhooks: b.webhooksApp, ...b.apps })) {
+    cpSync(dir, join(b.outDir, 'apps', name), { recursive: true, filter: (src) => !src.split(sep).includes('.git') && !src.split(sep).includes('node_modules') });
+  }
   const sass = b.deps.require('sass');
   const tilde = {
     findFileUrl: (url: string) => (url.startsWith('~') ? pathToFileURL(join(b.deps.modules, url.slice(1))) : null),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AUTH_METHODS, DEFAULT_AUTH_MODULES } from '../auth/auth-modules.js';
 import { join } from 'node:path';
 import { createSubAccount, startTestServer, tempDir, type TestServer } from '../../../test/helpers/server.js';
 import { closeCore, openCore } from '../../core.js';
@@ -230,7 +231,10 @@ describe('system configuration', () => {
     expect((await srv.request('GET', '/v2/system_configs/crossbar.auth', { token: srv.adminToken })).status).toBe(404);
     const r = await srv.request('GET', '/v2/system_configs/crossbar.auth?with_defaults=true', { token: srv.adminToken });
     expect(r.status).toBe(200);
-    expect(r.body.data).toEqual({ id: 'crossbar.auth', default: { token_expiry_s: 3600, token_max_lifetime_s: 86400, login_max_failures: 10, login_failure_window_s: 300 } });
+    expect(r.body.data).toEqual({
+      id: 'crossbar.auth',
+      default: { token_expiry_s: 3600, token_max_lifetime_s: 86400, login_max_failures: 10, login_failure_window_s: 300, auth_modules: DEFAULT_AUTH_MODULES, available_auth_methods: DEFAULT_AUTH_METHODS },
+    });
     await srv.request('POST', '/v2/system_configs/api.token_restrictions', { token: srv.adminToken, data: { default: { default_priv_level: 'user' } } });
     const t = await srv.request('GET', '/v2/system_configs/crossbar.token_restrictions?with_defaults=true', { token: srv.adminToken });
     expect(t.body.data.default.default_priv_level).toBe('user');

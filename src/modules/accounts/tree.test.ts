@@ -82,6 +82,14 @@ describe('the account tree: parents, tree, siblings, move, reseller', () => {
     // a reseller's own reseller is the one above it
     expect(await call(r.id)).toBe(srv.master.account_id);
     expect((await srv.request('GET', '/v2/token_auth', { token: await srv.apiLogin(c2.apiKey) })).body.data.reseller_id).toBe(r.id);
+    // a GET of an account answers its reseller too (Kazoo's cb_accounts; Account Manager reads it), never stored from a write
+    const got = await srv.request('GET', `/v2/accounts/${c2.id}`, { token });
+    expect(got.body.data.reseller_id).toBe(r.id);
+    expect((await srv.request('GET', `/v2/accounts/${r.id}`, { token })).body.data.reseller_id).toBe(srv.master.account_id);
+    const posted = await srv.request('POST', `/v2/accounts/${c2.id}`, { token, data: { ...got.body.data, reseller_id: other.id } });
+    expect(posted.status).toBe(200);
+    expect(posted.body.data.reseller_id).toBe(r.id);
+    expect((await srv.request('GET', `/v2/accounts/${c2.id}`, { token })).body.data.reseller_id).toBe(r.id);
     const below = await srv.request('PUT', `/v2/accounts/${c1.id}/reseller`, { token });
     expect(below.status).toBe(201);
     expect(await call(g1.id)).toBe(c1.id);

@@ -13,5 +13,6 @@ export const authModule: TelModule = {
   endpoints: ['user_auth', 'api_auth', 'token_auth', 'auth'],
   routes: authRoutes,
   configs: [AUTH_CONFIG],
+  accountTables: ['login_attempts'],
   start: (core) => choreEvery(core.db, TOKEN_SWEEP_INTERVAL_MS, 'sweeping expired tokens failed', () => sweepExpiredTokens(core)),
 };

@@ -2,7 +2,14 @@ import type { RouteDef } from '../../http/router.js';
 import { errors } from '../../errors.js';
 import { authOf, dataObject, ownApiUrl } from '../../http/request.js';
 import { recoveryValidator, requestRecovery, resetPassword, resetValidator } from './recovery.js';
-import { apiAuth, apiAuthValidator, revokeToken, tokenInfo, tokenRecord, userAuth, userAuthValidator } from './service.js';
+import type { RequestContext } from '../../http/context.js';
+import { apiAuth, apiAuthValidator, revokeToken, tokenInfo, tokenRecord, userAuth, userAuthValidator, type LoginSource } from './service.js';
+
+/** Where a login comes from: the throttle's key, the API URL the apps are listed with, what its attempt logs. */
+function loginSourceOf(ctx: RequestContext): LoginSource {
+  const agent = ctx.headers['user-agent'];
+  return { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx), requestId: ctx.requestId, userAgent: typeof agent === 'string' ? agent.slice(0, 256) : undefined };
+}
 
 /** Logins, the token endpoint and `auth/tokeninfo` (a token looked at without sending it as one). */
 export const authRoutes: RouteDef[] = [
@@ -14,7 +21,7 @@ export const authRoutes: RouteDef[] = [
     body: userAuthValidator.schema,
     errors: [401, 429],
     handler: async (ctx, core) => {
-      const { token, data } = await userAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
+      const { token, data } = await userAuth(core, ctx.data, loginSourceOf(ctx));
       ctx.authToken = token;
       return { status: 201, data };
     },
@@ -27,7 +34,7 @@ export const authRoutes: RouteDef[] = [
     body: apiAuthValidator.schema,
     errors: [401, 429],
     handler: async (ctx, core) => {
-      const { token, data } = await apiAuth(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
+      const { token, data } = await apiAuth(core, ctx.data, loginSourceOf(ctx));
       ctx.authToken = token;
       return { status: 201, data };
     },
@@ -41,7 +48,7 @@ export const authRoutes: RouteDef[] = [
     body: recoveryValidator.schema,
     response: { type: 'string', description: 'what was done' },
     errors: [429],
-    handler: async (ctx, core) => ({ status: 201, data: await requestRecovery(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) }) }),
+    handler: async (ctx, core) => ({ status: 201, data: await requestRecovery(core, ctx.data, loginSourceOf(ctx)) }),
   },
   {
     // following a reset link: a login that must set a new password
@@ -52,7 +59,7 @@ export const authRoutes: RouteDef[] = [
     body: resetValidator.schema,
     errors: [429],
     handler: async (ctx, core) => {
-      const { token, data } = await resetPassword(core, ctx.data, { address: ctx.remoteAddress ?? '', apiUrl: ownApiUrl(ctx) });
+      const { token, data } = await resetPassword(core, ctx.data, loginSourceOf(ctx));
       ctx.authToken = token;
       return { data };
     },

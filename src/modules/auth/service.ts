@@ -19,6 +19,7 @@ import {
 } from '../accounts/service.js';
 import { findUser, storeLoginUpgrade, usersByCredentials } from '../users/service.js';
 import { loginThrottle } from './throttle.js';
+import { authMethodEnabled, logLoginAttempt } from './auth-modules.js';
 import { userApps } from '../apps-store/service.js';
 import { unixMsToGregorian } from '../../util/time.js';
 
@@ -389,6 +390,30 @@ export interface LoginSource {
   address: string;
   /** the server's `/v2/` URL as the client reached it (the `api_url` of the apps listed) */
   apiUrl?: string;
+  /** the request's id and client, for the login attempts log */
+  requestId?: string;
+  userAgent?: string;
+}
+
+/** A login attempt's fields that come from its request. */
+function attemptOf(account: Account, authModule: string, from: LoginSource | undefined) {
+  return { accountId: account.id, authModule, clientIp: from?.address, requestId: from?.requestId, userAgent: from?.userAgent };
+}
+
+/**
+ * Refuses a login whose method the account's settings disable (Kazoo's 401), logging the attempt
+ * when the settings ask; called outside the login's transaction, whose failure would undo the log.
+ */
+function refuseDisabled(core: Core, account: Account, authModule: string, from: LoginSource | undefined, turn?: { failed(): void }): void {
+  if (authMethodEnabled(core, account, authModule)) return;
+  turn?.failed();
+  logLoginAttempt(core, account, { ...attemptOf(account, authModule, from), status: 'failed', message: `authentication module ${authModule} is disabled` });
+  throw errors.invalidCredentials();
+}
+
+/** Logs a login that made a token, when the account's settings ask. */
+function logSuccess(core: Core, account: Account, authModule: string, from: LoginSource | undefined): void {
+  logLoginAttempt(core, account, { ...attemptOf(account, authModule, from), status: 'success', message: 'authentication resulted in token creation' });
 }
 
 /** `PUT /v2/user_auth`: credentials (md5/sha1 of `username:password`) plus an account locator. */
@@ -408,8 +433,10 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
     if (matches.length === 1) {
       const [match] = matches;
       const login = loginRestrictionsOf(core, data);
+      refuseDisabled(core, account, METHOD_USER_AUTH, from, turn);
       turn?.succeeded(account.id);
       return transaction(core.db, () => {
+        logSuccess(core, account, METHOD_USER_AUTH, from);
         storeLoginUpgrade(core, match);
         const token = issueToken(core, { account, ownerId: match.user.id, method: METHOD_USER_AUTH, loginRestrictions: login });
         return { token, data: tokenRecord(core, { token, account, ownerId: match.user.id, method: METHOD_USER_AUTH }, from?.apiUrl) };
@@ -417,6 +444,11 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
     }
   }
   turn?.failed();
+  // a failure is logged where the name or realm named one account
+  if (candidates.length === 1) {
+    const [account] = candidates;
+    logLoginAttempt(core, account, { ...attemptOf(account, METHOD_USER_AUTH, from), status: 'failed', message: 'invalid credentials' });
+  }
   throw errors.invalidCredentials();
 }
 
@@ -429,9 +461,11 @@ export async function apiAuth(core: Core, input: unknown, from?: LoginSource): P
     turn?.failed();
     throw errors.invalidCredentials();
   }
+  refuseDisabled(core, account, METHOD_API_AUTH, from, turn);
   turn?.succeeded();
   const login = loginRestrictionsOf(core, data);
   return transaction(core.db, () => {
+    logSuccess(core, account, METHOD_API_AUTH, from);
     const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });
     return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }, from?.apiUrl) };
   });

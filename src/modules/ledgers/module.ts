@@ -1,9 +1,10 @@
 import type { TelModule } from '../types.js';
 import { ledgerRoutes } from './routes.js';
 
-/** Ledgers: the account's (none, since tel bills nothing) and their total. */
+/** Ledgers: what resellers credit and debit their accounts (tel bills nothing itself), summed and listed. */
 export const ledgersModule: TelModule = {
   name: 'ledgers',
   endpoints: ['ledgers'],
+  accountTables: ['ledgers'],
   routes: ledgerRoutes,
 };

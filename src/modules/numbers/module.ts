@@ -1,10 +1,16 @@
 import type { TelModule } from '../types.js';
+import type { Core } from '../../core-type.js';
+import type { RequestContext } from '../../http/context.js';
 import { filledPage, pageExtras, pageQueryOf, pagingQuery, rowFilterOf } from '../../http/paging.js';
-import type { Reply } from '../../http/router.js';
+import { authOf } from '../../http/request.js';
+import type { Reply, RouteDef } from '../../http/router.js';
 import { everyPage, timedRead, type Page, type PageQuery } from '../../store/pages.js';
 import { wholeDoc } from '../../util/doc-filter.js';
 import { listNumbers, numberJson, numberJsonText, type NumberRow } from './service.js';
 import { E164_CONVERTERS_KEY, NUMBER_MANAGER_CATEGORY } from './converters.js';
+import { availableFeatures, LOCAL_CARRIER, POOL_CARRIER } from './features.js';
+import { poolsOf, returnToPools } from './pool.js';
+import { numberRoutes, SEARCH_QUERY, searchAnswer, searchReply } from './routes.js';
 
 /**
  * An account's `number_manager` settings: its `e164_converters` (patterns tel matches numbers
@@ -22,6 +28,21 @@ const numberManagerSchema = {
 /** Numbers a chunk of a whole inventory (`paginate=false`) holds. */
 const NUMBER_CHUNK_ROWS = 1000;
 
+/** The features a row may have, as its listing's caller sees them: the same for every row of one account, carrier and user, so worked out once a reply. */
+export type AvailableOf = (r: NumberRow) => readonly string[];
+
+/** `features_available` of a listing's rows for a caller (a super-duper admin or not). */
+export function availableFor(core: Core, isAdmin: boolean): AvailableOf {
+  const known = new Map<string, readonly string[]>();
+  return (r) => {
+    const carrier = r.pool_id ? POOL_CARRIER : LOCAL_CARRIER;
+    const key = `${r.account_id}/${carrier}/${r.used_by ?? ''}`;
+    let list = known.get(key);
+    if (!list) known.set(key, (list = availableFeatures(core, { accountId: r.account_id, carrier, usedBy: r.used_by, isAdmin })));
+    return list;
+  };
+}
+
 /**
  * A number as the inventory's filters see it: as listed, with the private fields Kazoo's number
  * documents keep (`pvt_state`, `pvt_assigned_to`: Kazoo's listing renames `filter_state` to
@@ -37,16 +58,17 @@ function numberFilterDoc(r: NumberRow): Record<string, unknown> {
 /**
  * The inventory's answer: `{cascade_quantity, numbers: {E.164: …}}` for one page, or for
  * `paginate=false` every number, written a chunk at a time (an inventory of 100,000 numbers is
- * some 20 MB of JSON), without paging keys. The query's filters keep the numbers they keep.
+ * some 20 MB of JSON), without paging keys. The query's filters keep the numbers they keep. With
+ * `available`, each row carries its `features_available`.
  */
-export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>): Reply | Promise<Reply> {
+export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>) => Page<NumberRow, string>, available?: AvailableOf): Reply | Promise<Reply> {
   // keys are E.164: a leading space is a `+` the client did not URL-encode
   const q = pageQueryOf(query, (qs) => qs.get('start_key')?.replace(/^ /, '+') || undefined);
   const filter = rowFilterOf(query, numberFilterDoc);
   if (q.pageSize !== undefined) {
     const answer = (page: Page<NumberRow, string>): Reply => {
       const numbers: Record<string, Record<string, unknown>> = {};
-      for (const r of page.items) numbers[r.number] = numberJson(r);
+      for (const r of page.items) numbers[r.number] = numberJson(r, available?.(r));
       return { data: { cascade_quantity: 0, numbers }, extras: pageExtras(page) };
     };
     if (!filter) return answer(read(q));
@@ -60,7 +82,7 @@ export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>
     let count = 0;
     // the keys are E.164 numbers, unique in the inventory: written as an object's would be
     for (const rows of chunks) {
-      for (const r of rows) text += `${count++ === 0 ? '' : ','}${JSON.stringify(r.number)}:${numberJsonText(r)}`;
+      for (const r of rows) text += `${count++ === 0 ? '' : ','}${JSON.stringify(r.number)}:${numberJsonText(r, available?.(r))}`;
       yield text;
       text = '';
     }
@@ -69,18 +91,55 @@ export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>
   return { stream: { pieces: pieces() } };
 }
 
-/** The account's number inventory: `GET /v2/accounts/{id}/phone_numbers`. */
+/** The inventory of the path account as its caller sees it. */
+function inventoryReply(ctx: RequestContext, core: Core): Reply | Promise<Reply> {
+  const state = ctx.query.get('filter_state') || undefined;
+  return numbersReply(ctx.query, (q) => listNumbers(core, ctx.params.account_id, { ...q, state }), availableFor(core, authOf(ctx).isSuperduper));
+}
+
+const inventoryRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: 'accounts/:account_id/phone_numbers',
+    query: [
+      ...pagingQuery({ type: 'string', description: 'an E.164 number' }),
+      { name: 'filter_state', description: 'only numbers in this state', schema: { type: 'string' } },
+      ...SEARCH_QUERY,
+    ],
+    response: {
+      anyOf: [
+        { type: 'object', required: ['numbers'], properties: { cascade_quantity: { type: 'integer' }, numbers: { type: 'object' } } },
+        searchAnswer,
+      ],
+    },
+    // with `prefix`, a search of the pools the account may buy from (Kazoo answers both here)
+    handler: (ctx, core) => (ctx.query.get('prefix') ? searchReply(core, ctx.query, poolsOf(core, ctx.params.account_id)) : inventoryReply(ctx, core)),
+  },
+  {
+    method: 'POST',
+    path: 'accounts/:account_id/phone_numbers/fix',
+    body: { type: 'object', description: 'nothing is read: tel keeps one record a number' },
+    response: { type: 'object', required: ['numbers'], properties: { cascade_quantity: { type: 'integer' }, numbers: { type: 'object' } } },
+    handler: inventoryReply,
+  },
+];
+
+/**
+ * Numbers: an account's inventory (`GET /v2/accounts/{id}/phone_numbers`), a number's life and
+ * document, the simulated carrier's pool (searched, bought from, filled by `tel numbers pool` or a
+ * lab file) and the number classes.
+ */
 export const numbersModule: TelModule = {
   name: 'numbers',
   endpoints: ['phone_numbers'],
-  accountTables: ['phone_numbers'],
+  accountTables: ['phone_numbers', 'number_pool'],
   accountConfigSchemas: { [NUMBER_MANAGER_CATEGORY]: numberManagerSchema },
-  routes: [
-    {
-      method: 'GET',
-      path: 'accounts/:account_id/phone_numbers',
-      query: pagingQuery({ type: 'string', description: 'an E.164 number' }),
-      handler: (ctx, core) => numbersReply(ctx.query, (q) => listNumbers(core, ctx.params.account_id, q)),
-    },
-  ],
+  routes: [...inventoryRoutes, ...numberRoutes],
+  init(core) {
+    // An account that goes releases its numbers (Kazoo frees them): those bought from a pool go back to it.
+    core.bus.subscribe((event) => {
+      const p = event.payload;
+      if (event.type === 'object' && p.type === 'account' && p.action === 'doc_deleted') returnToPools(core, event.accountId);
+    });
+  },
 };

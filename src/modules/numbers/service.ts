@@ -15,25 +15,48 @@ export interface NumberRow {
   job_id: string | null;
   created: number;
   modified: number;
+  /** the number's own document (the fields its account set), JSON; null when none */
+  doc?: string | null;
+  /** the features its document turned on, JSON `{feature: settings}`; null when none */
+  features?: string | null;
+  /** what uses it (`callflow`) */
+  used_by?: string | null;
+  /** the pool it was bought from (the account the carrier offered it to) */
+  pool_id?: string | null;
 }
 
-/** A number as `GET /v2/accounts/{id}/phone_numbers` shows it (Kazoo's listing entry). */
-export function numberJson(r: NumberRow): Record<string, unknown> {
+/** The names of the features a row has on, in their stored order. */
+export function featureNames(r: NumberRow): string[] {
+  return r.features ? Object.keys(JSON.parse(r.features) as Record<string, unknown>) : [];
+}
+
+/**
+ * A number as `GET /v2/accounts/{id}/phone_numbers` shows it: the fields Kazoo's
+ * `phone_numbers/crossbar_listing` view emits (with `features_available` when the listing
+ * computed them for its caller), and tel's `resource_id` and `job_id` of a number a job added.
+ */
+export function numberJson(r: NumberRow, available?: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {
     assigned_to: r.account_id,
     created: unixMsToGregorian(r.created),
-    features: [],
+    features: featureNames(r),
+    features_allowed: [],
+    features_denied: [],
     state: r.state,
     updated: unixMsToGregorian(r.modified),
   };
+  if (r.used_by) out.used_by = r.used_by;
+  if (available) out.features_available = available;
   if (r.resource_id) out.resource_id = r.resource_id;
   if (r.job_id) out.job_id = r.job_id;
   return out;
 }
 
-/** The JSON text of `numberJson(r)`, written directly (a job's detail writes one per number). */
-export function numberJsonText(r: NumberRow): string {
-  let text = `{"assigned_to":${JSON.stringify(r.account_id)},"created":${unixMsToGregorian(r.created)},"features":[],"state":${JSON.stringify(r.state)},"updated":${unixMsToGregorian(r.modified)}`;
+/** The JSON text of `numberJson(r, available)`, written directly (a job's detail writes one per number). */
+export function numberJsonText(r: NumberRow, available?: readonly string[]): string {
+  let text = `{"assigned_to":${JSON.stringify(r.account_id)},"created":${unixMsToGregorian(r.created)},"features":${r.features ? JSON.stringify(featureNames(r)) : '[]'},"features_allowed":[],"features_denied":[],"state":${JSON.stringify(r.state)},"updated":${unixMsToGregorian(r.modified)}`;
+  if (r.used_by) text += `,"used_by":${JSON.stringify(r.used_by)}`;
+  if (available) text += `,"features_available":${JSON.stringify(available)}`;
   if (r.resource_id) text += `,"resource_id":${JSON.stringify(r.resource_id)}`;
   if (r.job_id) text += `,"job_id":${JSON.stringify(r.job_id)}`;
   return `${text}}`;
@@ -58,18 +81,31 @@ export function numbersPresent(db: Db, numbers: readonly string[]): Set<string> 
   return new Set(rows.map((r) => r.number));
 }
 
-/** Adds numbers the inventory does not hold (see numbersPresent) to an account. */
+/**
+ * Adds numbers the inventory does not hold (see numbersPresent) to an account; those the carrier's
+ * pool offered leave it, as Kazoo creates a number that was available.
+ */
 export function insertNumbers(db: Db, numbers: readonly string[], owner: NumbersOwner): void {
+  const list = JSON.stringify(numbers);
   stmt(
     db,
     `INSERT INTO phone_numbers (number, account_id, resource_id, state, job_id, created, modified)
      SELECT value, ?, ?, '${JOB_NUMBER_STATE}', ?, ?, ? FROM json_each(?)`,
-  ).run(owner.accountId, owner.resourceId, owner.jobId, owner.now, owner.now, JSON.stringify(numbers));
+  ).run(owner.accountId, owner.resourceId, owner.jobId, owner.now, owner.now, list);
+  stmt(db, 'DELETE FROM number_pool WHERE number IN (SELECT value FROM json_each(?))').run(list);
 }
 
-/** A page of an account's numbers in E.164 order, keyed by the number itself. */
-export function listNumbers(core: Core, accountId: string, q: PageQuery<string, NumberRow> = {}): Page<NumberRow, string> {
-  const rows = stmt(core.db, 'SELECT * FROM phone_numbers WHERE account_id = ? AND number >= ? ORDER BY number LIMIT ?')
-    .all(accountId, q.startKey ?? '', pageLimit(q)) as unknown as NumberRow[];
+/** The columns a listing row is made of (a number's document is not one of them). */
+const LISTED_COLUMNS = 'number, account_id, resource_id, state, job_id, created, modified, features, used_by, pool_id';
+
+/**
+ * A page of an account's numbers in E.164 order, keyed by the number itself, optionally in one
+ * state (`reserved`, `in_service`, …).
+ */
+export function listNumbers(core: Core, accountId: string, q: PageQuery<string, NumberRow> & { state?: string } = {}): Page<NumberRow, string> {
+  const where = `account_id = ? AND number >= ?${q.state ? ' AND state = ?' : ''}`;
+  const args: (string | number)[] = [accountId, q.startKey ?? ''];
+  if (q.state) args.push(q.state);
+  const rows = stmt(core.db, `SELECT ${LISTED_COLUMNS} FROM phone_numbers WHERE ${where} ORDER BY number LIMIT ?`).all(...args, pageLimit(q)) as unknown as NumberRow[];
   return keysetPage(rows, q, (r) => r.number);
 }
