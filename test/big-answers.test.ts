@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCore, openCore } from '../src/core.js';
 import type { Core } from '../src/core-type.js';
@@ -17,7 +18,7 @@ import { openWatchSource } from '../src/tui/sqlite-source.js';
 import { runStream } from '../src/tui/stream.js';
 import { runTel } from './helpers/cli.js';
 import { httpRequest, tempDir } from './helpers/server.js';
-import { startTelServe, type TelProcess } from './helpers/tel-process.js';
+import { startTelServeWith, type TelProcess } from './helpers/tel-process.js';
 
 /** The streamed data of a listing answered without a filter (so at once). */
 function streamOf(reply: Reply | Promise<Reply>) {
@@ -26,13 +27,23 @@ function streamOf(reply: Reply | Promise<Reply>) {
 }
 
 /**
- * The rows of each answer: 25,000 in the suite (its time budget), the 100,000 labs reach with
- * TEL_FULL_SCALE=1 (docs/testing.md). A piece's bound does not depend on the count; the whole does.
+ * The numbers of a job and the inventory: 25,000 in the suite (its time budget), the 100,000 labs
+ * reach with TEL_FULL_SCALE=1 (docs/testing.md). A piece's bound does not depend on the count; the whole does.
  */
 const ROWS = process.env.TEL_FULL_SCALE === '1' ? 100_000 : 25_000;
-const ATTEMPTS = ROWS;
+/** Attempts are always 100,000: a stream that never yields must hold another client far longer than a busy machine's pauses. */
+const ATTEMPTS = 100_000;
+const LOOP_DELAY = fileURLToPath(new URL('../scripts/bench/lib/loop-delay.cjs', import.meta.url));
+
+/** The most CPU (ms) the server's main thread spent without a turn since it last said, as it says on SIGUSR2. */
+async function heldSinceLast(serve: TelProcess): Promise<number> {
+  const before = serve.stderr.length;
+  serve.child.kill('SIGUSR2');
+  const line = await serve.until(() => /loop-delay \S+ (\S+)\n/.exec(serve.stderr.slice(before)), 'the server to say how long it held its loop', 5000);
+  return Number(line[1]);
+}
 const NUMBERS = ROWS;
-const many = ROWS.toLocaleString('en-US');
+const many = ATTEMPTS.toLocaleString('en-US');
 
 /** The CPU this thread spent in `fn` (ms): what a piece held the event loop, whatever else runs on the machine. */
 function cpuMs(fn: () => void): number {
@@ -64,7 +75,7 @@ function drain(pieces: Iterable<string>): { worstMs: number; biggest: number; md
 /** The whole text of a stream's pieces. */
 const text = (pieces: Iterable<string>) => [...pieces].join('');
 
-describe(`answers of ${many} rows are written a piece at a time`, () => {
+describe('answers of 100,000 rows are written a piece at a time', () => {
   const tmp = tempDir('tel-big-');
   const dbFile = join(tmp.dir, 'big.db');
   let core: Core;
@@ -106,7 +117,7 @@ describe(`answers of ${many} rows are written a piece at a time`, () => {
     tmp.cleanup();
   });
 
-  it(`paginate=false of ${many} attempts, the inventory and a job of ${many} numbers: each piece bounded, none holding the loop for more than 100 ms of CPU`, () => {
+  it(`paginate=false of ${many} attempts, the inventory and a job of ${NUMBERS.toLocaleString('en-US')} numbers: each piece bounded, none holding the loop for more than 100 ms of CPU`, () => {
     // first, before any test builds large values whose collection would be counted in a piece's time
     const attempts = drain(streamOf(attemptsReply(new URLSearchParams('paginate=false'), (q) => listHookAttempts(core, account, q), attemptJson)).pieces);
     const numbers = drain(streamOf(numbersReply(new URLSearchParams('paginate=false'), (q) => listNumbers(core, account, q))).pieces);
@@ -128,7 +139,7 @@ describe(`answers of ${many} rows are written a piece at a time`, () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(ATTEMPTS);
   });
 
-  it(`a job's detail of ${many} numbers: the object as the store reads it`, () => {
+  it(`a job's detail of ${NUMBERS.toLocaleString('en-US')} numbers: the object as the store reads it`, () => {
     const job = findJobById(core, jobId)!;
     const detail = JSON.parse(text(jobDetailPieces(core, job)));
     expect(Object.keys(detail.successes)).toHaveLength(NUMBERS - NUMBERS / 100);
@@ -141,14 +152,15 @@ describe(`answers of ${many} rows are written a piece at a time`, () => {
     let serve: TelProcess & { url: string };
     let token: string;
     beforeAll(async () => {
-      serve = await startTelServe(dbFile);
+      // the server reports the most CPU its main thread spent without a turn (scripts/bench/lib/loop-delay.cjs)
+      serve = await startTelServeWith(dbFile, { NODE_OPTIONS: `--require ${LOOP_DELAY}` });
       token = (await httpRequest(serve.url, 'PUT', '/v2/api_auth', { data: { api_key: apiKey } })).body.auth_token;
     });
     afterAll(async () => {
       await serve?.stop();
     });
 
-    it(`paginate=false of ${many} attempts is streamed while another request is answered within 50 ms`, async () => {
+    it(`paginate=false of ${many} attempts is streamed while another request is answered all along`, async () => {
       /** Asks for the account again and again until `done()`: how long each answer took (ms). */
       const ask = async (done: (waits: number[]) => boolean) => {
         const waits: number[] = [];
@@ -163,6 +175,7 @@ describe(`answers of ${many} rows are written a piece at a time`, () => {
       };
       // what a request waits on this machine with nothing else asked of the server (others' work shares the cores)
       const idle = await ask((waits) => waits.length >= 40);
+      await heldSinceLast(serve);
       const res = await fetch(`${serve.url}/v2/accounts/${account}/webhooks/attempts?paginate=false`, { headers: { 'X-Auth-Token': token } });
       expect(res.status).toBe(200);
       let streaming = true;
@@ -170,6 +183,7 @@ describe(`answers of ${many} rows are written a piece at a time`, () => {
       const chunks: Buffer[] = [];
       for await (const chunk of res.body as unknown as AsyncIterable<Buffer>) chunks.push(chunk);
       streaming = false;
+      const held = await heldSinceLast(serve);
       const waits = await during;
       const text = Buffer.concat(chunks).toString('utf8');
       const body = JSON.parse(text);
@@ -179,12 +193,14 @@ describe(`answers of ${many} rows are written a piece at a time`, () => {
       // the revision hashes the data as written, as a whole answer's does
       const dataText = text.slice(text.indexOf('"data":') + 7, text.indexOf(',"node":'));
       expect(body.revision).toBe(createHash('md5').update(dataText).digest('hex'));
-      // the other client was answered all along, never waiting behind the whole answer: within 50 ms
-      // more than it waits when the server has nothing else to do (on a box shared with other work,
-      // one answer in a hundred may meet the scheduler's pause rather than the server's)
+      // the other client was answered all along, never waiting behind the whole answer
       expect(waits.length).toBeGreaterThanOrEqual(5);
       const sorted = [...waits].sort((a, b) => a - b);
-      expect(sorted[Math.floor(sorted.length * 0.99)]).toBeLessThan(50 + Math.max(...idle));
+      // The server, as it sees itself: never more than 100 ms of CPU without a turn (quiet, a piece takes
+      // under 20 ms; a stream made at once holds it for the whole answer, half a second and more). The
+      // other client's own waits count the machine's pauses too: checked loosely.
+      expect(held).toBeLessThan(100);
+      expect(sorted[Math.floor(sorted.length * 0.99)]).toBeLessThan(Math.max(...idle) + 500);
     });
 
     it('a client that goes away mid-answer stops the reading; HEAD answers the head alone', async () => {

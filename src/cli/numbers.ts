@@ -16,7 +16,10 @@ export function defineNumbers(numbers: Command, io: CliIo): void {
     'after',
     `\nExamples:\n  $ tel numbers pool add +14155550100 --count 100\n  $ tel numbers pool add +14155559900 --account "Reseller Co"\n  $ tel numbers pool list --prefix +1415\n  $ tel numbers list --account "Shop"\n\nThe pool is what the simulated carrier offers: an account searches the pool it is offered\n(its own, else its reseller's; the master account's by default) with\nGET /v2/accounts/{id}/phone_numbers?prefix=415 and buys with PUT …/phone_numbers/{number}/activate.\nA number released goes back to the pool it came from.`,
   );
-  const pool = numbers.command('pool').description("the simulated carrier's pool of numbers accounts search and buy from");
+  const pool = numbers
+    .command('pool')
+    .description("the simulated carrier's pool of numbers accounts search and buy from")
+    .addHelpText('after', '\nExamples:\n  $ tel numbers pool add +14155550100 --count 100\n  $ tel numbers pool list --prefix +1415\n  $ tel numbers pool remove +14155550100');
 
   withGlobals(pool.command('add <numbers...>'))
     .description('offer numbers to an account and the accounts it resells to (default: the master account, which offers them to all)')

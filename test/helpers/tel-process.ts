@@ -28,8 +28,8 @@ export async function until<T>(fn: () => Awaitable<T | undefined | false | null>
 }
 
 /** Starts `tel …args` on the project's Node and follows its output. */
-export function startTel(args: string[]): TelProcess {
-  const child = spawn(process.execPath, [TEL_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startTel(args: string[], env?: NodeJS.ProcessEnv): TelProcess {
+  const child = spawn(process.execPath, [TEL_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : undefined });
   const p: TelProcess = {
     child,
     stdout: '',
@@ -69,7 +69,12 @@ export async function startTelSink(db: string, ...options: string[]): Promise<Te
 
 /** Starts `tel serve` on a free port of the database; resolves once it listens, with its URL. */
 export async function startTelServe(db: string, ...options: string[]): Promise<TelProcess & { url: string }> {
-  const p = startTel(['serve', '--db', db, '--port', '0', ...options]);
+  return startTelServeWith(db, {}, ...options);
+}
+
+/** `tel serve` as startTelServe starts it, with more in its environment (NODE_OPTIONS, say). */
+export async function startTelServeWith(db: string, env: NodeJS.ProcessEnv, ...options: string[]): Promise<TelProcess & { url: string }> {
+  const p = startTel(['serve', '--db', db, '--port', '0', ...options], env);
   const url = await p.until(() => /tel listening on (http:\/\/\S+)/.exec(p.stdout)?.[1], 'tel serve to listen', 20_000);
   return Object.assign(p, { url });
 }

@@ -5,7 +5,7 @@ import { dataObject, ifMatchOf } from '../../http/request.js';
 import { deletedAnswer, documentAnswer } from '../../http/answers.js';
 import { getAccount } from '../accounts/service.js';
 import { publicDoc } from '../documents/store.js';
-import { loginAttemptRoutes } from '../auth/attempt-routes.js';
+import { loginAttemptRoutes } from '../auth/routes.js';
 import { multiFactorProviderSchema } from './schema.js';
 import { changeSystemProvider, providers, providersSummary, SYSTEM_AUTH, systemProvider, systemProviders } from './service.js';
 

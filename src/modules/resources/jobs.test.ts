@@ -193,7 +193,11 @@ describe('bulk number jobs', () => {
     expect(detail).toMatchObject({ id, resource_id: resourceId, numbers, status: 'complete', total: 9, processed: 9, name });
     expect(Object.keys(detail.successes)).toEqual(['+14155550180', '+14155550181', '+14155550182']);
     const inventory = await srv.request('GET', `/v2/accounts/${sub.id}/phone_numbers`, { token });
-    for (const n of ['+14155550180', '+14155550181']) expect(detail.successes[n]).toEqual(inventory.body.data.numbers[n]);
+    // as the inventory shows it, but for what the listing works out for its caller (features_available)
+    for (const n of ['+14155550180', '+14155550181']) {
+      const { features_available: _caller, ...listed } = inventory.body.data.numbers[n];
+      expect(detail.successes[n]).toEqual(listed);
+    }
     expect(detail.successes['+14155550180']).toMatchObject({ assigned_to: sub.id, state: 'reserved', resource_id: resourceId, job_id: id, features: [] });
     expect(detail.successes['+14155550182']).toEqual({ state: 'released' });
     expect(detail.errors).toEqual({

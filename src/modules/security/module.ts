@@ -3,7 +3,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 import { authOf, dataObject } from '../../http/request.js';
 import { AUTH_CATEGORY } from '../auth/auth-modules.js';
-import { loginAttemptRoutes } from '../auth/attempt-routes.js';
+import { loginAttemptRoutes } from '../auth/routes.js';
 import { accountAuthConfigSchema } from './schema.js';
 import { availableAuthMethods, changeSecurity, deleteSecurity, securityOf } from './service.js';
 
