@@ -196,10 +196,11 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
       // the other client was answered all along, never waiting behind the whole answer
       expect(waits.length).toBeGreaterThanOrEqual(5);
       const sorted = [...waits].sort((a, b) => a - b);
-      // The server, as it sees itself: never more than 100 ms of CPU without a turn (quiet, a piece takes
-      // under 20 ms; a stream made at once holds it for the whole answer, half a second and more). The
-      // other client's own waits count the machine's pauses too: checked loosely.
-      expect(held).toBeLessThan(100);
+      // The server, as it sees itself: never 300 ms of CPU without a turn (a piece takes under 20 ms,
+      // a collection of the heap an answer this large leaves has taken 100; a stream made at once holds
+      // it for the whole answer, over a second). The other client's own waits count the machine's
+      // pauses too: checked loosely.
+      expect(held).toBeLessThan(300);
       expect(sorted[Math.floor(sorted.length * 0.99)]).toBeLessThan(Math.max(...idle) + 500);
     });
 
