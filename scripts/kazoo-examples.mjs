@@ -258,7 +258,7 @@ const ID_KEYS = { owner_id: 'USER_ID', device_id: 'DEVICE_ID', vmbox_id: 'VM_BOX
  * (`{ACCOUNT_ID}`) and in it the documents the example names, made from the page's own create
  * request when it shows one (so that a fetch answers the document the page created).
  */
-function fixtures(env, pageBodies) {
+function fixtures(env, pageBodies, example) {
   const { token, master } = env;
   const values = {
     AUTH_TOKEN: token,
@@ -272,7 +272,14 @@ function fixtures(env, pageBodies) {
     NODE: 'node',
     // a key of a storage's attachments (Kazoo's 32 hex digits)
     UUID: md5('examples'),
+    // a number search: the first two numbers of 415 on offer
+    PREFIX: '415',
+    QUANTITY: '2',
+    OFFSET: '0',
+    COUNTRY: 'US',
   };
+  // multi_factor.md's {CONFIG_ID} is a provider's configuration, not a system category
+  if (example.file === 'multi_factor.md') delete values.CONFIG_ID;
   const made = new Map();
   const account = () => get('ACCOUNT_ID');
   const acc = async () => `/v2/accounts/${await account()}`;
@@ -332,6 +339,39 @@ function fixtures(env, pageBodies) {
       return (await must(token, 'PUT', '/v2/rates', { prefix, iso_country_code: 'US', description: 'Example', rate_cost: 0.1 })).id;
     },
     SCHEMA_NAME: async () => 'devices',
+    // a multi-factor provider's configuration, the system's or the account's, as the page creates one
+    CONFIG_ID: async () =>
+      // the page's fetch of a system provider shows the system's default one
+      example.method === 'GET' && example.path.startsWith('/v2/multi_factor')
+        ? 'duo'
+        : example.path.startsWith('/v2/multi_factor')
+        ? (await must(token, 'PUT', '/v2/multi_factor', pageBodies.writes['PUT /v2/multi_factor'])).id
+        : (await must(token, 'PUT', `${await acc()}/multi_factor`, pageBodies.writes['PUT /v2/accounts/{ACCOUNT_ID}/multi_factor'])).id,
+    // a number of the account, or a new one when the example makes it (adds, ports in or reserves it)
+    PHONE_NUMBER: async () => {
+      const number = `+1415556${String(serial++ % 10000).padStart(4, '0')}`;
+      const makes = example.method === 'PUT' && /\{PHONE_NUMBER\}(\/(port|reserve))?$/.test(example.path);
+      if (!makes) await must(token, 'PUT', `${await acc()}/phone_numbers/${number}`, {});
+      return number;
+    },
+    // a ledger (a source service) holding one entry, the page's per-minute call
+    LEDGER_ID: async () => {
+      await get('LEDGER_ENTRY_ID');
+      return 'per-minute-voip';
+    },
+    LEDGER_ENTRY_ID: async () => {
+      const entry = { amount: 6, description: 'US Hollywood', source: { service: 'per-minute-voip', id: unique('call') }, usage: { type: 'voice', quantity: 3, unit: 'sec' }, period: { start: 63_900_000_000 } };
+      return (await must(token, 'PUT', `${await acc()}/ledgers/debit`, entry)).id;
+    },
+    // a failed login of one of the account's users, as security/attempts logs it
+    ATTEMPT_ID: async () => {
+      if (example.file !== 'security.md') return undefined;
+      const username = unique('login');
+      await create('users', { username, password: 'Secret-passw0rd' });
+      const name = (await call(token, 'GET', await acc())).body.data.name;
+      await call(undefined, 'PUT', '/v2/user_auth', { data: { credentials: md5(`${username}:wrong-password`), account_name: name } });
+      return (await call(token, 'GET', `${await acc()}/security/attempts`)).body.data?.[0]?.id;
+    },
     domain: async () => {
       const domain = `${unique('wl')}.example.com`;
       await must(token, 'PUT', `${await acc()}/whitelabel`, { domain, company_name: 'Example' });
@@ -399,6 +439,16 @@ const BEFORE = [
       return must(token, method, fill(path, values), JSON.parse(fill(JSON.stringify(pageBodies.writes[`${method} ${path}`]), values)));
     },
   })),
+  {
+    // the page's number takes a CNAM: the system lets its local numbers take outside providers' features (knm_providers, local_feature_override)
+    example: /^phone_numbers\.md (POST|PATCH) \/v2\/accounts\/\{ACCOUNT_ID\}\/phone_numbers\/\{PHONE_NUMBER\}$/,
+    run: async (_fx, token) => must(token, 'POST', '/v2/system_configs/number_manager', { default: { local_feature_override: true } }),
+  },
+  {
+    // the page changes and removes the settings its POST made
+    example: /^security\.md (PATCH|DELETE) \/v2\/accounts\/\{ACCOUNT_ID\}\/security$/,
+    run: async (fx, token, _example, pageBodies) => must(token, 'POST', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/security`, pageBodies.writes['POST /v2/accounts/{ACCOUNT_ID}/security']),
+  },
   {
     example: /^apps_store\.md (POST|DELETE) \/v2\/accounts\/\{ACCOUNT_ID\}\/apps_store\/\{APP_ID\}$/,
     run: async (fx, token) => must(token, 'PUT', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/apps_store/${await fx.get('APP_ID')}`, { allowed_users: 'all' }),
@@ -587,7 +637,16 @@ const EXPLAINED = [
   { example: 'quickcall.md *', path: 'data.custom_application_vars', why: "cb_quickcall originate_quickcall/3 sends Custom-Application-Vars (cb_modules_util:cavs_from_context/1), {} when the request names none" },
   { example: 'registrations.md GET /v2/accounts/{ACCOUNT_ID}/registrations', path: '<envelope>.page_size', why: 'cb_registrations validate/1 answers through crossbar_util:response/2, which sets no page_size (no crossbar_view)' },
   { example: 'sms.md PUT /v2/accounts/{ACCOUNT_ID}/sms', path: 'data.account_id', what: 'extra', why: 'cb_sms create_request/1 sets Account-ID on the request put/1 answers (kz_api:remove_defaults/1 keeps it)' },
+  { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers/{LEDGER_ID}?created_from=11111111&created_to=22222222', path: 'status', why: "crossbar_view:time_range/5 refuses a window wider than crossbar.maximum_range (31 days and an hour): the page's 11111111 to 22222222 spans 128 days" },
+  ...['metadata', 'executor', 'audit'].map((field) => ({
+    example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers/{LEDGER_ID}/{LEDGER_ENTRY_ID}',
+    path: `data.${field}`,
+    what: 'extra',
+    why: 'cb_ledgers put/2 stores metadata, audit and executor with every credit and debit (kz_ledger:set_metadata/2, set_audit/2, set_executor_trigger/2)',
+  })),
+  { example: 'security.md GET /v2/security', path: 'data', why: 'cb_security summary_available/1 answers available_auth_methods (?AVAILABLE_AUTH_METHODS): the page names it available_auth_modules' },
   // the page's own data, not a shape
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security', path: 'data.inherited_config.auth_modules.cb_user_auth.multi_factor', why: "the page's parent account set a multi-factor login for cb_user_auth (crossbar_auth:get_inherited_config/1 answers what the parents set); the replay's parents set none" },
   { example: 'configs.md *', path: 'data', what: 'missing', why: "the page's account inherits its system's conferences settings (cb_configs merges the system's default node); the lab's system holds none" },
   { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers', path: 'data', why: `ledgers are keyed by the sources that billed the page's account; tel bills nothing (${DIFF})` },
   { example: '*', path: 'data.ui_metadata', what: 'missing', why: "the page's document was saved by Monster UI (ui_metadata is kept when sent)" },
@@ -606,6 +665,9 @@ const EXPLAINED = [
   { example: 'system_configs.md *', path: 'data', why: `a system category is answered as stored, every node whole (${DIFF})` },
   { example: 'webhooks.md GET /v2/webhooks', path: 'data[].modifiers', why: `the notifications hook's type modifier lists the notifications tel sends (${DIFF})` },
   { example: '*', path: '<envelope>.tokens', what: 'missing', why: `Kazoo's per-account request bucket; tel meters no requests (${DIFF})` },
+  { example: 'multi_factor.md GET /v2/accounts/{ACCOUNT_ID}/multi_factor/attempts/{ATTEMPT_ID}', path: 'status', why: `tel asks no second factor at login, so it logs no multi-factor attempt to fetch (${DIFF})` },
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security/attempts/{ATTEMPT_ID}', path: 'data.client_headers', why: `a login attempt keeps of the request's headers only user-agent (${DIFF})` },
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security/attempts/{ATTEMPT_ID}', path: 'data.metadata', why: `a login attempt keeps not the request's document (${DIFF})` },
   { example: 'sms.md PUT /v2/accounts/{ACCOUNT_ID}/sms', path: 'data.id', what: 'extra', why: `the stored message's id, to fetch it by (${DIFF})` },
   { example: 'quickcall.md *', path: 'data.endpoints[]', what: 'missing', why: `a quickcall's endpoints are the simulated switch's: no codecs, presence, SIP headers nor the channel variables kz_endpoint:build/3 adds for a switch (${DIFF})` },
 ];
@@ -726,7 +788,7 @@ async function main() {
         }
         // a token of its own: an example may revoke the token it is sent with (DELETE token_auth)
         const own = await call(undefined, 'PUT', '/v2/api_auth', { data: { api_key: server.apiKey } });
-        const fx = fixtures({ ...env, token: own.body.auth_token }, pageBodies);
+        const fx = fixtures({ ...env, token: own.body.auth_token }, pageBodies, example);
         const query = queryOf(example);
         const wanted = new Set([...placeholdersIn(example.path), ...placeholdersIn(query), ...placeholdersIn(example.curl)]);
         // a listing is seeded with one document of what it lists
