@@ -340,20 +340,16 @@ function fixtures(env, pageBodies, example) {
     },
     SCHEMA_NAME: async () => 'devices',
     // a multi-factor provider's configuration, the system's or the account's, as the page creates one
-    CONFIG_ID: async () =>
+    CONFIG_ID: async () => {
+      if (!example.path.startsWith('/v2/multi_factor')) return (await must(token, 'PUT', `${await acc()}/multi_factor`, pageBodies.writes['PUT /v2/accounts/{ACCOUNT_ID}/multi_factor'])).id;
       // the page's fetch of a system provider shows the system's default one
-      example.method === 'GET' && example.path.startsWith('/v2/multi_factor')
-        ? 'duo'
-        : example.path.startsWith('/v2/multi_factor')
-        ? (await must(token, 'PUT', '/v2/multi_factor', pageBodies.writes['PUT /v2/multi_factor'])).id
-        : (await must(token, 'PUT', `${await acc()}/multi_factor`, pageBodies.writes['PUT /v2/accounts/{ACCOUNT_ID}/multi_factor'])).id,
-    // a number of the account, or a new one when the example makes it (adds, ports in or reserves it)
-    PHONE_NUMBER: async () => {
-      const number = `+1415556${String(serial++ % 10000).padStart(4, '0')}`;
-      const makes = example.method === 'PUT' && /\{PHONE_NUMBER\}(\/(port|reserve))?$/.test(example.path);
-      if (!makes) await must(token, 'PUT', `${await acc()}/phone_numbers/${number}`, {});
-      return number;
+      if (example.method === 'GET') return 'duo';
+      return (await must(token, 'PUT', '/v2/multi_factor', pageBodies.writes['PUT /v2/multi_factor'])).id;
     },
+    PHONE_NUMBER: async () => phoneNumber(/\{PHONE_NUMBER\}(\/(port|reserve))?$/),
+    PHONE_NUMBER1: async () => phoneNumber(/\/collection$/),
+    PHONE_NUMBER2: async () => phoneNumber(/\/collection$/),
+    PHONE_NUMBER3: async () => phoneNumber(/\/collection$/),
     // a ledger (a source service) holding one entry, the page's per-minute call
     LEDGER_ID: async () => {
       await get('LEDGER_ENTRY_ID');
@@ -378,6 +374,12 @@ function fixtures(env, pageBodies, example) {
       return domain;
     },
   };
+  /** A number of the account, or a new one when the example makes it (a PUT of a path `makes` matches: adds, ports in or reserves it). */
+  async function phoneNumber(makes) {
+    const number = `+1415556${String(serial++ % 10000).padStart(4, '0')}`;
+    if (example.method !== 'PUT' || !makes.test(example.path)) await must(token, 'PUT', `${await acc()}/phone_numbers/${number}`, {});
+    return number;
+  }
   async function get(name) {
     if (name in values) return values[name];
     if (!makers[name]) return undefined;
@@ -501,7 +503,7 @@ const ENVELOPE_ALWAYS = new Set(['auth_token', 'data', 'node', 'request_id', 're
 const LISTING_ENVELOPE = new Set(['page_size', 'start_key', 'next_start_key']);
 
 /** A key that is a value rather than a name: a number, an id, a host name, a placeholder. */
-const VALUE_KEY = /^(\+?\d+|[0-9a-f]{32}|\{[A-Z_]+\}|.*\..*)$/;
+const VALUE_KEY = /^(\+?\d+|[0-9a-f]{32}|\{[A-Z0-9_]+\}?|.*\..*)$/;
 const isMap = (o) => {
   const keys = Object.keys(o);
   return keys.length > 0 && keys.filter((k) => VALUE_KEY.test(k)).length * 2 > keys.length;
@@ -581,7 +583,10 @@ const DIFF = 'docs/kazoo-differences.md';
 const READ_ONLY = "crossbar_doc:handle_json_success/3 adds _read_only.deleted to every deletion it answers (crossbar_doc:delete/2)";
 const VIEW_FLAGS = (view) => `Kazoo's ${view} view emits flags (doc.flags || [])`;
 const METADATA = 'kzd_box_message:build_metadata_object/7 stores from_user, from_realm, to_user and to_realm in the metadata fetched';
+const PUBLIC_NUMBER = "knm_phone_number:to_public_json/1 answers state, used_by and features at the root, and _read_only.features as {available, settings} with carrier_module: the page's answer predates it";
 const EXPLAINED = [
+  ...['state', 'used_by', 'features', 'features_available', 'carrier_module'].map((field) => ({ example: 'phone_numbers.md *', path: `data._read_only.${field}`, why: PUBLIC_NUMBER })),
+  ...['state', 'used_by', 'features', 'features_available', 'carrier_module'].map((field) => ({ example: 'phone_numbers.md *', path: `data.success{}[]._read_only.${field}`, why: PUBLIC_NUMBER })),
   // the source answers otherwise than its page shows
   { example: 'user_authentication.md PUT /v2/user_auth/recovery', path: 'status', why: "Kazoo's user_auth_recovery.json refuses the page's placeholder {UI_URL} (ui_url: at least 14 characters)" },
   { example: 'user_authentication.md POST /v2/user_auth/recovery', path: 'status', why: "Kazoo's user_auth_recovery_reset.json refuses the page's placeholder {RESET_ID} (reset_id: 40 to 250 hex digits)" },
@@ -645,8 +650,17 @@ const EXPLAINED = [
     why: 'cb_ledgers put/2 stores metadata, audit and executor with every credit and debit (kz_ledger:set_metadata/2, set_audit/2, set_executor_trigger/2)',
   })),
   { example: 'security.md GET /v2/security', path: 'data', why: 'cb_security summary_available/1 answers available_auth_methods (?AVAILABLE_AUTH_METHODS): the page names it available_auth_modules' },
+  { example: 'phone_numbers.md *', path: 'data.error', what: 'extra', why: 'cb_phone_numbers set_response/3 answers a collection\'s error beside its success, empty when none failed' },
+  { example: 'phone_numbers.md GET /v2/accounts/{ACCOUNT_ID}/phone_numbers/classifiers', path: 'data.emergency.emergency', what: 'extra', why: "knm_converters' default emergency classifier is marked emergency: true" },
+  { example: 'phone_numbers.md POST /v2/accounts/{ACCOUNT_ID}/phone_numbers/fix/{PHONE_NUMBER}', path: 'data', why: 'cb_phone_numbers post/3 answers {} for a fix of one number (crossbar_util:response(kz_json:new(), Context)): the page shows the number' },
   // the page's own data, not a shape
-  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security', path: 'data.inherited_config.auth_modules.cb_user_auth.multi_factor', why: "the page's parent account set a multi-factor login for cb_user_auth (crossbar_auth:get_inherited_config/1 answers what the parents set); the replay's parents set none" },
+  ...['used_by', 'features', 'cnam', 'my_own_field'].map((field) => ({
+    example: 'phone_numbers.md *',
+    path: `data.${field}`,
+    what: 'missing',
+    why: "the page's number was given a cnam, features and my_own_field by the page's earlier requests, and a callflow used it; to_public_json/1 leaves empty features and used_by out (props:filter_empty/1)",
+  })),
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security', path: 'data.inherited_config.auth_modules.cb_user_auth.multi_factor', why: "the page's system or parent accounts set a multi-factor login for cb_user_auth (crossbar_auth:get_inherited_config/1 answers what they set); system_config.crossbar.auth's default sets none, nor does the replay" },
   { example: 'configs.md *', path: 'data', what: 'missing', why: "the page's account inherits its system's conferences settings (cb_configs merges the system's default node); the lab's system holds none" },
   { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers', path: 'data', why: `ledgers are keyed by the sources that billed the page's account; tel bills nothing (${DIFF})` },
   { example: '*', path: 'data.ui_metadata', what: 'missing', why: "the page's document was saved by Monster UI (ui_metadata is kept when sent)" },
@@ -660,7 +674,6 @@ const EXPLAINED = [
   { example: 'apps_store.md POST /v2/accounts/{ACCOUNT_ID}/apps_store/{APP_ID}', path: 'data.users', why: DIFF },
   { example: 'auth.md *', path: 'data', what: 'extra', why: DIFF },
   { example: 'user_authentication.md PUT /v2/user_auth', path: 'data', what: 'extra', why: DIFF },
-  { example: 'phone_numbers.md *', path: 'data', why: `number searches (prefix, quantity) are not served: the account's numbers are listed (${DIFF})` },
   { example: 'resources.md *', path: 'data', what: 'extra', why: `the specification's resource and job shapes (${DIFF})` },
   { example: 'system_configs.md *', path: 'data', why: `a system category is answered as stored, every node whole (${DIFF})` },
   { example: 'webhooks.md GET /v2/webhooks', path: 'data[].modifiers', why: `the notifications hook's type modifier lists the notifications tel sends (${DIFF})` },
