@@ -18,9 +18,11 @@
 // docs/kazoo-differences.md). The summary line counts the examples matched as shown; unexplained
 // misses are printed, and the exit code is 1 when there are any. A developer's tool: CI has no
 // Kazoo checkout.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startEphemeralTel } from './lib/ephemeral-tel.mjs';
 
 function usage(message) {
@@ -258,7 +260,7 @@ const ID_KEYS = { owner_id: 'USER_ID', device_id: 'DEVICE_ID', vmbox_id: 'VM_BOX
  * (`{ACCOUNT_ID}`) and in it the documents the example names, made from the page's own create
  * request when it shows one (so that a fetch answers the document the page created).
  */
-function fixtures(env, pageBodies) {
+function fixtures(env, pageBodies, example) {
   const { token, master } = env;
   const values = {
     AUTH_TOKEN: token,
@@ -272,7 +274,14 @@ function fixtures(env, pageBodies) {
     NODE: 'node',
     // a key of a storage's attachments (Kazoo's 32 hex digits)
     UUID: md5('examples'),
+    // a number search: the first two numbers of 415 on offer
+    PREFIX: '415',
+    QUANTITY: '2',
+    OFFSET: '0',
+    COUNTRY: 'US',
   };
+  // multi_factor.md's {CONFIG_ID} is a provider's configuration, not a system category
+  if (example.file === 'multi_factor.md') delete values.CONFIG_ID;
   const made = new Map();
   const account = () => get('ACCOUNT_ID');
   const acc = async () => `/v2/accounts/${await account()}`;
@@ -332,12 +341,47 @@ function fixtures(env, pageBodies) {
       return (await must(token, 'PUT', '/v2/rates', { prefix, iso_country_code: 'US', description: 'Example', rate_cost: 0.1 })).id;
     },
     SCHEMA_NAME: async () => 'devices',
+    // a multi-factor provider's configuration, the system's or the account's, as the page creates one
+    CONFIG_ID: async () => {
+      if (!example.path.startsWith('/v2/multi_factor')) return (await must(token, 'PUT', `${await acc()}/multi_factor`, pageBodies.writes['PUT /v2/accounts/{ACCOUNT_ID}/multi_factor'])).id;
+      // the page's fetch of a system provider shows the system's default one
+      if (example.method === 'GET') return 'duo';
+      return (await must(token, 'PUT', '/v2/multi_factor', pageBodies.writes['PUT /v2/multi_factor'])).id;
+    },
+    PHONE_NUMBER: async () => phoneNumber(/\{PHONE_NUMBER\}(\/(port|reserve))?$/),
+    PHONE_NUMBER1: async () => phoneNumber(/\/collection$/),
+    PHONE_NUMBER2: async () => phoneNumber(/\/collection$/),
+    PHONE_NUMBER3: async () => phoneNumber(/\/collection$/),
+    // a ledger (a source service) holding one entry, the page's per-minute call
+    LEDGER_ID: async () => {
+      await get('LEDGER_ENTRY_ID');
+      return 'per-minute-voip';
+    },
+    LEDGER_ENTRY_ID: async () => {
+      const entry = { amount: 6, description: 'US Hollywood', source: { service: 'per-minute-voip', id: unique('call') }, usage: { type: 'voice', quantity: 3, unit: 'sec' }, period: { start: 63_900_000_000 } };
+      return (await must(token, 'PUT', `${await acc()}/ledgers/debit`, entry)).id;
+    },
+    // a failed login of one of the account's users, as security/attempts logs it
+    ATTEMPT_ID: async () => {
+      if (example.file !== 'security.md') return undefined;
+      const username = unique('login');
+      await create('users', { username, password: 'Secret-passw0rd' });
+      const name = (await call(token, 'GET', await acc())).body.data.name;
+      await call(undefined, 'PUT', '/v2/user_auth', { data: { credentials: md5(`${username}:wrong-password`), account_name: name } });
+      return (await call(token, 'GET', `${await acc()}/security/attempts`)).body.data?.[0]?.id;
+    },
     domain: async () => {
       const domain = `${unique('wl')}.example.com`;
       await must(token, 'PUT', `${await acc()}/whitelabel`, { domain, company_name: 'Example' });
       return domain;
     },
   };
+  /** A number of the account, or a new one when the example makes it (a PUT of a path `makes` matches: adds, ports in or reserves it). */
+  async function phoneNumber(makes) {
+    const number = `+1415556${String(serial++ % 10000).padStart(4, '0')}`;
+    if (example.method !== 'PUT' || !makes.test(example.path)) await must(token, 'PUT', `${await acc()}/phone_numbers/${number}`, {});
+    return number;
+  }
   async function get(name) {
     if (name in values) return values[name];
     if (!makers[name]) return undefined;
@@ -400,6 +444,16 @@ const BEFORE = [
     },
   })),
   {
+    // the page's number takes a CNAM: the system lets its local numbers take outside providers' features (knm_providers, local_feature_override)
+    example: /^phone_numbers\.md (POST|PATCH) \/v2\/accounts\/\{ACCOUNT_ID\}\/phone_numbers\/\{PHONE_NUMBER\}$/,
+    run: async (_fx, token) => must(token, 'POST', '/v2/system_configs/number_manager', { default: { local_feature_override: true } }),
+  },
+  {
+    // the page changes and removes the settings its POST made
+    example: /^security\.md (PATCH|DELETE) \/v2\/accounts\/\{ACCOUNT_ID\}\/security$/,
+    run: async (fx, token, _example, pageBodies) => must(token, 'POST', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/security`, pageBodies.writes['POST /v2/accounts/{ACCOUNT_ID}/security']),
+  },
+  {
     example: /^apps_store\.md (POST|DELETE) \/v2\/accounts\/\{ACCOUNT_ID\}\/apps_store\/\{APP_ID\}$/,
     run: async (fx, token) => must(token, 'PUT', `/v2/accounts/${await fx.get('ACCOUNT_ID')}/apps_store/${await fx.get('APP_ID')}`, { allowed_users: 'all' }),
   },
@@ -451,7 +505,7 @@ const ENVELOPE_ALWAYS = new Set(['auth_token', 'data', 'node', 'request_id', 're
 const LISTING_ENVELOPE = new Set(['page_size', 'start_key', 'next_start_key']);
 
 /** A key that is a value rather than a name: a number, an id, a host name, a placeholder. */
-const VALUE_KEY = /^(\+?\d+|[0-9a-f]{32}|\{[A-Z_]+\}|.*\..*)$/;
+const VALUE_KEY = /^(\+?\d+|[0-9a-f]{32}|\{[A-Z0-9_]+\}?|.*\..*)$/;
 const isMap = (o) => {
   const keys = Object.keys(o);
   return keys.length > 0 && keys.filter((k) => VALUE_KEY.test(k)).length * 2 > keys.length;
@@ -531,7 +585,10 @@ const DIFF = 'docs/kazoo-differences.md';
 const READ_ONLY = "crossbar_doc:handle_json_success/3 adds _read_only.deleted to every deletion it answers (crossbar_doc:delete/2)";
 const VIEW_FLAGS = (view) => `Kazoo's ${view} view emits flags (doc.flags || [])`;
 const METADATA = 'kzd_box_message:build_metadata_object/7 stores from_user, from_realm, to_user and to_realm in the metadata fetched';
+const PUBLIC_NUMBER = "knm_phone_number:to_public_json/1 answers state, used_by and features at the root, and _read_only.features as {available, settings} with carrier_module: the page's answer predates it";
 const EXPLAINED = [
+  ...['state', 'used_by', 'features', 'features_available', 'carrier_module'].map((field) => ({ example: 'phone_numbers.md *', path: `data._read_only.${field}`, why: PUBLIC_NUMBER })),
+  ...['state', 'used_by', 'features', 'features_available', 'carrier_module'].map((field) => ({ example: 'phone_numbers.md *', path: `data.success{}[]._read_only.${field}`, why: PUBLIC_NUMBER })),
   // the source answers otherwise than its page shows
   { example: 'user_authentication.md PUT /v2/user_auth/recovery', path: 'status', why: "Kazoo's user_auth_recovery.json refuses the page's placeholder {UI_URL} (ui_url: at least 14 characters)" },
   { example: 'user_authentication.md POST /v2/user_auth/recovery', path: 'status', why: "Kazoo's user_auth_recovery_reset.json refuses the page's placeholder {RESET_ID} (reset_id: 40 to 250 hex digits)" },
@@ -587,7 +644,26 @@ const EXPLAINED = [
   { example: 'quickcall.md *', path: 'data.custom_application_vars', why: "cb_quickcall originate_quickcall/3 sends Custom-Application-Vars (cb_modules_util:cavs_from_context/1), {} when the request names none" },
   { example: 'registrations.md GET /v2/accounts/{ACCOUNT_ID}/registrations', path: '<envelope>.page_size', why: 'cb_registrations validate/1 answers through crossbar_util:response/2, which sets no page_size (no crossbar_view)' },
   { example: 'sms.md PUT /v2/accounts/{ACCOUNT_ID}/sms', path: 'data.account_id', what: 'extra', why: 'cb_sms create_request/1 sets Account-ID on the request put/1 answers (kz_api:remove_defaults/1 keeps it)' },
+  { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers/{LEDGER_ID}?created_from=11111111&created_to=22222222', path: 'status', why: "crossbar_view:time_range/5 refuses a window wider than crossbar.maximum_range (31 days and an hour): the page's 11111111 to 22222222 spans 128 days" },
+  ...['metadata', 'executor', 'audit'].map((field) => ({
+    example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers/{LEDGER_ID}/{LEDGER_ENTRY_ID}',
+    path: `data.${field}`,
+    what: 'extra',
+    why: 'cb_ledgers put/2 stores metadata, audit and executor with every credit and debit (kz_ledger:set_metadata/2, set_audit/2, set_executor_trigger/2)',
+  })),
+  { example: 'security.md GET /v2/security', path: 'data', why: 'cb_security summary_available/1 answers available_auth_methods (?AVAILABLE_AUTH_METHODS): the page names it available_auth_modules' },
+  { example: 'phone_numbers.md GET /v2/phone_numbers?prefix={PREFIX}&quantity={QUANTITY}&offset={OFFSET}&country={COUNTRY}', path: 'data[]', why: "knm_search:next/1 answers each number found as {number, state}, as the account's search shows: the page's rows are an older carrier module's" },
+  { example: 'phone_numbers.md *', path: 'data.error', what: 'extra', why: 'cb_phone_numbers set_response/3 answers a collection\'s error beside its success, empty when none failed' },
+  { example: 'phone_numbers.md GET /v2/accounts/{ACCOUNT_ID}/phone_numbers/classifiers', path: 'data.emergency.emergency', what: 'extra', why: "knm_converters' default emergency classifier is marked emergency: true" },
+  { example: 'phone_numbers.md POST /v2/accounts/{ACCOUNT_ID}/phone_numbers/fix/{PHONE_NUMBER}', path: 'data', why: 'cb_phone_numbers post/3 answers {} for a fix of one number (crossbar_util:response(kz_json:new(), Context)): the page shows the number' },
   // the page's own data, not a shape
+  ...['used_by', 'features', 'cnam', 'my_own_field'].map((field) => ({
+    example: 'phone_numbers.md *',
+    path: `data.${field}`,
+    what: 'missing',
+    why: "the page's number was given a cnam, features and my_own_field by the page's earlier requests, and a callflow used it; to_public_json/1 leaves empty features and used_by out (props:filter_empty/1)",
+  })),
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security', path: 'data.inherited_config.auth_modules.cb_user_auth.multi_factor', why: "the page's system or parent accounts set a multi-factor login for cb_user_auth (crossbar_auth:get_inherited_config/1 answers what they set); system_config.crossbar.auth's default sets none, nor does the replay" },
   { example: 'configs.md *', path: 'data', what: 'missing', why: "the page's account inherits its system's conferences settings (cb_configs merges the system's default node); the lab's system holds none" },
   { example: 'ledgers.md GET /v2/accounts/{ACCOUNT_ID}/ledgers', path: 'data', why: `ledgers are keyed by the sources that billed the page's account; tel bills nothing (${DIFF})` },
   { example: '*', path: 'data.ui_metadata', what: 'missing', why: "the page's document was saved by Monster UI (ui_metadata is kept when sent)" },
@@ -601,11 +677,13 @@ const EXPLAINED = [
   { example: 'apps_store.md POST /v2/accounts/{ACCOUNT_ID}/apps_store/{APP_ID}', path: 'data.users', why: DIFF },
   { example: 'auth.md *', path: 'data', what: 'extra', why: DIFF },
   { example: 'user_authentication.md PUT /v2/user_auth', path: 'data', what: 'extra', why: DIFF },
-  { example: 'phone_numbers.md *', path: 'data', why: `number searches (prefix, quantity) are not served: the account's numbers are listed (${DIFF})` },
   { example: 'resources.md *', path: 'data', what: 'extra', why: `the specification's resource and job shapes (${DIFF})` },
   { example: 'system_configs.md *', path: 'data', why: `a system category is answered as stored, every node whole (${DIFF})` },
   { example: 'webhooks.md GET /v2/webhooks', path: 'data[].modifiers', why: `the notifications hook's type modifier lists the notifications tel sends (${DIFF})` },
   { example: '*', path: '<envelope>.tokens', what: 'missing', why: `Kazoo's per-account request bucket; tel meters no requests (${DIFF})` },
+  { example: 'multi_factor.md GET /v2/accounts/{ACCOUNT_ID}/multi_factor/attempts/{ATTEMPT_ID}', path: 'status', why: `tel asks no second factor at login, so it logs no multi-factor attempt to fetch (${DIFF})` },
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security/attempts/{ATTEMPT_ID}', path: 'data.client_headers', why: `a login attempt keeps of the request's headers only user-agent (${DIFF})` },
+  { example: 'security.md GET /v2/accounts/{ACCOUNT_ID}/security/attempts/{ATTEMPT_ID}', path: 'data.metadata', why: `a login attempt keeps not the request's document (${DIFF})` },
   { example: 'sms.md PUT /v2/accounts/{ACCOUNT_ID}/sms', path: 'data.id', what: 'extra', why: `the stored message's id, to fetch it by (${DIFF})` },
   { example: 'quickcall.md *', path: 'data.endpoints[]', what: 'missing', why: `a quickcall's endpoints are the simulated switch's: no codecs, presence, SIP headers nor the channel variables kz_endpoint:build/3 adds for a switch (${DIFF})` },
 ];
@@ -704,6 +782,8 @@ async function main() {
   const results = [];
   const skipped = [];
   try {
+    // the simulated carrier offers numbers of 415 (phone_numbers.md searches them): added to the pool as a lab's owner adds them
+    if (server.db) execFileSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), '../bin/tel.js'), '--db', server.db, 'numbers', 'pool', 'add', '+14155550100', '--count', '10'], { stdio: 'ignore' });
     const login = await call(undefined, 'PUT', '/v2/api_auth', { data: { api_key: server.apiKey } });
     if (login.status !== 201 && login.status !== 200) throw new Error(`api_auth answered ${login.status}`);
     const master = login.body.data.account_id;
@@ -726,7 +806,7 @@ async function main() {
         }
         // a token of its own: an example may revoke the token it is sent with (DELETE token_auth)
         const own = await call(undefined, 'PUT', '/v2/api_auth', { data: { api_key: server.apiKey } });
-        const fx = fixtures({ ...env, token: own.body.auth_token }, pageBodies);
+        const fx = fixtures({ ...env, token: own.body.auth_token }, pageBodies, example);
         const query = queryOf(example);
         const wanted = new Set([...placeholdersIn(example.path), ...placeholdersIn(query), ...placeholdersIn(example.curl)]);
         // a listing is seeded with one document of what it lists

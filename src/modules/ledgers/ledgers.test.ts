@@ -74,6 +74,10 @@ describe("credits and debits (PUT ledgers/credit|debit) as Kazoo's cb_ledgers wr
     });
     const listed = await srv.request('GET', ledgers(customer.id, '/adjustments'), { token: customerToken });
     expect(listed.body.data.map((l: any) => l.amount)).toEqual([-5.25, 25.5]);
+    // Kazoo's documented window (11111111 to 22222222) is wider than crossbar_view:time_range/5 takes (31 days and an hour)
+    const wide = await srv.request('GET', ledgers(customer.id, '/adjustments?created_from=11111111&created_to=22222222'), { token: customerToken });
+    expect(wide.status).toBe(400);
+    expect(wide.body.data.created_from.date_range).toEqual({ message: 'created_to 22222222 is more than 2682000 seconds from created_from 11111111', cause: 22222222 });
     const one = await srv.request('GET', ledgers(customer.id, `/adjustments/${credit.body.data.id}`), { token: customerToken });
     expect(one.body.data).toMatchObject({ id: credit.body.data.id, amount: 25.5 });
     expect((await srv.request('GET', ledgers(customer.id, `/payments/${credit.body.data.id}`), { token: customerToken })).status).toBe(404);

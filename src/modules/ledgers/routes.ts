@@ -1,9 +1,10 @@
 import type { RouteDef } from '../../http/router.js';
 import { authOf, dataObject, flagOf } from '../../http/request.js';
-import { CREATED_KEY, listingReply, pagingQuery, TIME_WINDOW_QUERY, timeWindowOf } from '../../http/paging.js';
+import { boundedWindowOf, CREATED_KEY, listingReply, pagingQuery, TIME_WINDOW_QUERY } from '../../http/paging.js';
+import { MAX_RANGE_SECONDS } from '../../util/time.js';
 import { getAccount } from '../accounts/service.js';
 import { ledgerSchema } from './schema.js';
-import { availableLedgers, getLedger, ledgerJson, ledgersSummary, ledgersTotal, ledgerWindow, listLedgers, monthSummary, writeLedger } from './service.js';
+import { availableLedgers, getLedger, ledgerJson, ledgersSummary, ledgersTotal, listLedgers, monthSummary, writeLedger } from './service.js';
 
 const BASE = 'accounts/:account_id/ledgers';
 const bySource = { type: 'object', additionalProperties: { type: 'object', properties: { amount: { type: 'number' }, usage: { type: 'object' } } } };
@@ -35,7 +36,7 @@ export const ledgerRoutes: RouteDef[] = [
     path: BASE,
     query: TIME_WINDOW_QUERY,
     response: { ...bySource, description: 'usage by ledger source' },
-    handler: (ctx, core) => ({ data: ledgersSummary(core, ctx.params.account_id, timeWindowOf(ctx.query)) }),
+    handler: (ctx, core) => ({ data: ledgersSummary(core, ctx.params.account_id, boundedWindowOf(ctx.query, MAX_RANGE_SECONDS)) }),
   },
   // `GET /v2/accounts/{id}/ledgers/total`: the balance in currency units, which Monster UI shows in its account panel
   {
@@ -77,7 +78,7 @@ export const ledgerRoutes: RouteDef[] = [
     response: { type: 'array', items: ledgerAnswer },
     handler: (ctx, core) => {
       getAccount(core, ctx.params.account_id);
-      const window = ledgerWindow(timeWindowOf(ctx.query));
+      const window = boundedWindowOf(ctx.query, MAX_RANGE_SECONDS);
       return listingReply(ctx.query, (q) => listLedgers(core, ctx.params.account_id, ctx.params.source_service, { ...window, ...q }), ledgerJson, CREATED_KEY);
     },
   },

@@ -142,26 +142,15 @@ function byService(rows: LedgerRow[]): Record<string, Record<string, unknown>> {
   return Object.fromEntries(Object.entries(out).map(([service, s]) => [service, { amount: toDollars(s.amount), usage: s.usage }]));
 }
 
-/** Kazoo's longest window of a ledgers summary or listing (`crossbar.maximum_range`): 31 days. */
-export const MAX_RANGE_MS = 31 * 24 * 3600 * 1000;
-
-/** The window of a summary or listing: the one asked, else the last 31 days; a longer one is Kazoo's 400. */
-export function ledgerWindow(w: TimeWindow): Required<TimeWindow> {
-  const to = w.createdTo ?? Date.now();
-  const from = w.createdFrom ?? to - MAX_RANGE_MS;
-  if (to - from > MAX_RANGE_MS) throw errors.invalidField('created_from', 'date_range', `created_to is more than ${MAX_RANGE_MS / 1000} seconds from created_from`, { cause: from });
-  return { createdFrom: from, createdTo: to };
-}
-
 /** The account's ledgers of a window (all of them: a summary sums them). */
 function rowsIn(core: Core, accountId: string, w: Required<TimeWindow>): LedgerRow[] {
   return stmt(core.db, 'SELECT * FROM ledgers WHERE account_id = ? AND created BETWEEN ? AND ? ORDER BY created, id').all(accountId, w.createdFrom, w.createdTo) as unknown as LedgerRow[];
 }
 
 /** `GET ledgers`: the account's ledgers of the window summed by service (`{service: {amount, usage}}`). */
-export function ledgersSummary(core: Core, accountId: string, w: TimeWindow): Record<string, unknown> {
+export function ledgersSummary(core: Core, accountId: string, w: Required<TimeWindow>): Record<string, unknown> {
   getAccount(core, accountId);
-  return byService(rowsIn(core, accountId, ledgerWindow(w)));
+  return byService(rowsIn(core, accountId, w));
 }
 
 /**

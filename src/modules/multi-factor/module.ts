@@ -3,6 +3,7 @@ import { writeRoutes, type RouteDef } from '../../http/router.js';
 import { adminOnly, WRITE_METHODS } from '../../http/authorize.js';
 import { dataObject, ifMatchOf } from '../../http/request.js';
 import { deletedAnswer, documentAnswer } from '../../http/answers.js';
+import { paginate, pagingQuery } from '../../http/paging.js';
 import { getAccount } from '../accounts/service.js';
 import { publicDoc } from '../documents/store.js';
 import { loginAttemptRoutes } from '../auth/routes.js';
@@ -25,8 +26,13 @@ const routes: RouteDef[] = [
   {
     method: 'GET',
     path: 'multi_factor',
+    query: pagingQuery(),
     response: rows,
-    handler: (_ctx, core) => ({ data: systemProviders(core) }),
+    // a view's listing, paged as Kazoo's cb_multi_factor system_summary/1 pages it (crossbar_view:load/3)
+    handler: (ctx, core) => {
+      const { page, extras } = paginate(systemProviders(core), ctx.query);
+      return { data: page, extras };
+    },
   },
   {
     method: 'PUT',

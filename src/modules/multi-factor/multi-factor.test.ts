@@ -17,6 +17,8 @@ describe("multi-factor providers (/v2/multi_factor, /v2/accounts/{id}/multi_fact
   it("the system's providers: Kazoo's disabled duo to begin with, changed and added by a super-duper admin only", async () => {
     const first = await srv.request('GET', '/v2/multi_factor', { token: shopToken });
     expect(first.body.data).toEqual([{ id: 'duo', enabled: false, name: 'System Default Provider', provider_name: 'duo', provider_type: 'multi_factor' }]);
+    // a view's listing (cb_multi_factor system_summary/1 reads it with crossbar_view:load/3): paged
+    expect(first.body).toMatchObject({ page_size: 1, start_key: expect.anything() });
     expect((await srv.request('PUT', '/v2/multi_factor', { token: shopToken, data: { enabled: true, name: 'OTP', provider_name: 'otp' } })).status).toBe(403);
     const otp = await srv.request('PUT', '/v2/multi_factor', { token: srv.adminToken, data: { enabled: true, name: 'OTP', provider_name: 'otp' } });
     expect(otp.status).toBe(201);

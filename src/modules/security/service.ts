@@ -4,6 +4,7 @@ import { compileValidator, mergeErrors, throwIfErrors } from '../../schema/valid
 import { isObject, mergePatch } from '../../util/json.js';
 import { findAccount, getAccount } from '../accounts/service.js';
 import { AUTH_CATEGORY, DEFAULT_AUTH_METHODS, inheritedAuthModules } from '../auth/auth-modules.js';
+import { accountConfigId } from '../config/account-config.js';
 import { providerMetadata } from '../multi-factor/service.js';
 import { accountAuthConfigSchema } from './schema.js';
 
@@ -85,7 +86,8 @@ function multiFactorErrors(core: Core, authAccountId: string, isSuperduper: bool
 /**
  * `POST` (`replace`) or `PATCH` (`merge`) of an account's login settings: checked by Kazoo's
  * `account_config.crossbar.auth` schema and its multi-factor rules, then stored whole (a login's
- * method is then enabled or not, and logged, by them). Answers the settings.
+ * method is then enabled or not, and logged, by them). Answers the settings with the
+ * document's id, as Kazoo does (its `GET` leaves the id out: cb_security read/1).
  */
 export function changeSecurity(
   core: Core,
@@ -99,7 +101,8 @@ export function changeSecurity(
   const doc = withoutMultiFactorNames(mode === 'merge' ? mergePatch(ownConfig(core, accountId), sent) : sent);
   throwIfErrors(mergeErrors(validateAuthConfig.check(doc), multiFactorErrors(core, caller.accountId, caller.isSuperduper, doc)));
   core.config.setForAccount(accountId, AUTH_CATEGORY, doc);
-  return withMultiFactorNames(core, doc);
+  // the saved document, its id among its public fields (cb_security post/1, patch/1 after crossbar_doc:save/1)
+  return { ...withMultiFactorNames(core, doc), id: accountConfigId(AUTH_CATEGORY) };
 }
 
 /** `DELETE …/security`: the account's own settings go (it then inherits); none is Kazoo's 404. */
@@ -108,5 +111,5 @@ export function deleteSecurity(core: Core, accountId: string): Record<string, un
   const own = core.config.forAccount(accountId, AUTH_CATEGORY);
   if (!own) throw errors.badIdentifier('account does not have customize auth configuration');
   core.config.setForAccount(accountId, AUTH_CATEGORY, {});
-  return own;
+  return { ...own, id: accountConfigId(AUTH_CATEGORY) };
 }
