@@ -14,7 +14,7 @@
 // Per round: the server's CPU µs a delivery until the last one reached the sink (what the
 // delivery yardstick's rate pays for) and including the `--tail-ms` after it (work a burst leaves
 // behind: checkpoints, collections); `--threads` also splits it by thread name. `--cpu-prof DIR`
-// leaves each server's V8 CPU profile (warm-up included) in DIR as `<label>.cpuprofile`, for
+// leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
 // `scripts/bench/profile-top.mjs` or Chrome's DevTools.
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -116,7 +116,7 @@ async function startServer(checkout, index) {
   const creds = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1));
   const cmd = telCommand(checkout.dir);
   const profDir = join(work, `prof-${index}`);
-  const profFlags = opt['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const profFlags = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profDir}`] : [];
   let argv = [cmd.node, ...profFlags, ...cmd.args, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
   const cgOut = join(work, `callgrind.${index}.%p`);
   if (MODE === 'callgrind') {
