@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors } from '../errors.js';
+import { isObject } from '../util/json.js';
 
 // The forms an answer takes besides the JSON envelope, as a client asks for them: CSV
 // (`api_resource:to_csv/2`), JSONP (`api_util:create_resp_content/2`), and what a revision gives
@@ -8,9 +9,7 @@ import { errors } from '../errors.js';
 
 /** A value Kazoo reads from the request (`cb_context:req_value/2`): `data`'s, the query's, then the envelope's. */
 function requestValue(name: string, query: URLSearchParams, envelope: Record<string, unknown>, data: unknown): unknown {
-  if (data !== null && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>)[name] !== undefined) {
-    return (data as Record<string, unknown>)[name];
-  }
+  if (isObject(data) && data[name] !== undefined) return data[name];
   const q = query.size === 0 ? null : query.get(name);
   return q ?? envelope[name];
 }

@@ -1,3 +1,5 @@
+import { isObject } from '../util/json.js';
+
 // Answers as CSV, as Kazoo writes them (`api_util:create_csv_resp_content/2`, `kz_csv`): each row
 // flattened (nested objects' keys joined by `_` in the header), the columns in the order their keys
 // first appear (a row written before a later row added a column has fewer cells: kz_csv writes each
@@ -35,8 +37,6 @@ const HEADER_MAP: Readonly<Record<string, string>> = {
 
 /** The file name a CSV answer is offered as (`api_util:csv_file_name/2`'s default). */
 export const CSV_FILE_NAME = 'result.csv';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The columns of a CSV answer, in the order kz_csv finds them: `maybe_update_ordering/2` adds each

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { errors } from '../errors.js';
+import { isObject } from '../util/json.js';
 import { acceptedMediaType, ACCEPTED_TYPES } from './request.js';
 
 // What the verb and headers of a request decide before its handler runs, as Kazoo's api_util and
@@ -22,9 +23,7 @@ export function tunnelledVerb(verb: unknown): string | undefined {
 
 /** The `verb` a request's envelope names: its `data`'s, else its own (`cb_context:req_value/2` reads `data` first). */
 export function verbOf(envelope: Record<string, unknown>): unknown {
-  const d = envelope.data;
-  const inData = d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>).verb : undefined;
-  return inData ?? envelope.verb;
+  return (isObject(envelope.data) ? envelope.data.verb : undefined) ?? envelope.verb;
 }
 
 /**

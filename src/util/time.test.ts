@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GREGORIAN_OFFSET_SECONDS, parseDuration, parseInstant } from './time.js';
+import { GREGORIAN_OFFSET_SECONDS, parseDuration, parseInstant, rfc1036, unixMsToGregorian } from './time.js';
 
 describe('durations and instants as people write them', () => {
   it.each([
@@ -30,5 +30,15 @@ describe('durations and instants as people write them', () => {
     ['not a string', { at: 1 }, undefined],
   ])('an instant given as %s', (_what, value, want) => {
     expect(parseInstant(value, now)).toBe(want);
+  });
+});
+
+describe("dates as Kazoo's RFC 1036 writes them", () => {
+  it.each([
+    [Date.UTC(2024, 0, 2, 13, 14, 15), 'Tue, 02 Jan 2024 13:14:15 GMT'],
+    [Date.UTC(1970, 0, 1), 'Thu, 01 Jan 1970 00:00:00 GMT'],
+    [Date.UTC(2026, 11, 31, 23, 59, 59), 'Thu, 31 Dec 2026 23:59:59 GMT'],
+  ])('%d: %s', (unixMs, written) => {
+    expect(rfc1036(unixMsToGregorian(unixMs))).toBe(written);
   });
 });

@@ -54,14 +54,9 @@ export function boundedWindow(from: number | undefined, to: number | undefined, 
   return { createdFrom: gregorianToUnixMs(start), createdTo: gregorianToUnixMs(end) + 999 };
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** Gregorian seconds as RFC 1036 writes a date in GMT, as Kazoo does (`Tue, 02 Jan 2024 13:14:15 GMT`). */
+/** Gregorian seconds as RFC 1036 writes a date in GMT, as Kazoo does (`Tue, 02 Jan 2024 13:14:15 GMT`: `toUTCString`'s form). */
 export function rfc1036(gregorianSeconds: number): string {
-  const d = new Date(gregorianToUnixMs(gregorianSeconds));
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${DAYS[d.getUTCDay()]}, ${p(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} GMT`;
+  return new Date(gregorianToUnixMs(gregorianSeconds)).toUTCString();
 }
 
 /** Converts Unix milliseconds to Gregorian seconds. */

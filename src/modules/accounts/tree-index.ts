@@ -1,7 +1,5 @@
 import type { Core } from '../../core-type.js';
-import { errors } from '../../errors.js';
-import { stmt, transaction } from '../../store/db.js';
-import { clearRowCaches } from '../../store/cache.js';
+import { stmt } from '../../store/db.js';
 import { readKeysetPage, type CompoundKey, type KeysetListing, type Page, type PageQuery } from '../../store/pages.js';
 
 /**
@@ -56,9 +54,6 @@ export function hasChildren(core: Core, id: string): boolean {
 export function hasResellerBelow(core: Core, id: string): boolean {
   return stmt(core.db, 'SELECT 1 FROM account_tree t JOIN accounts a ON a.id = t.account_id WHERE t.ancestor_id = ? AND a.reseller = 1 LIMIT 1').get(id) !== undefined;
 }
-
-/** The SQL of the ids of an account's descendants (one parameter: the account id), for `IN (…)`. */
-export const DESCENDANT_IDS_SQL = 'SELECT account_id FROM account_tree WHERE ancestor_id = ?';
 
 /** The SQL of the ids of an account and its descendants (parameter `?1`: the account id), for `IN (…)`. */
 export const SUBTREE_IDS_SQL = 'SELECT ?1 UNION ALL SELECT account_id FROM account_tree WHERE ancestor_id = ?1';

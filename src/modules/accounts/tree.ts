@@ -4,9 +4,9 @@ import { stmt, transaction } from '../../store/db.js';
 import { clearRowCaches } from '../../store/cache.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { publishObject } from '../documents/store.js';
-import { isAccountAdmin, type Actor } from '../users/service.js';
+import type { Actor } from '../users/service.js';
 import type { ConfigCategory } from '../config/categories.js';
-import { findAccount, getAccount, masterAccount, type Account } from './service.js';
+import { getAccount, masterAccount, type Account } from './service.js';
 import { childrenPage, hasResellerBelow, rootPage, type ChildRow } from './tree-index.js';
 
 /** The configuration category of the account operations' settings (Kazoo's). */
