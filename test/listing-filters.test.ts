@@ -382,7 +382,7 @@ describe('filters on every listing kind (crossbar_filter.erl)', () => {
     expect(doc.data.id).toBe(id);
     const bad = await srv.request('GET', `/v2/accounts/${account}/devices?created_from=yesterday`, { token });
     expect(bad.status).toBe(400);
-    expect(bad.body.data.created_from.type).toBeDefined();
+    expect(bad.body.data).toEqual({ created_from: { type: { message: 'Value did not match type(s): integer', target: 'integer', value: 'yesterday' } } });
   });
 
   it('a listing of a time window (CDRs, crossbar_view:ranged) reads created_from/created_to as its range and applies the other filters over the whole record', async () => {

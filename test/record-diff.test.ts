@@ -205,24 +205,27 @@ describe('tel record and tel diff refuse what they cannot use, in one sentence',
   afterAll(() => tmp.cleanup());
 
   it('usage errors exit 2, a recording that exists exits 1; nothing is listened on or written', async () => {
+    // a check that came too late would meet nothing a user runs: port 0, a host no DNS resolves (.invalid)
+    const NOWHERE = 'http://tel.invalid:8000';
     const existing = join(tmp.dir, 'taken.jsonl');
     writeFileSync(existing, '');
     const allow = join(tmp.dir, 'allow.txt');
     writeFileSync(allow, 'data.a\nGET data.b\n');
     const cases: [string[], number, string][] = [
-      [['record', '--upstream', 'ftp://kazoo.lab'], 2, '--upstream must be an http or https URL, not ftp://kazoo.lab.\n'],
-      [['record', '--upstream', 'http://kazoo.lab:8000/?x=1'], 2, '--upstream takes no query, fragment or credentials.\n'],
+      [['record', '--upstream', 'ftp://kazoo.lab', '--port', '0'], 2, '--upstream must be an http or https URL, not ftp://kazoo.lab.\n'],
+      [['record', '--upstream', 'http://kazoo.lab:8000/?x=1', '--port', '0'], 2, '--upstream takes no query, fragment or credentials.\n'],
       [['record', '--upstream', 'http://kazoo.lab:8000', '--port', 'x'], 2, '--port must be 0..65535, not x.\n'],
-      [['record', '--upstream', 'http://kazoo.lab:8000', '--out', existing], 1, `${existing} exists: record to another --out, or remove it first.\n`],
+      [['record', '--upstream', 'http://kazoo.lab:8000', '--port', '0', '--out', existing], 1, `${existing} exists: record to another --out, or remove it first.\n`],
       [['diff', existing, '--against', 'kazoo'], 2, '--against must be a URL (http://host:port), not kazoo.\n'],
-      [['diff', join(tmp.dir, 'none.jsonl'), '--against', 'http://127.0.0.1:8000'], 2, `Cannot read ${join(tmp.dir, 'none.jsonl')}.\n`],
-      [['diff', existing, '--against', 'http://127.0.0.1:8000', '--allow', allow], 2, `${allow}, line 2: a path starts with / (or *), not "GET".\n`],
-      [['diff', existing, '--against', 'http://127.0.0.1:8000'], 2, `${existing} is not a tel recording (its first line is not a tel record header).\n`],
+      [['diff', join(tmp.dir, 'none.jsonl'), '--against', NOWHERE], 2, `Cannot read ${join(tmp.dir, 'none.jsonl')}.\n`],
+      [['diff', existing, '--against', NOWHERE, '--allow', allow], 2, `${allow}, line 2: a path starts with / (or *), not "GET".\n`],
+      [['diff', existing, '--against', NOWHERE], 2, `${existing} is not a tel recording (its first line is not a tel record header).\n`],
     ];
     for (const [args, code, stderr] of cases) {
       const run = await runTel(args);
       expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code, stderr });
     }
+    expect(readFileSync(existing, 'utf8')).toBe('');
   });
 });
 

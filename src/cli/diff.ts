@@ -72,7 +72,9 @@ export function defineDiff(diff: Command, io: CliIo): void {
       }
       if (!existsSync(recording)) throw new CliError(`Cannot read ${recording}.`, 2);
       const [{ replayRecording }, { RecordingInvalid }] = await Promise.all([import('../recording/replay.js'), import('../recording/read.js')]);
-      const kept: ExchangeResult[] = [];
+      // only what an output asks for is kept: the page's first answers, the JSON's results
+      const paged: ExchangeResult[] = [];
+      const listed: ReturnType<typeof resultJson>[] = [];
       let summary;
       try {
         summary = await replayRecording({
@@ -82,16 +84,17 @@ export function defineDiff(diff: Command, io: CliIo): void {
           lab,
           each: (r) => {
             if (r.verdict === 'identical') return;
-            kept.push(kept.length < HTML_EXCHANGES ? r : resultJson(r));
-            if (!g.json) io.out(resultLines(r).join('\n'));
+            if (opts.html !== undefined && paged.length < HTML_EXCHANGES) paged.push(r);
+            if (g.json) listed.push(resultJson(r));
+            else io.out(resultLines(r).join('\n'));
           },
         });
       } catch (err) {
         if (err instanceof RecordingInvalid) throw new CliError(err.message, 2);
         throw err;
       }
-      if (opts.html !== undefined) writeFileSync(opts.html, htmlReport(recording, against.href, summary, kept.slice(0, HTML_EXCHANGES), Math.max(0, kept.length - HTML_EXCHANGES)));
-      if (g.json) io.out(JSON.stringify({ recording, against: against.href, ...summary, results: kept.map(resultJson) }, null, 2));
+      if (opts.html !== undefined) writeFileSync(opts.html, htmlReport(recording, against.href, summary, paged, summary.exchanges - summary.identical - paged.length));
+      if (g.json) io.out(JSON.stringify({ recording, against: against.href, ...summary, results: listed }, null, 2));
       else io.out(summaryLine(summary, against.href));
       const bad = summary.differing + summary.failing;
       if (bad > 0) throw new CliError(`${bad} exchange${bad === 1 ? '' : 's'} of ${recording} came out differently outside the allow-list.`);

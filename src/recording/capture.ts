@@ -26,13 +26,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A body's bytes decoded from its content-encoding; undefined when they do not decode. */
 function decoded(bytes: Buffer, encoding: string): Buffer | undefined {
+  // a few KB of gzip can inflate to gigabytes: decoded, a body is held to what a recording keeps
+  const bound = { maxOutputLength: MAX_RECORDED_BODY_BYTES };
   try {
     if (encoding === '' || encoding === 'identity') return bytes;
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes);
-    if (encoding === 'deflate') return inflateSync(bytes);
-    if (encoding === 'br') return brotliDecompressSync(bytes);
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes, bound);
+    if (encoding === 'deflate') return inflateSync(bytes, bound);
+    if (encoding === 'br') return brotliDecompressSync(bytes, bound);
   } catch {
-    /* not what it says it is: kept as bytes */
+    /* not what it says it is, or larger decoded than a recording keeps: kept as bytes */
   }
   return undefined;
 }
@@ -95,7 +97,7 @@ export function recordedExchange(raw: RawExchange): RecordedExchange {
   const q = raw.url.indexOf('?');
   const ex: RecordedExchange = {
     seq: raw.seq,
-    at_ms: Math.round(raw.atMs * 1000) / 1000,
+    at_ms: round(raw.atMs),
     request: withBody(
       { method: raw.method, path: q < 0 ? raw.url : raw.url.slice(0, q), query: q < 0 ? '' : raw.url.slice(q + 1), headers: headerObject(raw.reqHeaders), body_bytes: 0 },
       raw.reqBody,
