@@ -63,6 +63,13 @@ export function wholeNumber(value: string): number {
   return n;
 }
 
+/** A `--port` value: a whole number 0..65535 (0: any free port), else a usage error. */
+export function portOf(value: string): number {
+  const port = Number(value);
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${value}.`, 2);
+  return port;
+}
+
 /** Prints a result: JSON with `--json` (or when `human` is absent), else the human text. */
 export function emit(io: CliIo, g: Globals, value: unknown, human?: () => string): void {
   if (g.json || !human) io.out(JSON.stringify(value, null, 2));

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { RECORDING_VERSION, type RecordingHeader } from '../recording/format.js';
 import { PLACEHOLDER_RULE } from '../recording/secrets.js';
 import type { WrittenExchange } from '../recording/writer.js';
-import { CliError, globalsOf, type CliIo } from './io.js';
+import { CliError, globalsOf, portOf, type CliIo } from './io.js';
 import { untilStopped } from './signals.js';
 
 interface RecordOptions {
@@ -65,8 +65,7 @@ export function defineRecord(record: Command, io: CliIo): void {
     .action(async (opts: RecordOptions, cmd: Command) => {
       const g = globalsOf(cmd);
       const upstream = serverUrl(opts.upstream, '--upstream');
-      const port = Number(opts.port);
-      if (opts.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
+      const port = portOf(opts.port);
       if (existsSync(opts.out)) throw new CliError(`${opts.out} exists: record to another --out, or remove it first.`);
       // the proxy, undici and the thread load only when a recording starts
       const [{ RecordingWriter }, { startRecordingProxy }] = await Promise.all([import('../recording/writer.js'), import('../recording/proxy.js')]);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { closeCore } from '../core.js';
 import { generatePassword, initDatabase, isInitialised } from '../modules/accounts/bootstrap.js';
-import { CliError, globalsOf, type CliIo } from './io.js';
+import { CliError, globalsOf, portOf, type CliIo } from './io.js';
 import { openCoreAt, warnUsersWithoutKey } from './database.js';
 import { apiOptions, serveEphemeral, type ServeOptions } from './ephemeral.js';
 import { serversOn, type ServerRecord } from '../store/presence.js';
@@ -62,8 +62,7 @@ removes its database.`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {
       const g = globalsOf(cmd);
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not ${opts.port}.`, 2);
+      const port = portOf(opts.port);
       if (opts.ephemeral || opts.fixture) return serveEphemeral(io, cmd, { ...opts, port });
       const fresh = g.db === ':memory:' || !existsSync(g.db);
       const core = openCoreAt(g.db);

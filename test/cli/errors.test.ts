@@ -86,10 +86,12 @@ describe('tel errors: exit codes and one clear sentence', () => {
       ['simulate', 'call', '--account', master, '--hangup-cause', 'LUNCH'],
       ['simulate', 'call', '--account', master, '--direction', 'sideways'],
       ['simulate', 'parking', '--account', master, '--slot', '7', '--outcome', 'lost'],
+      ['serve', '--port', ''],
+      ['serve', '--port', '70000'],
     ]) {
       const r = await runTel([...args, '--db', db]);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/--(weight-cost|retries|verb|hangup-cause|direction|outcome)/);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/--(weight-cost|retries|verb|hangup-cause|direction|outcome|port)/);
       expect(r.stderr).not.toMatch(/\bat .*:\d+:\d+/);
     }
     // Nothing was stored by the refused commands.
