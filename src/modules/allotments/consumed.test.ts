@@ -45,6 +45,19 @@ describe('allotments/consumed: what calls took of each allotment', () => {
     expect((await srv.request('GET', `/v2/accounts/${account}/allotments/consumed?created_from=${now - 40 * 86400}&created_to=${now}`, { token })).status).toBe(400);
   });
 
+  it('reads the cycles of a weekly and a monthly allotment together, though their span is wider than a listing may be', async () => {
+    const other = await createSubAccount(srv, srv.master.account_id, 'Weekly and monthly');
+    const set = await srv.request('POST', `/v2/accounts/${other.id}/allotments`, {
+      token: srv.adminToken,
+      data: { did_us: { amount: 600, cycle: 'weekly' }, inbound_tollfree_us: { amount: 120, cycle: 'monthly' } },
+    });
+    expect(set.status, set.text).toBe(200);
+    // 2024-02-01 12:00 UTC: its week began on Monday 29 January, its month ends on 1 March (32 days)
+    const r = await srv.request('GET', `/v2/accounts/${other.id}/allotments/consumed?created_from=63874008000`, { token: srv.adminToken });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toEqual({});
+  });
+
   it("cycles start and end as Kazoo's do (UTC)", () => {
     // 2024-02-14 (a Wednesday) 13:45:30 UTC in Gregorian seconds
     const at = 63_875_137_530;

@@ -110,8 +110,12 @@ export async function consumedAllotments(core: Core, accountId: string, from?: n
   }
   if (windows.size === 0) return {};
   const spans = [...windows.values()];
-  // one read of the CDRs spanning every allotment's window, bounded as a CDR listing is
-  const window = boundedWindow(Math.min(...spans.map((w) => w.from)), Math.max(...spans.map((w) => w.to)), cdrMaxRange(core));
+  // one read of the CDRs spanning every allotment's window: a window asked for is bounded as a
+  // CDR listing is; cycles are a month at most, but a week begun in the month before and the
+  // month together span up to 38 days, which no caller chose
+  const start = Math.min(...spans.map((w) => w.from));
+  const end = Math.max(...spans.map((w) => w.to));
+  const window = manual ? boundedWindow(start, end, cdrMaxRange(core)) : { createdFrom: gregorianToUnixMs(start), createdTo: gregorianToUnixMs(end) + 999 };
   const used = new Map<string, number>();
   const usedBy = (name: string) => used.get(name) ?? 0;
   await forEachCdr(core, accountId, window, (c) => {

@@ -1,4 +1,4 @@
-import { GREGORIAN_OFFSET_SECONDS, rfc1036 } from '../../util/time.js';
+import { GREGORIAN_OFFSET_SECONDS, gregorianToUnixMs, rfc1036 } from '../../util/time.js';
 
 // A CDR as Kazoo's cdrs listing answers it (kzd_cdrs' columns, for JSON and CSV alike): the
 // leg's fields as strings where Kazoo writes them as strings, its start told in several forms.
@@ -59,7 +59,7 @@ function floatText(n: number): string {
 
 /** The calendar fields of Gregorian seconds (UTC). */
 function dateOf(gregorian: number): Date {
-  return new Date((gregorian - GREGORIAN_OFFSET_SECONDS) * 1000);
+  return new Date(gregorianToUnixMs(gregorian));
 }
 
 function ymd(d: Date): string {

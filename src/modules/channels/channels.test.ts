@@ -48,9 +48,16 @@ describe('channels: calls kept up, their actions, and what they leave when they 
     const mine = list.body.data.filter((c: any) => c.uuid === a || c.uuid === b);
     expect(mine).toHaveLength(2);
     expect(mine.find((c: any) => c.uuid === a)).toMatchObject({ answered: true, direction: 'inbound', other_leg: b, destination: '+14155550123', owner_id: user, authorizing_id: device, username: 'bo-phone', presence_id: expect.stringMatching(/^bo-phone@/) });
+    // a call of no device nor user is the account's only
+    const other = await upCall({ device_id: undefined });
+    expect((await get('/channels')).body.data.map((c: any) => c.uuid)).toContain(other.a);
     for (const path of [`/users/${user}/channels`, `/devices/${device}/channels`]) {
-      expect((await get(path)).body.data.map((c: any) => c.uuid)).toEqual(expect.arrayContaining([a, b]));
+      const uuids = (await get(path)).body.data.map((c: any) => c.uuid);
+      expect(uuids).toEqual(expect.arrayContaining([a, b]));
+      expect(uuids).not.toContain(other.a);
     }
+    for (const path of [`/users/${'f'.repeat(32)}/channels`, `/devices/${'f'.repeat(32)}/channels`]) expect((await get(path)).status).toBe(404);
+    await simulate({ kind: 'hangup', call_id: other.a });
     const one = await get(`/channels/${a}`);
     expect(one.body.data).toMatchObject({ call_id: a, call_direction: 'inbound', other_leg_call_id: b, caller_id_number: '+14155550100' });
     expect((await get('/cdrs')).body.data.filter((r: any) => r.call_id === a)).toEqual([]);

@@ -2,17 +2,14 @@ import type { RequestContext } from '../../http/context.js';
 import { dataObject } from '../../http/request.js';
 import { CREATED_KEY, LISTING_QUERY, descendingOf, listingReply } from '../../http/paging.js';
 import type { RouteDef } from '../../http/router.js';
-import type { Core } from '../../core-type.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { compileValidator } from '../../schema/validate.js';
 import { ref } from '../../schema/registry.js';
 import { metaflow } from '../../schema/metaflows.js';
 import { errors } from '../../errors.js';
-import { getDoc } from '../documents/store.js';
-import { getUser } from '../users/service.js';
 import { channelAction, channelDetail, channelSummary, runMetaflow } from './service.js';
 import { channelsPage, getChannel } from './store.js';
-import type { CdrScope } from '../cdrs/store.js';
+import { cdrScope } from '../cdrs/service.js';
 
 const CHANNEL: JsonSchema = {
   type: 'object',
@@ -63,14 +60,14 @@ const validateMetaflow = compileValidator(metaflow);
 const INITIATED: JsonSchema = { type: 'string', description: 'what was done: `hangup initiated`, `transfer initiated`, `metaflow sent`' };
 
 /** A listing of channels: the account's, a user's or a device's (either must exist: 404). */
-function channelListing(path: string, scopeOf: (ctx: RequestContext, core: Core) => CdrScope): RouteDef {
+function channelListing(path: string, of: (ctx: RequestContext) => { user?: string; device?: string }): RouteDef {
   return {
     method: 'GET',
     path,
     query: LISTING_QUERY,
     response: { type: 'array', items: CHANNEL },
     handler: (ctx, core) => {
-      const scope = scopeOf(ctx, core);
+      const scope = cdrScope(core, ctx.params.account_id, of(ctx));
       const desc = descendingOf(ctx.query);
       const now = Date.now();
       return listingReply(ctx.query, (q) => channelsPage(core, ctx.params.account_id, scope, q, desc), (l) => channelSummary(l, now), CREATED_KEY);
@@ -82,10 +79,8 @@ const ONE = 'accounts/:account_id/channels/:uuid';
 
 export const channelRoutes: RouteDef[] = [
   channelListing('accounts/:account_id/channels', () => ({})),
-  channelListing('accounts/:account_id/users/:user_id/channels', (ctx, core) => ({ owner: getUser(core, ctx.params.account_id, ctx.params.user_id).id })),
-  channelListing('accounts/:account_id/devices/:device_id/channels', (ctx, core) => ({
-    device: getDoc(core, 'device', ctx.params.account_id, ctx.params.device_id).id,
-  })),
+  channelListing('accounts/:account_id/users/:user_id/channels', (ctx) => ({ user: ctx.params.user_id })),
+  channelListing('accounts/:account_id/devices/:device_id/channels', (ctx) => ({ device: ctx.params.device_id })),
   {
     method: 'GET',
     path: ONE,

@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { closeCore, openCore } from '../../core.js';
+import { createSubAccount, startTestServer, tempDir, type TestServer } from '../../../test/helpers/server.js';
+import { subscribe } from './service.js';
 
 describe('presence: what phones watch, and the states set by hand', () => {
   let srv: TestServer;
@@ -54,5 +57,25 @@ describe('presence: what phones watch, and the states set by hand', () => {
     expect((await post('/presence', { action: 'reset' })).body.message).toBe('faulty request');
     expect((await srv.request('GET', `${base()}/presence/report-0123`, { token })).status).toBe(404);
     expect((await post('/devices/0123456789abcdef0123456789abcdef/presence', { action: 'reset' })).status).toBe(404);
+  });
+});
+
+describe('presence subscriptions that expired', () => {
+  it('are removed when the account subscribes again', () => {
+    const tmp = tempDir('tel-presence-');
+    const core = openCore(join(tmp.dir, 'presence.db'));
+    try {
+      const rows = () => (core.db.prepare('SELECT call_id FROM presence_subscriptions ORDER BY call_id').all() as { call_id: string }[]).map((r) => r.call_id);
+      const sub = (callId: string, expiresMs: number) => ({ presentity: '100', package: 'dialog', callId, watcher: 'w@r', expiresMs });
+      subscribe(core, 'a', sub('1', 2_000), 1_000);
+      subscribe(core, 'a', sub('2', 10_000), 1_000);
+      subscribe(core, 'b', sub('3', 2_000), 1_000);
+      subscribe(core, 'a', sub('4', 10_000), 5_000);
+      // the account's expired one went; another account's waits for its own
+      expect(rows()).toEqual(['2', '3', '4']);
+    } finally {
+      closeCore(core);
+      tmp.cleanup();
+    }
   });
 });

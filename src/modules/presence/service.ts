@@ -25,8 +25,12 @@ export interface Subscription {
   expiresMs: number;
 }
 
-/** Keeps a subscription (a phone's SUBSCRIBE), in place of one of the same dialog. */
+/**
+ * Keeps a subscription (a phone's SUBSCRIBE), in place of one of the same dialog. The account's
+ * expired ones go then: nothing else removes them, and every search and NOTIFY reads past them.
+ */
 export function subscribe(core: Core, accountId: string, s: Subscription, nowMs: number = Date.now()): void {
+  stmt(core.db, 'DELETE FROM presence_subscriptions WHERE account_id = ? AND expires <= ?').run(accountId, nowMs);
   stmt(
     core.db,
     'INSERT OR REPLACE INTO presence_subscriptions (account_id, presentity, package, call_id, watcher, created, expires, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -54,6 +54,8 @@ describe('quickcall: a simulated call from a device or a user to a number', () =
     const pattern = await srv.request('GET', `${base()}/devices/${desk}/quickcall/%2B14155550100?number_filter=${encodeURIComponent('^\\+?1?(\\d{10})$')}`, { token });
     expect(pattern.body.data.application_data.route).toBe('4155550100');
     // a back-reference: not a pattern the linear-time engine runs
-    expect((await srv.request('GET', `${base()}/devices/${desk}/quickcall/1002?number_filter=${encodeURIComponent('(1)\\1')}`, { token })).status).toBe(400);
+    const backRef = await srv.request('GET', `${base()}/devices/${desk}/quickcall/1002?number_filter=${encodeURIComponent('(1)\\1')}`, { token });
+    expect(backRef.status).toBe(400);
+    expect(backRef.body.data.number_filter.regex).toMatchObject({ value: '(1)\\1' });
   });
 });

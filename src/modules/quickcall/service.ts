@@ -2,7 +2,7 @@ import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
 import { newId } from '../../util/ids.js';
-import { linearExec } from '../../util/linear-regex.js';
+import { linearExec, patternRefusal } from '../../util/linear-regex.js';
 import { getAccount } from '../accounts/service.js';
 import { getDoc, type StoredDoc } from '../documents/store.js';
 import { devicesOwnedBy } from '../documents/owned.js';
@@ -29,11 +29,14 @@ export interface QuickcallRequest {
 /**
  * The number a quickcall calls, as Kazoo's `number_filter` makes it: `true` takes the filler out,
  * `false` keeps it, anything else is a pattern whose first group is the number (the number as
- * written when it does not match). A tenant's pattern runs on the linear-time engine.
+ * written when it does not match). A tenant's pattern runs on the linear-time engine; one RE2 does
+ * not take is a 400 on `number_filter`.
  */
 export function filteredNumber(number: string, filter: string): string {
   if (filter === 'true') return number.replace(NUMBER_FILLER, '');
   if (filter === 'false') return number;
+  const refused = patternRefusal(filter);
+  if (refused) throw errors.invalidField('number_filter', 'regex', `Not a pattern tel runs: ${refused}`, { value: filter });
   return linearExec(filter, number)?.[1] ?? number;
 }
 
@@ -58,11 +61,11 @@ function endpointsOf(core: Core, accountId: string, endpoint: QuickcallRequest['
  * to ring is Kazoo's 500.
  */
 export function quickcall(core: Core, accountId: string, r: QuickcallRequest): Record<string, unknown> {
+  const number = filteredNumber(r.number, r.numberFilter);
   return transaction(core.db, () => {
     const devices = endpointsOf(core, accountId, r.endpoint);
     if (devices.length === 0) throw errors.unspecifiedFault('no endpoints to ring');
     const realm = getAccount(core, accountId).realm;
-    const number = filteredNumber(r.number, r.numberFilter);
     const endpoints = devices.map((d) => {
       const sip = (d.doc.sip ?? {}) as Record<string, unknown>;
       const ep: Record<string, unknown> = { invite_format: 'username', to_user: sip.username, to_realm: realm, endpoint_id: d.id, outbound_call_id: `${newId()}${newId().slice(0, 4)}-quickcall` };

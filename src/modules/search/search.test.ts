@@ -39,6 +39,9 @@ describe('search: accounts below the caller, callflows by number', () => {
     expect(multi.status, multi.text).toBe(200);
     expect(multi.body.data.name.map((h: { name: string }) => h.name)).toEqual(['Beta Ltd']);
     expect(multi.body.data.id.map((h: { name: string }) => h.name)).toEqual(['Acme-East']);
+    // a query name given twice is searched once, for its last value
+    const twice = await srv.request('GET', `/v2/accounts/${reseller.id}/search/multi?t=account&by_name=acme&by_name=beta`, { token });
+    expect(twice.body.data).toEqual({ name: [expect.objectContaining({ name: 'Beta Ltd' })] });
   });
 
   it("finds an account's callflows by the start of a number", async () => {
