@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCore, openCore } from '../src/core.js';
 import type { Core } from '../src/core-type.js';
@@ -18,7 +17,7 @@ import { openWatchSource } from '../src/tui/sqlite-source.js';
 import { runStream } from '../src/tui/stream.js';
 import { runTel } from './helpers/cli.js';
 import { httpRequest, tempDir } from './helpers/server.js';
-import { startTelServeWith, type TelProcess } from './helpers/tel-process.js';
+import { heldSinceLast, startTelServeWatched, type TelProcess } from './helpers/tel-process.js';
 
 /** The streamed data of a listing answered without a filter (so at once). */
 function streamOf(reply: Reply | Promise<Reply>) {
@@ -33,15 +32,6 @@ function streamOf(reply: Reply | Promise<Reply>) {
 const ROWS = process.env.TEL_FULL_SCALE === '1' ? 100_000 : 25_000;
 /** Attempts are always 100,000: a stream that never yields must hold another client far longer than a busy machine's pauses. */
 const ATTEMPTS = 100_000;
-const LOOP_DELAY = fileURLToPath(new URL('../scripts/bench/lib/loop-delay.cjs', import.meta.url));
-
-/** The most CPU (ms) the server's main thread spent without a turn since it last said, as it says on SIGUSR2. */
-async function heldSinceLast(serve: TelProcess): Promise<number> {
-  const before = serve.stderr.length;
-  serve.child.kill('SIGUSR2');
-  const line = await serve.until(() => /loop-delay \S+ (\S+)\n/.exec(serve.stderr.slice(before)), 'the server to say how long it held its loop', 5000);
-  return Number(line[1]);
-}
 const NUMBERS = ROWS;
 const many = ATTEMPTS.toLocaleString('en-US');
 
@@ -152,8 +142,7 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
     let serve: TelProcess & { url: string };
     let token: string;
     beforeAll(async () => {
-      // the server reports the most CPU its main thread spent without a turn (scripts/bench/lib/loop-delay.cjs)
-      serve = await startTelServeWith(dbFile, { NODE_OPTIONS: `--require ${LOOP_DELAY}` });
+      serve = await startTelServeWatched(dbFile);
       token = (await httpRequest(serve.url, 'PUT', '/v2/api_auth', { data: { api_key: apiKey } })).body.auth_token;
     });
     afterAll(async () => {

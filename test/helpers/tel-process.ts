@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { TEL_BIN } from './cli.js';
 
 /** A long-running `tel` child process (serve, sink, watch) and what it printed so far. */
@@ -77,4 +78,23 @@ export async function startTelServeWith(db: string, env: NodeJS.ProcessEnv, ...o
   const p = startTel(['serve', '--db', db, '--port', '0', ...options], env);
   const url = await p.until(() => /tel listening on (http:\/\/\S+)/.exec(p.stdout)?.[1], 'tel serve to listen', 20_000);
   return Object.assign(p, { url });
+}
+
+/** The bench's preload that has a server report how long it held its event loop (on SIGUSR2). */
+const LOOP_DELAY = fileURLToPath(new URL('../../scripts/bench/lib/loop-delay.cjs', import.meta.url));
+
+/** `tel serve` that says, on `heldSinceLast`, the most CPU its main thread spent without a turn. */
+export function startTelServeWatched(db: string, ...options: string[]): Promise<TelProcess & { url: string }> {
+  return startTelServeWith(db, { NODE_OPTIONS: `--require ${LOOP_DELAY}` }, ...options);
+}
+
+/**
+ * The most CPU (ms) a watched server's main thread spent without a turn since it last said: its
+ * own work holding the loop, which a busy machine's scheduling does not add to.
+ */
+export async function heldSinceLast(serve: TelProcess): Promise<number> {
+  const before = serve.stderr.length;
+  serve.child.kill('SIGUSR2');
+  const line = await serve.until(() => /loop-delay \S+ (\S+)\n/.exec(serve.stderr.slice(before)), 'the server to say how long it held its loop', 5000);
+  return Number(line[1]);
 }

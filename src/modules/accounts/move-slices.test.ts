@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../core-type.js';
 import { join } from 'node:path';
 import { createSubAccount, httpRequest, startTestServer, tempDir, type TestServer } from '../../../test/helpers/server.js';
-import { startTel, startTelServe, until, type TelProcess } from '../../../test/helpers/tel-process.js';
+import { heldSinceLast, startTel, startTelServeWatched, until, type TelProcess } from '../../../test/helpers/tel-process.js';
 import { initDatabase } from './bootstrap.js';
 import { closeCore, openCore } from '../../core.js';
 import { startApi } from '../../http/app.js';
@@ -115,7 +115,7 @@ describe('a 5,000-account move on a real server', () => {
     } finally {
       closeCore(core);
     }
-    serve = await startTelServe(db);
+    serve = await startTelServeWatched(db);
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
@@ -126,15 +126,22 @@ describe('a 5,000-account move on a real server', () => {
     const login = async (api_key: string) => (await httpRequest(serve.url, 'PUT', '/v2/api_auth', { data: { api_key } })).body.auth_token as string;
     const admin = await login(ids.masterKey);
     const tenant = { id: ids.tenant, token: await login(ids.tenantKey) };
+    // what this machine's own load makes of the same requests, moving nothing: before and after
+    const quietFor = (ms: number) => othersWorst(serve.url, tenant, new Promise((r) => setTimeout(r, ms)));
+    const before = await quietFor(1000);
+    await heldSinceLast(serve);
     const started = performance.now();
     const move = httpRequest(serve.url, 'POST', `/v2/accounts/${ids.root}/move`, { token: admin, data: { to: ids.to } });
     const during = await othersWorst(serve.url, tenant, move);
     const moved = await move;
-    // what this machine's own load makes of the same requests, moving nothing, for as long
-    const quiet = await othersWorst(serve.url, tenant, new Promise((r) => setTimeout(r, Math.min(performance.now() - started, 10_000))));
+    const held = await heldSinceLast(serve);
+    const after = await quietFor(Math.min(performance.now() - started, 10_000));
     expect(moved.status, moved.text).toBe(200);
     expect(during.answered).toBeGreaterThan(5);
-    expect(during.worst).toBeLessThan(50 + quiet.worst);
+    expect(during.worst).toBeLessThan(50 + Math.max(before.worst, after.worst));
+    // the server's own view: no slice of the move held its loop for 50 ms of CPU (quiet: 12-27 ms
+    // at 10,000 accounts, scripts/bench/account-move.mjs), whatever else the machine runs
+    expect(held).toBeLessThan(50);
     const below = await httpRequest(serve.url, 'GET', `/v2/accounts/${ids.to}/descendants?page_size=1`, { token: admin });
     expect(below.body.data[0].tree.slice(0, 2)).toEqual([ids.master, ids.to]);
     expect((await httpRequest(serve.url, 'GET', `/v2/accounts/${ids.from}/descendants`, { token: admin })).body.data).toEqual([]);
