@@ -87,7 +87,7 @@ Examples:
       ) => {
         const extra = opts.data ? await jsonObjectArg(opts.data, '--data') : {};
         await withCore(cmd, (core, g) => {
-          const doc: Record<string, unknown> = { gateways: [], ...(extra as Record<string, unknown>), name };
+          const doc: Record<string, unknown> = { gateways: [], ...extra, name };
           if (opts.gateway.length) doc.gateways = opts.gateway.map((server) => ({ server }));
           if (opts.rule.length) doc.rules = opts.rule;
           if (opts.weightCost !== undefined) doc.weight_cost = opts.weightCost;
