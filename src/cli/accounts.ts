@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { filterOfOption, withFilterOption } from './filters.js';
+import { keepFiltered, withFilterOption } from './filters.js';
 import {
   accountDoc,
   accountFilterDoc,
@@ -70,9 +70,8 @@ export function defineAccounts(accounts: Command, io: CliIo): void {
     )
     .action(async (opts: { under?: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const filter = filterOfOption(opts.filter);
         const all = opts.under ? listDescendants(core, existingAccount(core, opts.under, '--under')) : listAccounts(core);
-        const rows = (filter ? all.filter((a) => filter.test(accountFilterDoc(core, a))) : all).map((a) => ({
+        const rows = keepFiltered(opts.filter, all, (a) => accountFilterDoc(core, a)).map((a) => ({
           id: a.id,
           name: a.name,
           realm: a.realm,

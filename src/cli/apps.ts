@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addApp, appJson, listApps, removeApp } from '../modules/apps-store/service.js';
-import { filterOfOption, withFilterOption } from './filters.js';
+import { keepFiltered, withFilterOption } from './filters.js';
 import { ALLOWED_USERS, DEFAULT_LANGUAGE } from '../modules/apps-store/schema.js';
 import { readFile } from 'node:fs/promises';
 import { IMAGE_TYPES, sniffedType, type StoredFile } from '../modules/documents/files.js';
@@ -71,9 +71,7 @@ export function defineApps(apps: Command, io: CliIo): void {
     )
     .action(async (opts: { filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const filter = filterOfOption(opts.filter);
-        const every = listApps(core).map(appJson);
-        const all = filter ? every.filter((app) => filter.test(app)) : every;
+        const all = keepFiltered(opts.filter, listApps(core).map(appJson), (app) => app);
         emit(io, g, all, () => table(all.map(appRow), ['id', 'name', 'label', 'allowed_users', 'masqueradable', 'api_url']));
       }),
     );

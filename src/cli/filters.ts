@@ -16,7 +16,7 @@ export function withFilterOption(cmd: Command): Command {
 }
 
 /** The filter of a command's `--filter` values (undefined without any); one without `=` is a usage error. */
-export function filterOfOption(values: string[] | undefined): DocFilter | undefined {
+function filterOfOption(values: string[] | undefined): DocFilter | undefined {
   if (!values?.length) return undefined;
   const pairs = values.map((kv): [string, string] => {
     const at = kv.indexOf('=');
@@ -24,6 +24,12 @@ export function filterOfOption(values: string[] | undefined): DocFilter | undefi
     return [`filter_${kv.slice(0, at)}`, kv.slice(at + 1)];
   });
   return docFilterOf(pairs);
+}
+
+/** The items whose `whole` document passes a command's `--filter` values (all of them without any). */
+export function keepFiltered<T>(values: string[] | undefined, items: T[], whole: (item: T) => Record<string, unknown>): T[] {
+  const f = filterOfOption(values);
+  return f ? items.filter((item) => f.test(whole(item))) : items;
 }
 
 /** The same filter as a listing's reads apply it, over each item's `whole` document. */

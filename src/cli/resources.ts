@@ -11,7 +11,7 @@ import {
   updateResource,
   type Scope,
 } from '../modules/resources/service.js';
-import { filterOfOption, withFilterOption } from './filters.js';
+import { keepFiltered, withFilterOption } from './filters.js';
 import type { Core } from '../core-type.js';
 import { CliError, emit, fieldsToChange, jsonObjectArg, parseJsonText, readSource, table, wholeNumber, withGlobals, type CliIo } from './io.js';
 import { existingAccount, withCore } from './database.js';
@@ -49,9 +49,7 @@ Examples:
     )
     .action(async (opts: { account?: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const filter = filterOfOption(opts.filter);
-        const all = listResources(core, scopeOf(core, opts.account));
-        const docs = filter ? all.filter((d) => filter.test(resourceFilterDoc(d, true))) : all;
+        const docs = keepFiltered(opts.filter, listResources(core, scopeOf(core, opts.account)), (d) => resourceFilterDoc(d, true));
         const rows = docs.map((d) => ({ ...resourceSummary(d), gateways: Array.isArray(d.doc.gateways) ? d.doc.gateways.length : 0 }));
         emit(io, g, rows, () => table(rows, ['id', 'name', 'enabled', 'weight_cost', 'gateways']));
       }),
@@ -89,7 +87,7 @@ Examples:
       ) => {
         const extra = opts.data ? await jsonObjectArg(opts.data, '--data') : {};
         await withCore(cmd, (core, g) => {
-          const doc: Record<string, unknown> = { gateways: [], ...(extra as Record<string, unknown>), name };
+          const doc: Record<string, unknown> = { gateways: [], ...extra, name };
           if (opts.gateway.length) doc.gateways = opts.gateway.map((server) => ({ server }));
           if (opts.rule.length) doc.rules = opts.rule;
           if (opts.weightCost !== undefined) doc.weight_cost = opts.weightCost;

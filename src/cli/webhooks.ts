@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { attemptFilterDoc, attemptJson, type AttemptRow } from '../delivery/attempts.js';
 import { everyPage, filledPageNow, type CompoundKey, type PageQuery } from '../store/pages.js';
-import { filterOfOption, rowFilterOfOption, withFilterOption } from './filters.js';
+import { keepFiltered, rowFilterOfOption, withFilterOption } from './filters.js';
 import { jsonArrayPieces } from '../util/json.js';
 import { breakerOf } from '../delivery/breakers.js';
 import { HOOK_IDS } from '../modules/webhooks/hook-types.js';
@@ -123,9 +123,8 @@ export function defineWebhooks(webhooks: Command, io: CliIo): void {
     )
     .action(async (opts: { account: string; filter?: string[] }, cmd: Command) =>
       withCore(cmd, (core, g) => {
-        const filter = filterOfOption(opts.filter);
-        const hooks = listWebhooks(core, existingAccount(core, opts.account));
-        const rows = (filter ? hooks.filter((h) => filter.test(hookFilterDoc(h, true))) : hooks).map((h) => ({ ...hookSummary(h), breaker: breakerText(core, h.id) }));
+        const hooks = keepFiltered(opts.filter, listWebhooks(core, existingAccount(core, opts.account)), (h) => hookFilterDoc(h, true));
+        const rows = hooks.map((h) => ({ ...hookSummary(h), breaker: breakerText(core, h.id) }));
         emit(io, g, rows, () => table(rows, ['id', 'name', 'hook', 'uri', 'enabled', 'breaker', 'disable_reason']));
       }),
     );

@@ -4,8 +4,8 @@ import { stmt } from '../../store/db.js';
 import { readKeysetPage, type CompoundKey, type Page, type PageQuery } from '../../store/pages.js';
 import { isObject, mergeLayers } from '../../util/json.js';
 import { nowGregorian, type TimeWindow } from '../../util/time.js';
-import { randomBytes } from 'node:crypto';
 import { findAccount, resellerIdOf, type Account } from '../accounts/service.js';
+import { modbId } from '../documents/modb.js';
 
 /**
  * Which login methods an account may use and which of their attempts it logs, as Kazoo's
@@ -96,8 +96,7 @@ export function logLoginAttempt(core: Core, account: Account, a: LoginAttempt): 
   const settings = methodSettings(core, account, a.authModule);
   if (settings[a.status === 'success' ? 'log_successful_attempts' : 'log_failed_attempts'] !== true) return false;
   const now = Date.now();
-  const d = new Date(now);
-  const id = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}-${randomBytes(16).toString('hex')}`;
+  const id = modbId(now);
   const doc = {
     auth_type: 'jwt_auth_token',
     status: a.status,

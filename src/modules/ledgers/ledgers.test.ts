@@ -111,5 +111,10 @@ describe("credits and debits (PUT ledgers/credit|debit) as Kazoo's cb_ledgers wr
     expect(r.body.data[customer.id]).toMatchObject({ ledger: { amount: -7 }, is_reseller: false });
     expect(r.body.data[reseller.id]).toMatchObject({ ledger: { amount: -7, account: { id: customer.id } }, available_dollars: -7, is_reseller: true });
     expect((await srv.request('GET', ledgers(reseller.id, '/total'), { token: resellerToken })).body.data.amount).toBe(-7);
+    // the reseller's month: its copy summed, and broken down under the account the entry is about
+    const month = new Date().toISOString().slice(0, 7).replace('-', '');
+    const byMonth = await srv.request('GET', ledgers(reseller.id, `/summary/${month}`), { token: resellerToken });
+    const adjustments = { amount: -7, usage: { type: 'credit', quantity: 0, unit: 'USD' } };
+    expect(byMonth.body.data).toEqual({ summary: { adjustments }, breakdown: [{ account: { id: customer.id, name: 'Ledger Customer' }, ledgers: { adjustments }, total: -7 }] });
   });
 });

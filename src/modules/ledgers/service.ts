@@ -130,21 +130,39 @@ export function ledgersTotal(core: Core, accountId: string): number {
   return toDollars(r.units);
 }
 
+/** What a summary reads of a ledger: its service, signed units, usage and the account it is about. */
+interface SummedRow {
+  account_id: string;
+  service: string;
+  /** units, negative for a debit */
+  signed: number;
+  usage_type: unknown;
+  usage_unit: unknown;
+  quantity: unknown;
+  about_id: string | null;
+  about_name: unknown;
+}
+
 /** Sums of ledger rows by service, as Kazoo's `list_by_timestamp` reduce makes them (amounts in currency). */
-function byService(rows: LedgerRow[]): Record<string, Record<string, unknown>> {
+function byService(rows: SummedRow[]): Record<string, Record<string, unknown>> {
   const out: Record<string, { amount: number; usage: Record<string, unknown> }> = {};
   for (const r of rows) {
-    const usage = (JSON.parse(r.doc) as { usage?: Record<string, unknown> }).usage ?? {};
-    const s = (out[r.service] ??= { amount: 0, usage: { type: usage.type, quantity: 0, unit: usage.unit } });
-    s.amount += (r.ledger_type === 'debit' ? -1 : 1) * r.units;
-    s.usage.quantity = Number(s.usage.quantity) + (typeof usage.quantity === 'number' ? usage.quantity : 0);
+    const s = (out[r.service] ??= { amount: 0, usage: { type: r.usage_type ?? undefined, quantity: 0, unit: r.usage_unit ?? undefined } });
+    s.amount += r.signed;
+    s.usage.quantity = Number(s.usage.quantity) + (typeof r.quantity === 'number' ? r.quantity : 0);
   }
   return Object.fromEntries(Object.entries(out).map(([service, s]) => [service, { amount: toDollars(s.amount), usage: s.usage }]));
 }
 
-/** The account's ledgers of a window (all of them: a summary sums them). */
-function rowsIn(core: Core, accountId: string, w: Required<TimeWindow>): LedgerRow[] {
-  return stmt(core.db, 'SELECT * FROM ledgers WHERE account_id = ? AND created BETWEEN ? AND ? ORDER BY created, id').all(accountId, w.createdFrom, w.createdTo) as unknown as LedgerRow[];
+/** The account's ledgers of a window, in order, as a summary sums them (all of them; the fields read by SQLite, no document parsed here). */
+function rowsIn(core: Core, accountId: string, w: Required<TimeWindow>): SummedRow[] {
+  return stmt(
+    core.db,
+    `SELECT account_id, service, CASE ledger_type WHEN 'debit' THEN -units ELSE units END AS signed,
+       json_extract(doc, '$.usage.type') AS usage_type, json_extract(doc, '$.usage.unit') AS usage_unit, json_extract(doc, '$.usage.quantity') AS quantity,
+       json_extract(doc, '$.account.id') AS about_id, json_extract(doc, '$.account.name') AS about_name
+     FROM ledgers WHERE account_id = ? AND created BETWEEN ? AND ? ORDER BY created, id`,
+  ).all(accountId, w.createdFrom, w.createdTo) as unknown as SummedRow[];
 }
 
 /** `GET ledgers`: the account's ledgers of the window summed by service (`{service: {amount, usage}}`). */
@@ -164,18 +182,17 @@ export function monthSummary(core: Core, accountId: string, month: string): Reco
   const from = Date.UTC(Number(m[1]), Number(m[2]) - 1, 1);
   const to = Date.UTC(Number(m[1]), Number(m[2]), 1) - 1;
   const rows = rowsIn(core, accountId, { createdFrom: from, createdTo: to });
-  const accounts = new Map<string, { name: unknown; rows: LedgerRow[] }>();
+  const accounts = new Map<string, { name: unknown; rows: SummedRow[] }>();
   for (const r of rows) {
-    const about = (JSON.parse(r.doc) as { account?: { id?: string; name?: unknown } }).account ?? {};
-    const key = about.id ?? r.account_id;
-    const entry = accounts.get(key) ?? { name: about.name, rows: [] };
+    const key = r.about_id ?? r.account_id;
+    const entry = accounts.get(key) ?? { name: r.about_name ?? undefined, rows: [] };
     entry.rows.push(r);
     accounts.set(key, entry);
   }
   const breakdown = [...accounts].map(([id, a]) => ({
     account: { id, name: a.name },
     ledgers: byService(a.rows),
-    total: toDollars(a.rows.reduce((t, r) => t + (r.ledger_type === 'debit' ? -r.units : r.units), 0)),
+    total: toDollars(a.rows.reduce((t, r) => t + r.signed, 0)),
   }));
   return { summary: byService(rows), breakdown };
 }

@@ -65,6 +65,16 @@ describe('phone numbers: the pool, a number bought, changed and released (/v2/ac
     expect((await srv.request('GET', num(shop.id, '?prefix=4155559'), { token: shopToken })).body.data).toEqual([]);
   });
 
+  it('check says which numbers of a collection a pool the account may buy from offers (any pool, for a super-duper admin)', async () => {
+    const numbers = ['+14155550103', '4155559900', '+19995550000'];
+    const r = await srv.request('POST', num(shop.id, '/check'), { token: shopToken, data: { numbers } });
+    expect(r.status).toBe(200);
+    // the master's pool is the shop's; the reseller's is not; the last is in no pool
+    expect(r.body.data).toEqual({ '+14155550103': 'success', '4155559900': 'error', '+19995550000': 'error' });
+    const admin = await srv.request('POST', num(shop.id, '/check'), { token: srv.adminToken, data: { numbers } });
+    expect(admin.body.data).toEqual({ '+14155550103': 'success', '4155559900': 'success', '+19995550000': 'error' });
+  });
+
   it('activation buys a number: in service in the inventory, with the features it may have; out of the pool', async () => {
     const r = await srv.request('PUT', num(shop.id, `/${enc('+14155550100')}/activate`), { token: shopToken, data: {} });
     expect(r.status).toBe(201);

@@ -355,6 +355,20 @@ export function collectionNumbers(core: Core, data: Record<string, unknown>): st
   return strings;
 }
 
+/**
+ * `POST phone_numbers/check`: for each number of a collection, `success` when a pool the caller may
+ * buy from offers it (any pool, for a super-duper admin), else `error`.
+ */
+export function checkNumbers(core: Core, caller: NumberCaller, numbers: readonly string[]): Record<string, 'success' | 'error'> {
+  const pools = poolsOf(core, caller.accountId);
+  const out: Record<string, 'success' | 'error'> = {};
+  for (const n of numbers) {
+    const p = findPoolNumber(core, normalizeSystemNumber(core, n.replace(/^ /, '+')));
+    out[n] = p && (caller.isAdmin || pools.includes(p.account_id)) ? 'success' : 'error';
+  }
+  return out;
+}
+
 /** The fields of a collection request besides its numbers: what each number's document gets. */
 export function collectionFields(data: Record<string, unknown>): Record<string, unknown> {
   const { numbers: _n, ...rest } = data;

@@ -9,6 +9,7 @@ import { masterAccount } from '../accounts/service.js';
 import { availableClassifiers, classifyNumber } from './classifiers.js';
 import {
   activateNumber,
+  checkNumbers,
   collection,
   collectionFields,
   collectionNumbers,
@@ -22,8 +23,7 @@ import {
   updateNumber,
   type NumberCaller,
 } from './lifecycle.js';
-import { normalizeSystemNumber } from './converters.js';
-import { dialCodeOf, findPoolNumber, poolsOf, searchPool } from './pool.js';
+import { dialCodeOf, searchPool } from './pool.js';
 import { findNumbersSchema, numberCollectionSchema, phoneNumberSchema } from './schema.js';
 
 const BASE = 'accounts/:account_id/phone_numbers';
@@ -134,15 +134,7 @@ export const numberRoutes: RouteDef[] = [
     path: `${BASE}/check`,
     body: numberCollectionSchema,
     response: { type: 'object', additionalProperties: { enum: ['success', 'error'] } },
-    handler: (ctx, core) => {
-      const pools = poolsOf(core, ctx.params.account_id);
-      const out: Record<string, string> = {};
-      for (const n of collectionNumbers(core, dataObject(ctx))) {
-        const p = findPoolNumber(core, normalizeSystemNumber(core, n.replace(/^ /, '+')));
-        out[n] = p && (authOf(ctx).isSuperduper || pools.includes(p.account_id)) ? 'success' : 'error';
-      }
-      return { data: out };
-    },
+    handler: (ctx, core) => ({ data: checkNumbers(core, callerOf(ctx), collectionNumbers(core, dataObject(ctx))) }),
   },
   {
     method: 'POST',

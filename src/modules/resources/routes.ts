@@ -60,9 +60,6 @@ const JOBS_QUERY = [...TIME_WINDOW_QUERY, ...pagingQuery({ type: 'integer', mini
 /** Jobs are listed by their sequence number, which their `start_key` is. */
 const JOB_KEY: KeyCodec<number> = { read: (q) => integerParam(q, 'start_key'), show: (k) => k };
 
-
-
-
 const accountScope: ScopeOf = (ctx) => ({ accountId: ctx.params.account_id });
 const globalScope: ScopeOf = () => ({});
 

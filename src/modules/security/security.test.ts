@@ -103,6 +103,11 @@ describe("login settings (/v2/security, /v2/accounts/{id}/security) as crossbar_
     });
     expect(r.body.data.auth_modules.cb_user_auth.multi_factor._read_only).toEqual({ name: 'Office OTP', provider_name: 'otp' });
     expect(r.body.data.auth_modules.cb_api_auth.multi_factor._read_only).toEqual({ name: 'Default System Provider', provider_name: 'duo' });
+    // the settings sent back as answered: the names are the server's, not stored (the schema would refuse them)
+    const back = await srv.request('POST', security(customer.id), { token: srv.adminToken, data: r.body.data });
+    expect(back.status).toBe(200);
+    const stored = await srv.request('GET', `/v2/accounts/${customer.id}/configs/crossbar.auth`, { token: srv.adminToken });
+    expect(stored.body.data.auth_modules.cb_user_auth.multi_factor).toEqual({ enabled: true, configuration_id: provider.body.data.id, account_id: customer.id });
   });
 
   it("a user who is not an admin cannot change the account's login settings; another tenant cannot read them", async () => {

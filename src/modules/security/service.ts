@@ -21,30 +21,22 @@ export function availableAuthMethods(core: Core): Record<string, unknown> {
   return { available_auth_methods: core.config.value<unknown>(AUTH_CATEGORY, 'available_auth_methods', DEFAULT_AUTH_METHODS) };
 }
 
-/** Settings with each method's multi-factor configuration named under `multi_factor._read_only` (Kazoo's metadata). */
-function withMultiFactorNames(core: Core, config: Record<string, unknown>): Record<string, unknown> {
+/** Settings with each method's `multi_factor` object passed through `change` (the others as they are). */
+function eachMultiFactor(config: Record<string, unknown>, change: (mfa: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> {
   if (!isObject(config.auth_modules)) return config;
   const modules: Record<string, unknown> = {};
-  for (const [name, m] of Object.entries(config.auth_modules)) {
-    if (isObject(m) && isObject(m.multi_factor)) {
-      const mfa = m.multi_factor;
-      modules[name] = { ...m, multi_factor: { ...mfa, _read_only: providerMetadata(core, mfa.account_id, mfa.configuration_id) } };
-    } else modules[name] = m;
-  }
+  for (const [name, m] of Object.entries(config.auth_modules)) modules[name] = isObject(m) && isObject(m.multi_factor) ? { ...m, multi_factor: change(m.multi_factor) } : m;
   return { ...config, auth_modules: modules };
+}
+
+/** Settings with each method's multi-factor configuration named under `multi_factor._read_only` (Kazoo's metadata). */
+function withMultiFactorNames(core: Core, config: Record<string, unknown>): Record<string, unknown> {
+  return eachMultiFactor(config, (mfa) => ({ ...mfa, _read_only: providerMetadata(core, mfa.account_id, mfa.configuration_id) }));
 }
 
 /** Settings sent back as they were answered: the names under `multi_factor._read_only` are the server's. */
 function withoutMultiFactorNames(config: Record<string, unknown>): Record<string, unknown> {
-  if (!isObject(config.auth_modules)) return config;
-  const modules: Record<string, unknown> = {};
-  for (const [name, m] of Object.entries(config.auth_modules)) {
-    if (isObject(m) && isObject(m.multi_factor) && '_read_only' in m.multi_factor) {
-      const { _read_only: _names, ...mfa } = m.multi_factor;
-      modules[name] = { ...m, multi_factor: mfa };
-    } else modules[name] = m;
-  }
-  return { ...config, auth_modules: modules };
+  return eachMultiFactor(config, ({ _read_only: _names, ...mfa }) => mfa);
 }
 
 /** The account's own settings (`{}` when it has none). */
