@@ -101,6 +101,11 @@ describe('phone numbers: the pool, a number bought, changed and released (/v2/ac
     const twice = await srv.request('PUT', num(shop.id, '/collection/activate'), { token: shopToken, data: { numbers: ['+14155550101', '4155550101'] } });
     expect(twice.status).toBe(400);
     expect(twice.body.data).toHaveProperty('numbers.uniqueItems');
+    // a collection is bounded (each number its own transaction on the event loop); bulk sets are resource jobs
+    const tooMany = Array.from({ length: 101 }, (_, i) => `+1415556${String(i).padStart(4, '0')}`);
+    const big = await srv.request('PUT', num(shop.id, '/collection/activate'), { token: shopToken, data: { numbers: tooMany } });
+    expect(big.status).toBe(400);
+    expect(big.body.data).toHaveProperty('numbers.maxItems');
   });
 
   it("a number's document: cnam, e911 and prepend turn features on (Kazoo's checks on each); PATCH merges, POST replaces", async () => {

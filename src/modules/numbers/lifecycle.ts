@@ -8,7 +8,7 @@ import { findAccount, getAccount, resellerIdOf } from '../accounts/service.js';
 import { isReconcilable, normalizeSystemNumber } from './converters.js';
 import { availableFeatures, featuresOf, LOCAL_CARRIER, POOL_CARRIER } from './features.js';
 import { findPoolNumber, poolsOf, type PoolRow } from './pool.js';
-import { phoneNumberSchema } from './schema.js';
+import { MAX_COLLECTION_NUMBERS, phoneNumberSchema } from './schema.js';
 import { featureNames, type NumberRow } from './service.js';
 
 /**
@@ -350,6 +350,9 @@ export function collectionNumbers(core: Core, data: Record<string, unknown>): st
   if (list === undefined) throw errors.invalidField('numbers', 'required', 'list of numbers missing');
   if (!Array.isArray(list)) throw errors.invalidField('numbers', 'type', 'numbers must be a list');
   if (list.length === 0) throw errors.invalidField('numbers', 'minimum', 'minimum 1 number required');
+  if (list.length > MAX_COLLECTION_NUMBERS) {
+    throw errors.invalidField('numbers', 'maxItems', `at most ${MAX_COLLECTION_NUMBERS} numbers a request: a larger set is a resource job`, { target: MAX_COLLECTION_NUMBERS });
+  }
   const strings = list.map((n) => (typeof n === 'string' ? n : String(n)));
   if (new Set(strings.map((n) => normalizeSystemNumber(core, n))).size !== strings.length) throw errors.invalidField('numbers', 'uniqueItems', 'some numbers appear twice');
   return strings;
