@@ -69,7 +69,7 @@ export const simulateCallCommand: SimulateCommand = (simulate: Command, io: CliI
 export const simulateHangupCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('hangup'))
     .description('a call kept up (`call --no-hangup`) ends: channel_destroy, and its legs\' CDRs')
-    .requiredOption('--account <id>', 'account the call belongs to')
+    .requiredOption('--account <account>', 'account the call belongs to')
     .requiredOption('--call-id <id>', 'a leg of the call (its call_id)')
     .addOption(new Option('--hangup-cause <cause>', 'why it ended (default: NORMAL_CLEARING)').choices(Object.keys(HANGUP_CODES)))
     .addHelpText('after', `\nExamples:\n  $ tel simulate hangup --account <id> --call-id <call_id>\n  $ tel simulate hangup --account <id> --call-id <call_id> --hangup-cause USER_BUSY --json`)

@@ -17,7 +17,7 @@ interface RegistrationOptions {
 export const simulateRegistrationCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('registration'))
     .description("a device's phone registers (or unregisters, or its registration lapses): registrations, devices/status and the register/deregister notifications")
-    .requiredOption('--account <id>', 'account of the device')
+    .requiredOption('--account <account>', 'account of the device')
     .requiredOption('--device <id>', 'the device (it needs a SIP username)')
     .option('--unregister', 'the phone unregisters (a REGISTER with Expires: 0)')
     .option('--expire', 'the registration lapses now, as if the phone stopped refreshing it')

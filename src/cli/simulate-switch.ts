@@ -21,7 +21,7 @@ interface FaxOptions {
 export const simulateFaxCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('fax'))
     .description('a fax: arriving (the inbox, inbound_fax), or a queued one sent (the outbox, outbound_fax), or one e-mailed to a fax box')
-    .requiredOption('--account <id>', 'account of the fax')
+    .requiredOption('--account <account>', 'account of the fax')
     .addOption(new Option('--direction <dir>', 'a fax arriving, or one the fax server sends').choices(['inbound', 'outbound']).default('inbound'))
     .option('--failure', 'the fax does not go through (a queued one is retried while it has retries)')
     .option('--error <text>', 'why it failed')
@@ -61,7 +61,7 @@ export const simulateFaxCommand: SimulateCommand = (simulate: Command, io: CliIo
 export const simulateSubscribeCommand: SimulateCommand = (simulate: Command, io: CliIo) => {
   withGlobals(simulate.command('subscribe'))
     .description('a phone subscribes to a presence id: presence lists it, states set by hand reach it')
-    .requiredOption('--account <id>', 'account of the phone')
+    .requiredOption('--account <account>', 'account of the phone')
     .requiredOption('--device <id>', 'the phone that watches')
     .requiredOption('--to <presence>', 'what it watches: an extension, a presence id, a parking slot (*3101)')
     .addOption(new Option('--package <name>', 'the event package').choices(['dialog', 'presence', 'message-summary']).default('dialog'))
