@@ -83,6 +83,31 @@ describe('auto-disable and re-enable', () => {
     sink.respond(() => ({ status: 500 }));
   });
 
+  it('failures counted after the hook is off send no second notification', async () => {
+    const notified = route();
+    const failing = route();
+    // four deliveries in flight at once, all answered 500 together: the second disables the hook,
+    // the third and fourth count against a hook already off
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    sink.respond(async (r) => {
+      if (r.path === notified) return { status: 200 };
+      if (r.path === failing) await held;
+      return { status: 500 };
+    });
+    await hook(reseller, { uri: `${sink.url}${notified}`, hook: 'notifications', format: 'json', custom_data: { type: 'webhook_disabled' } });
+    const id = await hook(reseller, { uri: `${sink.url}${failing}`, retries: 0 });
+    for (let i = 0; i < 4; i++) expect((await call(reseller)).status).toBe(201);
+    await sink.waitFor(4, { filter: on(failing) });
+    release();
+    await until(async () => (await failedDeliveries(reseller, id)) === 4);
+    const [req] = await sink.waitFor(1, { filter: on(notified) });
+    expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sink.requests.filter(on(notified))).toHaveLength(1);
+    sink.respond(() => ({ status: 500 }));
+  });
+
   it('only failures inside attempt_failure_expiry_ms count (account override of the window)', async () => {
     await srv.request('POST', `/v2/accounts/${customer}/configs/webhooks`, { token, data: { attempt_failure_expiry_ms: 100 } });
     const path = route();

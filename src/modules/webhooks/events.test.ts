@@ -166,6 +166,24 @@ describe('event sources and hook matching', () => {
     expect(json(req)).toEqual({ id: doomed.id, account_id: doomed.id, action: 'doc_deleted', type: 'account', cluster_id: clusterId(srv.core) });
   });
 
+  it("payloads carry the database's own cluster id, or the `cluster` category's when one is set", async () => {
+    const path = route();
+    await hook(child, { uri: `${sink.url}${path}`, hook: 'channel_create' });
+    const own = (srv.core.db.prepare("SELECT value FROM meta WHERE key = 'cluster_id'").get() as { value: string }).value;
+    expect(own).toMatch(/^[0-9a-f]{32}$/);
+    const clusterOf = async (count: number) => {
+      expect((await simulate(child, { kind: 'call', answer: false })).status).toBe(201);
+      return json((await sink.waitFor(count, { filter: on(path) }))[count - 1]).cluster_id;
+    };
+    expect(await clusterOf(1)).toBe(own);
+    const set = (cluster_id: string) => srv.request('POST', '/v2/system_configs/cluster', { token, data: { default: { cluster_id } } });
+    expect((await set('lab-cluster-7')).status).toBe(200);
+    expect(await clusterOf(2)).toBe('lab-cluster-7');
+    expect((await set('')).status).toBe(200);
+    expect(await clusterOf(3)).toBe(own);
+    await srv.request('DELETE', '/v2/system_configs/cluster', { token });
+  });
+
   it('events made by the offline CLI on the same file are delivered by the running server', async () => {
     const path = route();
     await hook(child, { uri: `${sink.url}${path}`, hook: 'channel_destroy' });
