@@ -26,13 +26,13 @@ export interface ChargeItem {
 
 function num(v: unknown): number {
   const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+  return Number.isFinite(n) ? Math.max(n as number, 0) : 0;
 }
 
 /** The configured rate of a limits item; an item without a rate costs nothing. */
 export function itemRate(core: Core, item: string): ItemRate {
   const limits = core.config.value<Record<string, unknown>>(SERVICES_CATEGORY, 'limits', {});
-  const entry = limits && typeof limits === 'object' ? (limits as Record<string, unknown>)[item] : undefined;
+  const entry = (limits as Record<string, unknown> | null | undefined)?.[item];
   if (typeof entry === 'number' || typeof entry === 'string') return { rate: num(entry) };
   if (!entry || typeof entry !== 'object') return { rate: 0 };
   const e = entry as Record<string, unknown>;

@@ -115,6 +115,41 @@ describe('limits and the charge handshake', () => {
     expect(Object.keys(raise.body.data.limits)).toEqual(['inbound_trunks']);
   });
 
+  it('rates written as numbers, as numeric strings or in objects are quoted; a rate that is not a positive finite number charges nothing', async () => {
+    const token = srv.adminToken;
+    const services = async (limits: unknown) =>
+      expect((await srv.request('POST', '/v2/system_configs/services', { token, data: { default: { limits } } })).status).toBe(200);
+    const fresh = await createSubAccount(srv, srv.master.account_id, 'Rates Written Loosely');
+    const everything = { inbound_trunks: 2, outbound_trunks: 2, twoway_trunks: 2, burst_trunks: 2, calls: 2, resource_consuming_calls: 2 };
+    const quoted = async () => {
+      const r = await srv.request('POST', limitsOf(fresh.id), { token, data: everything });
+      return r.status === 402 ? r.body.data.limits : { status: r.status };
+    };
+    try {
+      await services({
+        inbound_trunks: 3,
+        outbound_trunks: '2.5',
+        twoway_trunks: { rate: '4', single_discount_rate: '1', cumulative_discount_rate: 'many' },
+        burst_trunks: 'Infinity',
+        calls: -2,
+        resource_consuming_calls: { rate: true },
+      });
+      const line = { category: 'limits', quantity: 2, single_discount: 0, single_discount_rate: 0, cumulative_discount: 0, cumulative_discount_rate: 0 };
+      expect(await quoted()).toEqual({
+        inbound_trunks: { ...line, item: 'inbound_trunks', rate: 3 },
+        outbound_trunks: { ...line, item: 'outbound_trunks', rate: 2.5 },
+        twoway_trunks: { ...line, item: 'twoway_trunks', rate: 4, single_discount: 1, single_discount_rate: 1 },
+      });
+      // an item set to null, or no table of items at all: nothing to charge, the change is applied
+      await services({ inbound_trunks: null, outbound_trunks: [5] });
+      expect(await quoted()).toEqual({ status: 200 });
+      await services(null);
+      expect(await quoted()).toEqual({ status: 200 });
+    } finally {
+      await services({ inbound_trunks: { rate: 6.99 }, twoway_trunks: { rate: 19.99, single_discount_rate: 5, cumulative_discount_rate: 1.5 } });
+    }
+  });
+
   it('POST /v1 applies a charging change without the handshake', async () => {
     const r = await srv.request('POST', limitsOf(customer.id, 'v1'), { token: srv.adminToken, data: { inbound_trunks: 20 } });
     expect(r.status).toBe(200);
