@@ -166,6 +166,22 @@ describe('event sources and hook matching', () => {
     expect(json(req)).toEqual({ id: doomed.id, account_id: doomed.id, action: 'doc_deleted', type: 'account', cluster_id: clusterId(srv.core) });
   });
 
+  it('a hook matches by its modifiers as last edited', async () => {
+    const path = route();
+    const id = await hook(child, { uri: `${sink.url}${path}`, hook: 'object', modifiers: { type: 'vmbox' } });
+    const device = async (name: string) => expect((await srv.request('PUT', `/v2/accounts/${child}/devices`, { token, data: { name } })).status).toBe(201);
+    await device('Before');
+    const edited = await srv.request('PATCH', `/v2/accounts/${child}/webhooks/${id}`, { token, data: { modifiers: { type: 'device' } } });
+    expect(edited.status, edited.text).toBe(200);
+    await device('After');
+    const [req] = await sink.waitFor(1, { filter: on(path) });
+    expect(json(req)).toMatchObject({ type: 'device', action: 'doc_created' });
+    expect(await settle(path)).toHaveLength(1);
+    await srv.request('PATCH', `/v2/accounts/${child}/webhooks/${id}`, { token, data: { modifiers: { type: 'media' } } });
+    await device('Again');
+    expect(await settle(path)).toHaveLength(1);
+  });
+
   it("payloads carry the database's own cluster id, or the `cluster` category's when one is set", async () => {
     const path = route();
     await hook(child, { uri: `${sink.url}${path}`, hook: 'channel_create' });
