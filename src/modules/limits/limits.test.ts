@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { createAccount } from '../accounts/service.js';
+import { setLimits } from './service.js';
 
 describe('limits and the charge handshake', () => {
   let srv: TestServer;
@@ -193,6 +194,24 @@ describe('limits and the charge handshake', () => {
     const direct = await srv.apiLogin(customer.apiKey);
     expect((await srv.request('POST', limitsOf(customer.id), { token: direct, data: { outbound_trunks: 3 } })).status).toBe(200);
     expect((await srv.request('POST', limitsOf(reseller.id), { token: resellerToken, data: { calls: 9 } })).status).toBe(200);
+  });
+
+  it("an account that does not exist is refused, and gets no limits row, even from a super-duper admin", async () => {
+    const ghost = 'f'.repeat(32);
+    const r = await srv.request('POST', limitsOf(ghost, 'v1'), { token: srv.adminToken, data: { inbound_trunks: 1 } });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('bad_identifier');
+    expect(srv.core.db.prepare('SELECT COUNT(*) AS n FROM limits WHERE account_id = ?').get(ghost)).toEqual({ n: 0 });
+    expect(() => setLimits(srv.core, ghost, { inbound_trunks: 1 }, { acceptCharges: true })).toThrow(/bad.identifier/);
+  });
+
+  it("the offline CLI's change (merge) keeps the fields it does not name; the API's POST (replace) drops them", async () => {
+    const a = await createSubAccount(srv, srv.master.account_id, 'Merged Into');
+    setLimits(srv.core, a.id, { outbound_trunks: 4, calls: 9 }, { acceptCharges: true });
+    expect(setLimits(srv.core, a.id, { calls: 10 }, { acceptCharges: true }).data).toMatchObject({ outbound_trunks: 4, calls: 10 });
+    const replaced = setLimits(srv.core, a.id, { calls: 11 }, { acceptCharges: true, mode: 'replace' }).data;
+    expect(replaced).toMatchObject({ calls: 11 });
+    expect(replaced).not.toHaveProperty('outbound_trunks');
   });
 
   it('deleting an account removes its limits', async () => {
