@@ -191,6 +191,8 @@ describe('limits and the charge handshake', () => {
     expect((await srv.request('GET', limitsOf(sub.id), { token: subToken })).status).toBe(200);
 
     expect((await srv.request('POST', limitsOf(sub.id), { token: resellerToken, data: { outbound_trunks: 2 } })).status).toBe(200);
+    // a super-duper admin, though not the reseller above
+    expect((await srv.request('POST', limitsOf(sub.id), { token: srv.adminToken, data: { outbound_trunks: 1 } })).status).toBe(200);
     const direct = await srv.apiLogin(customer.apiKey);
     expect((await srv.request('POST', limitsOf(customer.id), { token: direct, data: { outbound_trunks: 3 } })).status).toBe(200);
     expect((await srv.request('POST', limitsOf(reseller.id), { token: resellerToken, data: { calls: 9 } })).status).toBe(200);
