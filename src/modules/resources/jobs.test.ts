@@ -216,4 +216,18 @@ describe('bulk number jobs', () => {
     const f = (await srv.request('GET', `${base}/jobs/${failed.body.data.id}`, { token })).body.data;
     expect(f).toMatchObject({ status: 'failed', successes: {}, reason: 'unknown resource', errors: { '+14155550183': { reason: 'unknown_resource', message: 'resource nope does not exist' } } });
   });
+
+  it("a job made through the server's own API starts at once, not at the next poll", async () => {
+    srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 600_000 });
+    try {
+      // the pass under way ends and the next is set for ten minutes from now
+      await new Promise((r) => setTimeout(r, 200));
+      const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers: ['+14155550190'], resource_id: resourceId } });
+      expect(r.status).toBe(201);
+      expect((await waitDone(srv, `${base}/jobs/${r.body.data.id}`, token)).status).toBe('complete');
+    } finally {
+      // the next pass is still ten minutes away: this stays the describe's last test
+      srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 50 });
+    }
+  });
 });
