@@ -177,7 +177,8 @@ describe('bulk number jobs', () => {
   it("a job's detail: each success as the inventory shows it (or released), each error under the number as given", async () => {
     // successes, a number given twice, numbers no inventory takes (integer-like, quoted, accented:
     // object keys a serialiser orders or escapes), one of them given twice, and a name to escape
-    const numbers = ['+14155550180', '4155550181', '+14155550180', '12345', '007', '"quoted"', 'é', '12345', '+14155550182'];
+    // and backslashes, one of them before a quote (escaped, in the stored JSON, as \\ and \")
+    const numbers = ['+14155550180', '4155550181', '+14155550180', '12345', '007', '"quoted"', 'é', '12345', 'x\\', 'a\\"b\\\\', '+14155550182'];
     const name = 'Mixed "batch" ✓';
     const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers, resource_id: resourceId, name } });
     expect(r.status).toBe(201);
@@ -190,7 +191,7 @@ describe('bulk number jobs', () => {
     expect(answered.status).toBe(200);
     const detail = answered.body.data;
     expect(Object.keys(detail)).toEqual(['id', 'resource_id', 'numbers', 'status', 'successes', 'errors', 'timestamp', 'total', 'processed', 'modified', 'name']);
-    expect(detail).toMatchObject({ id, resource_id: resourceId, numbers, status: 'complete', total: 9, processed: 9, name });
+    expect(detail).toMatchObject({ id, resource_id: resourceId, numbers, status: 'complete', total: 11, processed: 11, name });
     expect(Object.keys(detail.successes)).toEqual(['+14155550180', '+14155550181', '+14155550182']);
     const inventory = await srv.request('GET', `/v2/accounts/${sub.id}/phone_numbers`, { token });
     // as the inventory shows it, but for what the listing works out for its caller (features_available)
@@ -206,8 +207,10 @@ describe('bulk number jobs', () => {
       '007': { reason: 'invalid_number', message: 'not a valid E.164 number' },
       '"quoted"': { reason: 'invalid_number', message: 'not a valid E.164 number' },
       é: { reason: 'invalid_number', message: 'not a valid E.164 number' },
+      'x\\': { reason: 'invalid_number', message: 'not a valid E.164 number' },
+      'a\\"b\\\\': { reason: 'invalid_number', message: 'not a valid E.164 number' },
     });
-    expect(Object.keys(detail.errors)).toEqual(['12345', '+14155550180', '007', '"quoted"', 'é']);
+    expect(Object.keys(detail.errors)).toEqual(['12345', '+14155550180', '007', '"quoted"', 'é', 'x\\', 'a\\"b\\\\']);
     // the store's object is that answer, read
     expect(jobDetail(srv.core, findJobById(srv.core, id)!)).toEqual(detail);
 
