@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
@@ -106,6 +107,18 @@ describe('auto-disable and re-enable', () => {
     await new Promise((r) => setTimeout(r, 150));
     expect(sink.requests.filter(on(notified))).toHaveLength(1);
     sink.respond(() => ({ status: 500 }));
+  });
+
+  it("a hook whose endpoint refuses connections is disabled with the client error as its last failure", async () => {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as { port: number }).port;
+    await new Promise((r) => s.close(r));
+    const id = await hook(reseller, { uri: `http://127.0.0.1:${port}/nobody`, retries: 0 });
+    await call(reseller);
+    await call(reseller);
+    await until(async () => (await get(reseller, id)).body.data.enabled === false);
+    expect((await get(reseller, id)).body.data.disable_reason).toMatch(/^too many failed deliveries: 2 within 60000 ms \(last: econnrefused\)$/);
   });
 
   it('only failures inside attempt_failure_expiry_ms count (account override of the window)', async () => {
