@@ -79,7 +79,8 @@ describe('auto-disable and re-enable', () => {
     const id = await hook(reseller, { uri: `${sink.url}${route()}`, retries: 0, hook: 'parking' });
     for (let i = 0; i < 2; i++) await srv.request('PUT', `/v2/accounts/${reseller}/simulations`, { token, data: { kind: 'parking', slot: i + 1 } });
     const [req] = await sink.waitFor(1, { filter: on(notified) });
-    expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id, account_id: reseller });
+    expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id, account_id: reseller, event_category: 'notification', app_name: 'tel' });
+    expect(JSON.parse(req.body).msg_id).toMatch(/^[0-9a-f]{16}$/);
     expect(JSON.parse(req.body).disable_reason).toMatch(/too many failed deliveries/);
     sink.respond(() => ({ status: 500 }));
   });
