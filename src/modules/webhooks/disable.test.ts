@@ -159,7 +159,8 @@ describe('auto-disable and re-enable', () => {
       await call(customer);
     }
     await until(async () => (await get(reseller, auto1)).body.data.enabled === false && (await get(customer, auto2)).body.data.enabled === false);
-    const accountOnly = await srv.request('PATCH', `/v2/accounts/${customer}/webhooks`, { token, data: { 're-enable': true } });
+    // the flag in the query, the request carrying no data at all
+    const accountOnly = await srv.request('PATCH', `/v2/accounts/${customer}/webhooks?re-enable=true`, { token });
     expect(accountOnly.body.data).toBe('hooks updated');
     expect((await get(customer, auto2)).body.data.enabled).toBe(true);
     expect((await get(reseller, auto1)).body.data.enabled).toBe(false);
