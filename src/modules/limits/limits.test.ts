@@ -191,6 +191,15 @@ describe('limits and the charge handshake', () => {
     expect((await srv.request('GET', limitsOf(sub.id), { token: subToken })).status).toBe(200);
 
     expect((await srv.request('POST', limitsOf(sub.id), { token: resellerToken, data: { outbound_trunks: 2 } })).status).toBe(200);
+    // a plain user of the reseller, though the reseller's own account is above the customer
+    await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, {
+      token: srv.adminToken,
+      data: { username: 'clerk', password: 'clerk-pass-1', first_name: 'C', last_name: 'Lerk', priv_level: 'user' },
+    });
+    const clerk = await srv.userLogin('Reseller R', 'clerk', 'clerk-pass-1');
+    const plain = await srv.request('POST', limitsOf(sub.id), { token: clerk, data: { outbound_trunks: 2 } });
+    expect(plain.status).toBe(403);
+    expect(plain.body.data.cause).toBe('changing limits needs an admin of the account');
     // a super-duper admin, though not the reseller above
     expect((await srv.request('POST', limitsOf(sub.id), { token: srv.adminToken, data: { outbound_trunks: 1 } })).status).toBe(200);
     const direct = await srv.apiLogin(customer.apiKey);
