@@ -282,6 +282,7 @@ export function* jobDetailPieces(core: Core, job: JobRow): Generator<string> {
   for (let i = 0; i < errs.length; i += RESULT_CHUNK) {
     yield errs
       .slice(i, i + RESULT_CHUNK)
+      // Stryker disable next-line ArithmeticOperator: i - j is 0 at the first error too, and never after (j < RESULT_CHUNK <= i)
       .map((e, j) => `${i + j === 0 ? '' : ','}${JSON.stringify(e.number)}:${JSON.stringify({ reason: e.reason, ...(e.message ? { message: e.message } : {}) })}`)
       .join('');
   }

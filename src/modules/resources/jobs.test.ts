@@ -220,6 +220,21 @@ describe('bulk number jobs', () => {
     expect(f).toMatchObject({ status: 'failed', successes: {}, reason: 'unknown resource', errors: { '+14155550183': { reason: 'unknown_resource', message: 'resource nope does not exist' } } });
   });
 
+  it("a job's detail with more errors than one range of results (1,000) names each error once", async () => {
+    srv.core.config.set('api.resources', { job_batch_size: 1000, job_poll_interval_ms: 50 });
+    try {
+      const numbers = Array.from({ length: 1001 }, (_, i) => `bad-${i}`);
+      const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers, resource_id: resourceId } });
+      await waitDone(srv, `${base}/jobs/${r.body.data.id}`, token);
+      const detail = await srv.request('GET', `${base}/jobs/${r.body.data.id}`, { token });
+      expect(Object.keys(detail.body.data.errors)).toEqual(numbers);
+      // as written, not only as parsed (a key written twice would parse once)
+      expect(detail.text.match(/"bad-\d+":\{/g)).toHaveLength(1001);
+    } finally {
+      srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 50 });
+    }
+  });
+
   it("a job made through the server's own API starts at once, not at the next poll", async () => {
     srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 600_000 });
     try {
