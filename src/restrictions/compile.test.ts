@@ -21,6 +21,7 @@ describe('rules a template could not hold (stored before validation, or hand-mad
     ['a verb list with other things than strings', { devices: [{ rules: { '/': [1, 'GET'] } }] }, 'allowed'],
     ['allowed_accounts with other things than strings', { devices: [{ allowed_accounts: [1, '{AUTH_ACCOUNT_ID}'], rules: { '/': ['GET'] } }] }, 'allowed'],
     ['allowed_accounts that is a string', { devices: [{ allowed_accounts: '_', rules: { '/': ['GET'] } }] }, 'account'],
+    ['allowed_accounts holding the id in a list, or null', { devices: [{ allowed_accounts: [[AUTH], null], rules: { '/': ['GET'] } }] }, 'account'],
   ] as const)('%s: %s', (_name, rules, expected) => {
     expect(verdict(rules)).toBe(expected);
   });
