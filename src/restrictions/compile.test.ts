@@ -28,6 +28,8 @@ describe('rules a template could not hold (stored before validation, or hand-mad
 
   it('rules that are not an object compile to no endpoint', () => {
     expect(compileRules(null as never).endpoints.size).toBe(0);
+    expect(compileRules(undefined as never).endpoints.size).toBe(0);
+    expect(compileRules('devices' as never).endpoints.size).toBe(0);
     expect(compileRules({ devices: [{}] }).endpoints.size).toBe(1);
   });
 
