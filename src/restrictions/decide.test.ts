@@ -184,7 +184,7 @@ describe('what a decision records', () => {
     expect(d.endpoint.tried).toEqual(['devices', '_']);
     expect(d.arguments?.keys).toEqual(['/', '*']);
     expect(d.request.accountRelation).toBe('own');
-    const exact = { devices: [{ rules: { '/': ['GET'] } }], _: [{ rules: { '/': ['GET'] } }] };
+    const exact: EndpointRules = { devices: [{ rules: { '/': ['GET'] } }], _: [{ rules: { '/': ['GET'] } }] };
     expect(decide(exact, { method: 'GET', endpoint: 'devices', args: [], accountId: AUTH }, subject).endpoint.tried).toEqual(['devices']);
     expect(decide({}, { method: 'GET', endpoint: '_', args: [], accountId: AUTH }, subject).endpoint.tried).toEqual(['_']);
   });
