@@ -102,6 +102,22 @@ describe('CDRs of simulated calls, as Kazoo lists them', () => {
     expect(Object.keys(asReseller)).toEqual([...CDR_COLUMNS, ...RESELLER_COLUMNS]);
   });
 
+  it("the call ids a simulation makes up sort in the order of the calls: each CDR's key goes at the end of its index", async () => {
+    const sub = await createSubAccount(srv, account, 'Ordered', token);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await srv.request('PUT', `/v2/accounts/${sub.id}/simulations`, { token, data: { kind: 'call', answer: i % 2 === 0 } });
+      ids.push(r.body.data.events[0].call_id);
+      // a millisecond apart: within one, the ids' random parts order them
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}@/);
+    // the order SQLite keeps the CDRs' primary key in is the order they were written in
+    const rows = srv.core.db.prepare("SELECT json_extract(doc, '$.call_id') AS call_id FROM cdrs WHERE account_id = ? ORDER BY id").all(sub.id) as { call_id: string }[];
+    const firstLegs = rows.map((r) => r.call_id).filter((c) => ids.includes(c));
+    expect(firstLegs).toEqual(ids);
+  });
+
   it('ids Kazoo would not find are 404s', async () => {
     const notCdr = await get('/cdrs/not-a-cdr');
     expect(notCdr.status).toBe(404);
