@@ -5,7 +5,7 @@ import { getAccount, resellerIdOf } from '../accounts/service.js';
 import { getDoc } from '../documents/store.js';
 import { findJobResource, GLOBAL_OWNER } from '../resources/service.js';
 import { getUser } from '../users/service.js';
-import { newId, newTimeOrderedId } from '../../util/ids.js';
+import { newTimeOrderedId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
 import { HANGUP_CODES, legsEnded, newInteractionId, otherDirection, type Call, type Leg } from '../channels/calls.js';
 import { legEvent } from '../channels/events.js';
@@ -163,7 +163,7 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     // a call kept up that is not answered rings until it ends
     ringingSeconds: keep && !answered ? undefined : ringing,
     record: input.record === true,
-    interactionId: newInteractionId(startedMs, newId().slice(0, 8)),
+    interactionId: newInteractionId(startedMs),
     realm,
   };
   if (device) {
