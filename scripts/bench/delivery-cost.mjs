@@ -15,7 +15,8 @@
 // delivery yardstick's rate pays for) and including the `--tail-ms` after it (work a burst leaves
 // behind: checkpoints, collections); `--threads` also splits it by thread name. Beside it, the
 // KiB the server wrote a delivery, tail included (`/proc/PID/io` wchar: sockets, the write-ahead
-// log, checkpoints), which load does not move: what a change to the file's writes buys shows there. `--cpu-prof DIR`
+// log, checkpoints), which load moves little (only through the sizes of group commits): what a
+// change to the file's writes buys shows there when CPU time is noise. `--cpu-prof DIR`
 // leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
 // `scripts/bench/profile-top.mjs` or Chrome's DevTools.
 import { spawn, execFileSync } from 'node:child_process';
