@@ -22,6 +22,7 @@ describe('which events a hook wants', () => {
     ['an internal leg, include_internal_legs false', { include_internal_legs: false }, internal, false],
     ['an external leg, include_internal_legs false', { include_internal_legs: false }, call, true],
     ['not a channel hook: internal legs are not its concern', { include_internal_legs: false }, event('parking', { is_internal_leg: true }), true],
+    ['not a notifications hook: a modifier named type is one like any other', { modifiers: { type: 'park' } }, event('parking', { type: 'park', event_name: 'parked' }), true],
   ] as const)('%s', (_name, doc, ev, wanted) => {
     expect(hookWants(doc as Record<string, unknown>, ev)).toBe(wanted);
   });
