@@ -455,9 +455,12 @@ describe("an admin-only change on a descendant's account", () => {
       expect(r.status, r.text).toBe(403);
       expect(r.body.data.cause).toBe("changing the account's configuration needs an admin of the account");
     }
-    // an account that does not exist is refused as any foreign one, without saying more
-    const missing = await srv.request('POST', `/v2/accounts/${'e'.repeat(32)}/configs/webhooks`, { token: temp, data: { retry_base_delay_ms: 10 } });
-    expect(missing.status, missing.text).toBe(403);
-    expect(missing.body.data.cause).toBe('the token may act on its own account and its descendants only');
+    // an account outside the tree, or one that does not exist, is refused as foreign, without saying more
+    const beside = await createSubAccount(srv, srv.master.account_id, 'Beside');
+    for (const account of [beside.id, 'e'.repeat(32)]) {
+      const r = await srv.request('POST', `/v2/accounts/${account}/configs/webhooks`, { token: temp, data: { retry_base_delay_ms: 10 } });
+      expect(r.status, r.text).toBe(403);
+      expect(r.body.data.cause).toBe('the token may act on its own account and its descendants only');
+    }
   });
 });
