@@ -87,4 +87,55 @@ describe('a row cache beside another connection', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads the change counter again in a transaction, where it is cheap, and still sees another commit', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'tel-cache-'));
+    const file = join(dir, 'c.db');
+    const real = new DatabaseSync(file);
+    const other = new DatabaseSync(file);
+    // the connection, counting its readings of the counter inside a transaction
+    let inside = 0;
+    const bind = (o: object, k: string | symbol) => {
+      const v = Reflect.get(o, k);
+      return typeof v === 'function' ? v.bind(o) : v;
+    };
+    const mine = new Proxy(real, {
+      get(target, k) {
+        if (k !== 'prepare') return bind(target, k);
+        return (sql: string) => {
+          const s = target.prepare(sql);
+          if (sql !== 'PRAGMA data_version') return s;
+          return new Proxy(s, {
+            get: (st, kk) => (kk === 'get' ? () => ((inside += target.isTransaction ? 1 : 0), st.get()) : bind(st, kk)),
+          });
+        };
+      },
+    });
+    try {
+      real.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT); INSERT INTO t VALUES ('a', 'one')");
+      const cache = new RowCache<string>(mine);
+      const read = () => cache.get('a', () => (real.prepare('SELECT v FROM t WHERE k = ?').get('a') as { v: string }).v);
+      expect(read()).toBe('one');
+      await new Promise((r) => setTimeout(r, 2));
+      expect(read()).toBe('one');
+      // a fifth of a millisecond later, in a transaction: read again there (the outside reading stood a whole one)
+      const t0 = performance.now();
+      while (performance.now() - t0 < 0.2);
+      real.exec('BEGIN');
+      expect(read()).toBe('one');
+      real.exec('COMMIT');
+      expect(inside).toBe(1);
+      // a commit of another connection after it is seen all the same, within a millisecond
+      other.prepare("UPDATE t SET v = 'two' WHERE k = 'a'").run();
+      await new Promise((r) => setTimeout(r, 5));
+      expect(read()).toBe('two');
+    } finally {
+      real.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
