@@ -18,15 +18,6 @@ const versions = new WeakMap<Db, VersionState>();
 const VERSION_FOR_MS = 1;
 
 /**
- * How long a reading stands inside a transaction, where it is cheap: 0.6 µs of CPU, where outside
- * one it is 6.6 µs (SQLite begins and ends a read transaction for it: the write-ahead log's shared
- * memory locked and unlocked, syscalls). Taken there, readings keep those outside fresh: a server
- * under calls and deliveries commits every turn, and the cache reads of its sender and of its
- * requests' authentication, outside a transaction, then find a reading less than 1 ms old.
- */
-const VERSION_IN_TRANSACTION_MS = 0.1;
-
-/**
  * The process's `performance`, read once: the global is a getter (Node defines it lazily), which
  * each read calls; with ~6 cache reads a request, its calls were 0.6% of an authenticated GET's
  * on-CPU time (perf).
@@ -46,8 +37,7 @@ function versionState(db: Db): VersionState {
  */
 function dataVersion(db: Db, state: VersionState): number {
   const now = (clock ??= performance).now();
-  const age = now - state.readAt;
-  if (age >= VERSION_FOR_MS || (age >= VERSION_IN_TRANSACTION_MS && db.isTransaction)) {
+  if (now - state.readAt >= VERSION_FOR_MS) {
     state.version = (stmt(db, 'PRAGMA data_version').get() as { data_version: number }).data_version;
     state.readAt = now;
   }
