@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from './checkpointer.js';
 import { openDb, transaction, type Db } from './db.js';
+import { until, workerThreads } from '../../test/helpers/threads.js';
 
 /** Pages are copied into the database file only by a checkpoint: its size tells whether one ran. */
 const fileBytes = (file: string) => statSync(file).size;
@@ -169,6 +170,32 @@ describe('checkpointer', () => {
     } finally {
       other.close();
     }
+  });
+
+  it.runIf(process.platform === 'linux')('starts its thread for pages to copy and ends it once idle; a commit that wrote no page starts none', async () => {
+    await until('earlier threads to end', () => workerThreads() === 0);
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 200, threadIdleMs: 300 });
+    try {
+      // nothing to copy: no thread, however long
+      await sleep(300);
+      expect(workerThreads()).toBe(0);
+      const before = fileBytes(file);
+      write(db, 200);
+      await until('the pages to be copied', () => fileBytes(file) >= before + 200_000);
+      expect(workerThreads()).toBe(1);
+      await until('the idle thread to end', () => workerThreads() === 0);
+      // a sweep that deletes nothing commits a transaction that writes no page
+      transaction(db, () => db.prepare('DELETE FROM t WHERE id < 0').run());
+      await sleep(300);
+      expect(workerThreads()).toBe(0);
+      // the next pages start a thread again
+      const grown = fileBytes(file);
+      write(db, 200);
+      await until('the new pages to be copied', () => fileBytes(file) >= grown + 200_000);
+    } finally {
+      await ckpt.stop();
+    }
+    expect(workerThreads()).toBe(0);
   });
 
   it('checkpoints an in-memory database on the connection itself, without failing', async () => {
