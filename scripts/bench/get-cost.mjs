@@ -10,13 +10,13 @@
 // REF: a commit (`main`, `HEAD~3`), `.` for this checkout as it is (the default), or `dir:PATH`
 // for an installed checkout. `--cpu-prof DIR` leaves each server's V8 CPU profile in DIR (build
 // the bundle unminified with TEL_BUNDLE_MINIFY=0 for readable names; scripts/bench/profile-top.mjs).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareCheckout, existingCheckout } from './lib/checkout.mjs';
 import { pin, pinned } from './lib/http.mjs';
-import { cpuSecondsOf, hammer, median, memoryOf, serveCheckout } from './lib/serve-checkout.mjs';
+import { cpuSecondsOf, hammer, keepProfiles, median, memoryOf, serveCheckout } from './lib/serve-checkout.mjs';
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -112,18 +112,5 @@ try {
 } finally {
   for (const s of servers) s.child.kill('SIGTERM');
   await Promise.all(servers.map((s) => (s.child.exitCode !== null ? null : new Promise((r) => s.child.once('exit', r)))));
-  if (opt['cpu-prof']) keepProfiles(opt['cpu-prof']);
-}
-
-/** Copies each server's CPU profile out of the work directory before it is removed. */
-function keepProfiles(dir) {
-  mkdirSync(dir, { recursive: true });
-  for (const s of servers) {
-    const files = existsSync(s.profDir) ? readdirSync(s.profDir).filter((f) => f.endsWith('.cpuprofile')) : [];
-    for (const [i, f] of files.entries()) {
-      const to = join(dir, `${s.checkout.label.replace(/[^\w.-]+/g, '_')}${i ? `-${i}` : ''}.cpuprofile`);
-      copyFileSync(join(s.profDir, f), to);
-      log(`profile: ${to}`);
-    }
-  }
+  if (opt['cpu-prof']) keepProfiles(servers, opt['cpu-prof'], log);
 }

@@ -2,7 +2,7 @@
 // commits by what the server spends: its CPU seconds (all threads, from /proc) and its memory.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { telCommand } from './checkout.mjs';
@@ -123,4 +123,20 @@ export function hammer(url, path, headers, n, connections) {
       socket.setNoDelay(true);
     }
   });
+}
+
+/**
+ * Copies each server's V8 CPU profiles (`--cpu-prof-dir=server.profDir`) into `dir`, named after
+ * its checkout's label, before a benchmark's work directory is removed.
+ */
+export function keepProfiles(servers, dir, log = () => {}) {
+  mkdirSync(dir, { recursive: true });
+  for (const s of servers) {
+    const files = existsSync(s.profDir) ? readdirSync(s.profDir).filter((f) => f.endsWith('.cpuprofile')) : [];
+    for (const [i, f] of files.entries()) {
+      const to = join(dir, `${s.checkout.label.replace(/[^\w.-]+/g, '_')}${i ? `-${i}` : ''}.cpuprofile`);
+      copyFileSync(join(s.profDir, f), to);
+      log(`profile: ${to}`);
+    }
+  }
 }
