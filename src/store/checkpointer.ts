@@ -71,6 +71,8 @@ export interface CheckpointerOptions {
 /** A running checkpointer; `stop()` ends it and leaves the WAL checkpointed. */
 export interface Checkpointer {
   stop(): Promise<void>;
+  /** whether its thread runs now (it starts for pages to copy and ends once idle) */
+  readonly threadRunning?: boolean;
 }
 
 /**
@@ -260,6 +262,9 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   tick.unref();
 
   return {
+    get threadRunning() {
+      return thread !== undefined;
+    },
     async stop() {
       stopping = true;
       clearInterval(tick);
@@ -272,6 +277,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
         const exited = new Promise<void>((resolve) => t.once('exit', () => resolve()));
         t.postMessage('close');
         await exited;
+        thread = undefined;
       }
       if (!db.isOpen) return;
       db.exec('PRAGMA wal_autocheckpoint = 1000');

@@ -1,7 +1,7 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { until, workerThreads } from '../../../test/helpers/threads.js';
-import { keepIdleHashThreadsFor, scryptOffLoop } from './hash-threads.js';
+import { until } from '../../../test/helpers/tel-process.js';
+import { hashThreadsRunning, keepIdleHashThreadsFor, scryptOffLoop } from './hash-threads.js';
 
 describe('password hashes off the event loop', () => {
   it("are scrypt's, computed while the event loop keeps turning", async () => {
@@ -21,19 +21,19 @@ describe('password hashes off the event loop', () => {
   });
 });
 
-describe.runIf(process.platform === 'linux')('hash threads end once idle', () => {
+describe('hash threads end once idle', () => {
   it('a thread started for a hash ends after the idle time, and the next hash starts one again', async () => {
     const previous = keepIdleHashThreadsFor(300);
     try {
       const options = { N: 2 ** 10, r: 8, p: 1 };
-      await until('earlier threads to end', () => workerThreads() === 0);
+      await until(() => hashThreadsRunning() === 0, 'earlier threads to end');
       const first = await scryptOffLoop('a', Buffer.from('salt'), 32, options);
       expect(first).toEqual(scryptSync('a', Buffer.from('salt'), 32, options));
-      expect(workerThreads()).toBe(1);
-      await until('the idle thread to end', () => workerThreads() === 0);
+      expect(hashThreadsRunning()).toBe(1);
+      await until(() => hashThreadsRunning() === 0, 'the idle thread to end');
       const again = await scryptOffLoop('b', Buffer.from('salt'), 32, options);
       expect(again).toEqual(scryptSync('b', Buffer.from('salt'), 32, options));
-      expect(workerThreads()).toBe(1);
+      expect(hashThreadsRunning()).toBe(1);
     } finally {
       keepIdleHashThreadsFor(previous);
     }

@@ -55,6 +55,11 @@ export function keepIdleHashThreadsFor(ms: number): number {
   return previous;
 }
 
+/** The hash threads running now, idle ones included. */
+export function hashThreadsRunning(): number {
+  return threads.length;
+}
+
 /** (Re)starts the wait after which `thread`, idle, ends. */
 function idleFor(thread: HashThread): void {
   clearTimeout(thread.idle);
