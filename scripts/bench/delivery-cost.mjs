@@ -13,7 +13,10 @@
 // instrumentation on for the measured rounds only (slow: use --n 1000 --warmup 2000 --rounds 1).
 // Per round: the server's CPU µs a delivery until the last one reached the sink (what the
 // delivery yardstick's rate pays for) and including the `--tail-ms` after it (work a burst leaves
-// behind: checkpoints, collections); `--threads` also splits it by thread name. `--cpu-prof DIR`
+// behind: checkpoints, collections); `--threads` also splits it by thread name. Beside it, the
+// KiB the server wrote a delivery, tail included (`/proc/PID/io` wchar: sockets, the write-ahead
+// log, checkpoints), which load moves little (only through the sizes of group commits): what a
+// change to the file's writes buys shows there when CPU time is noise. `--cpu-prof DIR`
 // leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
 // `scripts/bench/profile-top.mjs` or Chrome's DevTools.
 import { spawn, execFileSync } from 'node:child_process';
@@ -86,7 +89,13 @@ function cpuOf(pid) {
       } catch { /* the thread ended */ }
     }
   }
-  return { total, byThread };
+  return { total, byThread, wchar: bytesWritten(pid) };
+}
+
+/** Bytes `pid` handed to write calls so far, all threads (sockets and files alike). */
+function bytesWritten(pid) {
+  const m = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
 }
 
 const md5 = (s) => createHash('md5').update(s).digest('hex');
@@ -205,7 +214,7 @@ async function measure(server) {
   const t1 = performance.now();
   await sleep(TAIL_MS);
   const c2 = cpuOf(server.pid);
-  const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N };
+  const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N, write_kib: (c2.wchar - c0.wchar) / 1024 / N };
   if (opt.threads) {
     r.threads_us = {};
     for (const [name, s] of Object.entries(c2.byThread)) {
@@ -247,7 +256,7 @@ try {
     for (const s of servers) {
       const m = await measure(s);
       s.rounds.push(m);
-      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail)${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
+      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail), ${m.write_kib.toFixed(1)} KiB written${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
     }
   }
   const result = servers.map((s) => {
@@ -256,6 +265,7 @@ try {
       cpu_us: +median(s.rounds.map((x) => x.cpu_us)).toFixed(1),
       cpu_tail_us: +median(s.rounds.map((x) => x.cpu_tail_us)).toFixed(1),
       rounds_cpu_us: s.rounds.map((x) => +x.cpu_us.toFixed(1)),
+      write_kib: +median(s.rounds.map((x) => x.write_kib)).toFixed(1),
     };
     if (MODE === 'callgrind') out.instructions = Math.round(median(s.rounds.map((x) => x.instructions)));
     if (opt.threads) {
@@ -267,7 +277,7 @@ try {
   const base = result[0];
   for (const r of result) {
     r.vs_first = +(r.cpu_us / base.cpu_us).toFixed(3);
-    console.log(`${r.ref.padEnd(24)} ${String(r.cpu_us).padStart(8)} µs a delivery  ${String(r.cpu_tail_us).padStart(8)} with the tail  ×${r.vs_first}${r.instructions ? `  ${r.instructions.toLocaleString('en-US')} instructions` : ''}`);
+    console.log(`${r.ref.padEnd(24)} ${String(r.cpu_us).padStart(8)} µs a delivery  ${String(r.cpu_tail_us).padStart(8)} with the tail  ${String(r.write_kib).padStart(6)} KiB written  ×${r.vs_first}${r.instructions ? `  ${r.instructions.toLocaleString('en-US')} instructions` : ''}`);
   }
   console.log(JSON.stringify({ bench: 'delivery-cost', mode: MODE, n: N, rounds: ROUNDS, pinned: PIN, results: result }));
 } catch (err) {
