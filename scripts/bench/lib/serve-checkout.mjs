@@ -45,6 +45,27 @@ export async function call(url, method, path, { token, data } = {}) {
 }
 
 /**
+ * The URL a starting `tel serve` (its stdout and stderr piped) says it listens on, within 120 s;
+ * `stderr()` answers what it has written there so far.
+ */
+export async function listeningUrl(child, label) {
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    const t = setTimeout(() => reject(new Error(`${label}: no URL within 120 s: ${text}${err}`)), 120_000);
+    child.stdout.on('data', (d) => {
+      text += d;
+      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+      if (m) { clearTimeout(t); resolve(m[0]); }
+    });
+    child.once('exit', (code) => { clearTimeout(t); reject(new Error(`${label}: tel serve exited (${code}): ${err.slice(-500)}`)); });
+  });
+  child.stdout.resume();
+  return { url, stderr: () => err };
+}
+
+/**
  * `tel init` then `tel serve --port 0` of `checkout` on `db`, pinned to CPU 0 when `pin` is set,
  * with extra Node flags (`--cpu-prof …`) and environment. Answers {child, pid, url, token,
  * accountId} once the admin is logged in; the caller kills `child`.
@@ -60,22 +81,10 @@ export async function serveCheckout(checkout, db, { pinCpu = pinned, nodeFlags =
   let argv = [cmd.node, ...nodeFlags, ...cmd.args, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
   if (pinCpu) argv = ['taskset', '-c', '0', ...argv];
   const child = spawn(argv[0], argv.slice(1), { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => { err += d; });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    const t = setTimeout(() => reject(new Error(`${checkout.label}: no URL within 120 s: ${text}${err}`)), 120_000);
-    child.stdout.on('data', (d) => {
-      text += d;
-      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-      if (m) { clearTimeout(t); resolve(m[0]); }
-    });
-    child.once('exit', (code) => { clearTimeout(t); reject(new Error(`${checkout.label}: tel serve exited (${code}): ${err.slice(-500)}`)); });
-  });
-  child.stdout.resume();
+  const { url, stderr } = await listeningUrl(child, checkout.label);
   if (pinCpu) pin(0, child.pid);
   const login = await call(url, 'PUT', '/v2/user_auth', { data: { credentials: md5(`admin:${password}`), account_name: 'acme' } });
-  return { child, pid: child.pid, url, token: login.auth_token, accountId: creds.account_id, stderr: () => err };
+  return { child, pid: child.pid, url, token: login.auth_token, accountId: creds.account_id, stderr };
 }
 
 /**
