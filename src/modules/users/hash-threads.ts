@@ -39,15 +39,18 @@ interface HashThread {
 }
 
 /**
- * How long a hash thread stays, by default, without a hash to compute: then it ends, and the next password
- * starts one again (some 30 ms of CPU, on the thread itself). A thread holds 10-18 MB of RSS (its
- * own V8 heap and Node's bootstrap), which a server that hashed one login at its start would
- * otherwise keep for good.
+ * How long a hash thread stays, by default, without a hash to compute: then it ends, and the next
+ * password starts one again (its start runs on the new thread, not the event loop). A thread holds
+ * 10-18 MB of RSS (its own V8 heap and Node's bootstrap), which a server that hashed one login at
+ * its start would otherwise keep for good.
  */
 export const HASH_THREAD_IDLE_MS = 10_000;
 let idleMs = HASH_THREAD_IDLE_MS;
 
-/** Sets how long an idle hash thread stays, those idle now included (tests shorten it); answers the previous value. */
+/**
+ * Sets how long an idle hash thread stays, those idle now included (tests shorten it); answers the
+ * previous value.
+ */
 export function keepIdleHashThreadsFor(ms: number): number {
   const previous = idleMs;
   idleMs = ms;
