@@ -10,8 +10,8 @@
 // Units: how many deliveries (requests…) each profile covers (with delivery-cost.mjs: warm-up plus
 // rounds × n). Without them the figures are ms of the whole profile. B − A is the delta: positive
 // where B spends more.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { functionWeights } from './lib/cpu-profile.mjs';
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,34 +33,14 @@ const unitName = opt.units || opt['units-a'] ? 'µs/unit' : 'ms';
 
 /** Self and total µs of each function (name and file) of a profile, per unit. */
 function times(file, units) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const key = (n) => {
-    const f = n.callFrame;
+  const key = (f) => {
     const where = f.url ? f.url.replace(/^.*\//, '') : '';
     return `${f.functionName || '(anonymous)'}${where ? ` ${where}` : ''}`;
   };
-  const self = new Map();
-  const total = new Map();
-  let all = 0;
   // timeDeltas[i] is the time before sample i: it is charged to that sample
-  profile.samples.forEach((id, i) => {
-    const us = profile.timeDeltas[i] ?? 0;
-    all += us;
-    const k = key(nodes.get(id));
-    self.set(k, (self.get(k) ?? 0) + us);
-    const seen = new Set();
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const kk = key(nodes.get(at));
-      if (seen.has(kk)) continue;
-      seen.add(kk);
-      total.set(kk, (total.get(kk) ?? 0) + us);
-    }
-  });
+  const w = functionWeights(file, key, (i, profile) => profile.timeDeltas[i] ?? 0);
   const per = (m) => new Map([...m].map(([k, v]) => [k, v / units]));
-  return { self: per(self), total: per(total), all: all / units };
+  return { self: per(w.self), total: per(w.total), all: w.all / units };
 }
 
 const a = times(positionals[0], unitsA);
