@@ -73,8 +73,20 @@ export function buildMonsterUi(b: MonsterUiBuild): void {
   };
   for (const file of filesUnder(b.outDir)) {
     if (extname(file) !== '.scss' || file.split(sep).pop()!.startsWith('_')) continue;
-    const out = sass.compile(file, { importers: [tilde], style: 'expanded', logger: sass.Logger.silent });
-    writeFileSync(file.replace(/\.scss$/, '.css'), out.css);
+    const options = { importers: [tilde], style: 'expanded', logger: sass.Logger.silent };
+    let css: string;
+    try {
+      css = sass.compile(file, options).css;
+    } catch (e) {
+      // Monster UI builds with libsass, which passes a calc() it cannot read through as text
+      // (Callflows has `calc(100%-241px)`); dart-sass refuses the file: such a calc() is given
+      // to it as that same text, which the browser ignores as it does libsass's output.
+      const source = readFileSync(file, 'utf8');
+      const kept = source.replace(/\bcalc\(([^()\s]*[^\s(][+-][^\s)][^()\s]*)\)/g, (_, inner) => `#{"calc(${inner})"}`);
+      if (kept === source) throw e;
+      css = sass.compileString(kept, { ...options, url: pathToFileURL(file) }).css;
+    }
+    writeFileSync(file.replace(/\.scss$/, '.css'), css);
   }
   const version = JSON.parse(readFileSync(join(b.monsterUi, 'package.json'), 'utf8')).version ?? 'dev';
   writeFileSync(join(b.outDir, 'VERSION'), version);
