@@ -8,10 +8,13 @@ import { fromRow, type Row, type StoredDoc } from './store.js';
 // faxes, queue statistics) is kept in `docs` like any document, with Kazoo's ids and listings:
 // an id that starts with its month, and listings bounded in time, newest first.
 
-/** A document id as Kazoo makes those of its per-month databases: `YYYYMM-<32 hex>` (UTC month of `atMs`). */
-export function modbId(atMs: number = Date.now()): string {
+/**
+ * A document id as Kazoo makes those of its per-month databases: `YYYYMM-<rest>`, the UTC month of
+ * `atMs`, then a new 32-hex id unless the kind names its own (a call id, a content hash).
+ */
+export function modbId(atMs: number = Date.now(), rest: string = newId()): string {
   const d = new Date(atMs);
-  return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}-${newId()}`;
+  return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}-${rest}`;
 }
 
 /** A listing of a per-month kind: the window it covers (all of it when absent), the page, and which way it runs. */

@@ -9,6 +9,7 @@ import { isObject } from '../../util/json.js';
 import { nowGregorian, type TimeWindow } from '../../util/time.js';
 import { getAccount, resellerIdOf } from '../accounts/service.js';
 import { findUser, type Actor } from '../users/service.js';
+import { modbId } from '../documents/modb.js';
 import { ledgerSchema } from './schema.js';
 
 /**
@@ -72,9 +73,8 @@ function auditOf(core: Core, w: LedgerWriter): Record<string, unknown> {
 /** Stores one ledger of an account (or the reseller's copy of an account's). */
 function insertLedger(core: Core, accountId: string, type: 'credit' | 'debit', units: number, doc: Record<string, unknown>): LedgerRow {
   const now = Date.now();
-  const d = new Date(now);
   const hash = md5Hex(JSON.stringify({ source: doc.source, account: doc.account, usage: doc.usage, period: doc.period, type: 'ledger', owner: accountId }));
-  const id = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}-${hash}`;
+  const id = modbId(now, hash);
   const text = JSON.stringify(doc);
   const res = stmt(core.db, 'INSERT OR IGNORE INTO ledgers (id, account_id, service, ledger_type, units, created, doc) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(id, accountId, String((doc.source as Record<string, unknown>).service), type, units, now, text);
