@@ -220,16 +220,20 @@ export function uiDriver(page: any): UiDriver {
     async closeDialog(text) {
       await page.waitForFunction(shownDialog, { timeout: 30_000, polling: 100 }, text);
       await pause(300);
-      const dialog = await page.evaluateHandle(shownDialog, text);
-      // an alert hides its title bar's button and shows a Close button of its own
-      for (const button of ['.ui-dialog-titlebar-close', '#close_button']) {
-        const b = await dialog.$(button);
-        if (b && (await b.isVisible())) {
-          await b.click();
-          break;
+      // the same message may be shown twice (Account Manager's "email sent" is): each is closed
+      for (let i = 0; i < 5; i++) {
+        const dialog = await page.evaluateHandle(shownDialog, text);
+        if (!(await dialog.evaluate((d: unknown) => Boolean(d)))) return;
+        // an alert hides its title bar's button and shows a Close button of its own
+        for (const button of ['.ui-dialog-titlebar-close', '#close_button']) {
+          const b = await dialog.$(button);
+          if (b && (await b.isVisible())) {
+            await b.click();
+            break;
+          }
         }
+        await page.waitForFunction((d: any) => !d.isConnected || d.getClientRects().length === 0, { timeout: 30_000, polling: 100 }, dialog);
       }
-      await page.waitForFunction((d: any) => !d.isConnected || d.getClientRects().length === 0, { timeout: 30_000, polling: 100 }, dialog);
     },
     async dialogShown() {
       const dialog = await page.evaluateHandle(shownDialog, '');
