@@ -13,11 +13,14 @@
 // instrumentation on for the measured rounds only (slow: use --n 1000 --warmup 2000 --rounds 1).
 // Per round: the server's CPU µs a delivery until the last one reached the sink (what the
 // delivery yardstick's rate pays for) and including the `--tail-ms` after it (work a burst leaves
-// behind: checkpoints, collections); `--threads` also splits it by thread name. `--cpu-prof DIR`
+// behind: checkpoints, collections); `--threads` also splits it by thread name. Beside it, the
+// KiB the server wrote a delivery, tail included (`/proc/PID/io` wchar: sockets, the write-ahead
+// log, checkpoints), which load moves little (only through the sizes of group commits): what a
+// change to the file's writes buys shows there when CPU time is noise. `--cpu-prof DIR`
 // leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
 // `scripts/bench/profile-top.mjs` or Chrome's DevTools.
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { prepareCheckout, existingCheckout, telCommand } from './lib/checkout.mjs';
 import { pin, pinned, startCountingSink } from './lib/http.mjs';
+import { call, keepProfiles, listeningUrl } from './lib/serve-checkout.mjs';
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -86,21 +90,16 @@ function cpuOf(pid) {
       } catch { /* the thread ended */ }
     }
   }
-  return { total, byThread };
+  return { total, byThread, wchar: bytesWritten(pid) };
+}
+
+/** Bytes `pid` handed to write calls so far, all threads (sockets and files alike). */
+function bytesWritten(pid) {
+  const m = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
 }
 
 const md5 = (s) => createHash('md5').update(s).digest('hex');
-
-async function json(url, method, path, { token, data } = {}) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-auth-token': token } : {}) },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text);
-}
 
 /** Runs `bin/tel.js` of a checkout once (init), answering its stdout. */
 function runTel(checkout, args) {
@@ -124,26 +123,14 @@ async function startServer(checkout, index) {
   }
   if (PIN) argv = ['taskset', '-c', '0', ...argv];
   const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...cmd.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => { err += d; });
-  const url = await new Promise((resolve, reject) => {
-    let outText = '';
-    const t = setTimeout(() => reject(new Error(`${checkout.label}: no URL within 120 s: ${outText}${err}`)), 120_000);
-    child.stdout.on('data', (d) => {
-      outText += d;
-      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(outText);
-      if (m) { clearTimeout(t); resolve(m[0]); }
-    });
-    child.once('exit', (code) => reject(new Error(`${checkout.label}: tel serve exited (${code}): ${err.slice(-500)}`)));
-  });
-  child.stdout.resume();
+  const { url } = await listeningUrl(child, checkout.label);
   // valgrind runs the program in the pid it started with; taskset execs: the pid is the server's
   const pid = child.pid;
   if (PIN) pin(0, pid);
-  const login = await json(url, 'PUT', '/v2/user_auth', { data: { credentials: md5(`admin:${password}`), account_name: 'acme' } });
+  const login = await call(url, 'PUT', '/v2/user_auth', { data: { credentials: md5(`admin:${password}`), account_name: 'acme' } });
   const token = login.auth_token;
-  const account = (await json(url, 'PUT', `/v2/accounts/${creds.account_id}`, { token, data: { name: `bench-${index}` } })).data.id;
-  await json(url, 'PUT', `/v2/accounts/${account}/webhooks`, {
+  const account = (await call(url, 'PUT', `/v2/accounts/${creds.account_id}`, { token, data: { name: `bench-${index}` } })).data.id;
+  await call(url, 'PUT', `/v2/accounts/${account}/webhooks`, {
     token,
     data: { name: 'bench', uri: `http://127.0.0.1:${sink.port}/s${index}/x`, hook: 'channel_create', http_verb: 'post', format: 'json' },
   });
@@ -205,7 +192,7 @@ async function measure(server) {
   const t1 = performance.now();
   await sleep(TAIL_MS);
   const c2 = cpuOf(server.pid);
-  const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N };
+  const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N, write_kib: (c2.wchar - c0.wchar) / 1024 / N };
   if (opt.threads) {
     r.threads_us = {};
     for (const [name, s] of Object.entries(c2.byThread)) {
@@ -247,7 +234,7 @@ try {
     for (const s of servers) {
       const m = await measure(s);
       s.rounds.push(m);
-      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail)${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
+      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail), ${m.write_kib.toFixed(1)} KiB written${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
     }
   }
   const result = servers.map((s) => {
@@ -256,6 +243,7 @@ try {
       cpu_us: +median(s.rounds.map((x) => x.cpu_us)).toFixed(1),
       cpu_tail_us: +median(s.rounds.map((x) => x.cpu_tail_us)).toFixed(1),
       rounds_cpu_us: s.rounds.map((x) => +x.cpu_us.toFixed(1)),
+      write_kib: +median(s.rounds.map((x) => x.write_kib)).toFixed(1),
     };
     if (MODE === 'callgrind') out.instructions = Math.round(median(s.rounds.map((x) => x.instructions)));
     if (opt.threads) {
@@ -267,7 +255,7 @@ try {
   const base = result[0];
   for (const r of result) {
     r.vs_first = +(r.cpu_us / base.cpu_us).toFixed(3);
-    console.log(`${r.ref.padEnd(24)} ${String(r.cpu_us).padStart(8)} µs a delivery  ${String(r.cpu_tail_us).padStart(8)} with the tail  ×${r.vs_first}${r.instructions ? `  ${r.instructions.toLocaleString('en-US')} instructions` : ''}`);
+    console.log(`${r.ref.padEnd(24)} ${String(r.cpu_us).padStart(8)} µs a delivery  ${String(r.cpu_tail_us).padStart(8)} with the tail  ${String(r.write_kib).padStart(6)} KiB written  ×${r.vs_first}${r.instructions ? `  ${r.instructions.toLocaleString('en-US')} instructions` : ''}`);
   }
   console.log(JSON.stringify({ bench: 'delivery-cost', mode: MODE, n: N, rounds: ROUNDS, pinned: PIN, results: result }));
 } catch (err) {
@@ -278,21 +266,8 @@ try {
   for (const s of servers) s.child.kill('SIGTERM');
   sink?.child.kill('SIGTERM');
   await Promise.all(servers.map((s) => (s.child.exitCode !== null ? null : new Promise((r) => s.child.once('exit', r)))));
-  if (opt['cpu-prof']) keepProfiles(opt['cpu-prof']);
+  if (opt['cpu-prof']) keepProfiles(servers, opt['cpu-prof'], log);
   await sleep(500);
-}
-
-/** Copies each server's CPU profile out of the work directory before it is removed. */
-function keepProfiles(dir) {
-  mkdirSync(dir, { recursive: true });
-  for (const s of servers) {
-    const files = existsSync(s.profDir) ? readdirSync(s.profDir).filter((f) => f.endsWith('.cpuprofile')) : [];
-    for (const [i, f] of files.entries()) {
-      const to = join(dir, `${s.checkout.label.replace(/[^\w.-]+/g, '_')}${i ? `-${i}` : ''}.cpuprofile`);
-      copyFileSync(join(s.profDir, f), to);
-      log(`profile: ${to}`);
-    }
-  }
 }
 
 /** A sink counting requests by their path's first segment (one a server), in its own process on CPU 1. */

@@ -17,6 +17,16 @@ export function newId(): string {
   return id;
 }
 
+/**
+ * A new 32-hex id that sorts by when it was made: 12 hex digits of the unix milliseconds, then 20
+ * random ones. For the call ids tel makes up: a call's CDRs are keyed by them, and random keys
+ * put each new row of that index on a page of its own, which every commit writes whole to the log
+ * (a random key a row wrote an 8 KiB page per call; ids in time order share the index's last page).
+ */
+export function newTimeOrderedId(nowMs: number = Date.now()): string {
+  return Math.max(0, Math.floor(nowMs)).toString(16).padStart(12, '0').slice(-12) + newId().slice(12);
+}
+
 /** True for a 32-hex lower-case id. */
 export function isDocId(value: string): boolean {
   if (value.length !== 32) return false;

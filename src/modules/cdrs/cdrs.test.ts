@@ -102,6 +102,28 @@ describe('CDRs of simulated calls, as Kazoo lists them', () => {
     expect(Object.keys(asReseller)).toEqual([...CDR_COLUMNS, ...RESELLER_COLUMNS]);
   });
 
+  it("the call and interaction ids a simulation makes up sort in the order of the calls: each CDR's keys go at the end of their indexes", async () => {
+    const sub = await createSubAccount(srv, account, 'Ordered', token);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await srv.request('PUT', `/v2/accounts/${sub.id}/simulations`, { token, data: { kind: 'call', answer: i % 2 === 0 } });
+      ids.push(r.body.data.events[0].call_id);
+      // a millisecond apart: within one, the ids' random parts order them
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}@/);
+    // the order SQLite keeps the CDRs' primary key in is the order they were written in
+    const rows = srv.core.db.prepare("SELECT json_extract(doc, '$.call_id') AS call_id FROM cdrs WHERE account_id = ? ORDER BY id").all(sub.id) as { call_id: string }[];
+    const firstLegs = rows.map((r) => r.call_id).filter((c) => ids.includes(c));
+    expect(firstLegs).toEqual(ids);
+    // Kazoo's form (Gregorian seconds, 8 hex digits), in the order of the calls too
+    const byInteraction = srv.core.db
+      .prepare("SELECT interaction_id, json_extract(doc, '$.call_id') AS call_id FROM cdrs WHERE account_id = ? ORDER BY interaction_id")
+      .all(sub.id) as { interaction_id: string; call_id: string }[];
+    for (const r of byInteraction) expect(r.interaction_id).toMatch(/^\d{11}-[0-9a-f]{8}$/);
+    expect(byInteraction.map((r) => r.call_id).filter((c) => ids.includes(c))).toEqual(ids);
+  });
+
   it('ids Kazoo would not find are 404s', async () => {
     const notCdr = await get('/cdrs/not-a-cdr');
     expect(notCdr.status).toBe(404);

@@ -1,6 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { gregorianToUnixMs, unixMsToGregorian } from '../../util/time.js';
 import { writeCdrs, cdrId, type CdrLeg } from '../cdrs/store.js';
+import { newId } from '../../util/ids.js';
 import { recordCall } from '../recordings/service.js';
 
 // A simulated call as a switch knows it: its legs, from the first channel_create to the last
@@ -55,9 +56,16 @@ export interface Call {
   username?: string;
 }
 
-/** Kazoo's default Call-Interaction-ID for a call starting at `startedMs`. */
-export function newInteractionId(startedMs: number, hex8: string): string {
-  return `${unixMsToGregorian(startedMs)}-${hex8}`;
+/**
+ * Kazoo's default Call-Interaction-ID for a call starting at `startedMs`: its Gregorian seconds and
+ * 8 hex digits, here the millisecond within that second (3) and 5 random ones. Kazoo's are all
+ * random; these sort by time, so the indexes of CDRs by interaction take each new one at their
+ * end (random ones put the calls of one second on pages across it, each written whole to the log
+ * by every commit).
+ */
+export function newInteractionId(startedMs: number): string {
+  const ms = (((Math.floor(startedMs) % 1000) + 1000) % 1000).toString(16).padStart(3, '0');
+  return `${unixMsToGregorian(startedMs)}-${ms}${newId().slice(0, 5)}`;
 }
 
 /** The other way round: a leg's peer goes the other way. */

@@ -1,7 +1,7 @@
 import type { Core } from '../../core-type.js';
 import { errors } from '../../errors.js';
 import { transaction } from '../../store/db.js';
-import { newId } from '../../util/ids.js';
+import { newTimeOrderedId } from '../../util/ids.js';
 import { nowGregorian, unixMsToGregorian } from '../../util/time.js';
 import { listEvent, type EmittedEvent } from '../simulations/registry.js';
 import { channelVars, HANGUP_CODES, legsEnded, type Call, type Leg } from './calls.js';
@@ -125,7 +125,7 @@ export function transferCall(core: Core, accountId: string, uuid: string, target
     if (!transferee) throw errors.invalidField('other_leg_call_id', 'required', 'Channel is not bridged');
     const nowMs = Date.now();
     const leg: Leg = {
-      callId: `${newId()}@${call.realm}`,
+      callId: `${newTimeOrderedId()}@${call.realm}`,
       direction: 'outbound',
       destination: target,
       startedMs: nowMs,

@@ -5,7 +5,7 @@ import { getAccount, resellerIdOf } from '../accounts/service.js';
 import { getDoc } from '../documents/store.js';
 import { findJobResource, GLOBAL_OWNER } from '../resources/service.js';
 import { getUser } from '../users/service.js';
-import { newId } from '../../util/ids.js';
+import { newTimeOrderedId } from '../../util/ids.js';
 import { nowGregorian } from '../../util/time.js';
 import { HANGUP_CODES, legsEnded, newInteractionId, otherDirection, type Call, type Leg } from '../channels/calls.js';
 import { legEvent } from '../channels/events.js';
@@ -102,8 +102,8 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
   const input = validateCall(fields);
   const account = getAccount(core, accountId);
   const realm = account.realm;
-  const callId = String(input.call_id ?? `${newId()}@${realm}`);
-  const otherLeg = input.bridge ? `${newId()}@${realm}` : undefined;
+  const callId = String(input.call_id ?? `${newTimeOrderedId()}@${realm}`);
+  const otherLeg = input.bridge ? `${newTimeOrderedId()}@${realm}` : undefined;
   const caller = String(input.caller_id_number);
   const callee = String(input.callee_id_number);
   const inbound = input.direction === 'inbound';
@@ -163,7 +163,7 @@ export function simulateCall(core: Core, accountId: string, data: Record<string,
     // a call kept up that is not answered rings until it ends
     ringingSeconds: keep && !answered ? undefined : ringing,
     record: input.record === true,
-    interactionId: newInteractionId(startedMs, newId().slice(0, 8)),
+    interactionId: newInteractionId(startedMs),
     realm,
   };
   if (device) {
