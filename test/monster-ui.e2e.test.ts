@@ -347,11 +347,13 @@ describe.skipIf(!MONSTER_UI)('Monster UI and its apps, unchanged, on tel (headle
     it('creates an account with its new-account wizard, with an initial credit', async () => {
       await ui.clickSettled('.account-list-add');
       await ui.settled('#account_info_account_name');
-      await page.type('#account_info_account_name', 'Acme Lab');
-      await page.type('#account_info_address_line_1', '1 Lab Street');
-      await page.type('#account_info_city', 'Springfield');
-      await page.type('#account_info_state', 'IL');
-      await page.type('#account_info_zip', '62701');
+      await ui.fill({
+        '#account_info_account_name': 'Acme Lab',
+        '#account_info_address_line_1': '1 Lab Street',
+        '#account_info_city': 'Springfield',
+        '#account_info_state': 'IL',
+        '#account_info_zip': '62701',
+      });
       await shot('wizard-general-settings');
       await ui.clickSettled('#next');
       await ui.settled('#technical_contact_full_name');
@@ -388,9 +390,11 @@ describe.skipIf(!MONSTER_UI)('Monster UI and its apps, unchanged, on tel (headle
       await ui.clickSettled('#accountsmanager_overview_tab .settings-item[data-name="accountsmanager_account_admins"] .settings-link');
       await ui.clickSettled('#accountsmanager_new_admin_btn');
       await ui.settled('#accountsmanager_add_admin_form input[name="email"]');
-      await page.type('#accountsmanager_add_admin_form input[name="email"]', 'ops@acme.example');
-      await page.type('#accountsmanager_add_admin_form input[name="first_name"]', 'Olive');
-      await page.type('#accountsmanager_add_admin_form input[name="last_name"]', 'Ops');
+      await ui.fill({
+        '#accountsmanager_add_admin_form input[name="email"]': 'ops@acme.example',
+        '#accountsmanager_add_admin_form input[name="first_name"]': 'Olive',
+        '#accountsmanager_add_admin_form input[name="last_name"]': 'Ops',
+      });
       await ui.clickSettled('.new-admin-element .admin-add-btn');
       await ui.until(`document.querySelector('#form_accountsmanager_account_admins .admin-list').innerText.includes('ops@acme.example')`);
       await shot('account-admin-added');
@@ -464,10 +468,12 @@ describe.skipIf(!MONSTER_UI)('Monster UI and its apps, unchanged, on tel (headle
       await category('users');
       await ui.clickSettled('.users-header .add-user');
       await ui.settled('#form_user_creation #first_name');
-      await page.type('#form_user_creation #first_name', 'Ada');
-      await page.type('#form_user_creation #last_name', 'Lovelace');
-      await page.type('#form_user_creation #username', 'ada@lab.example');
-      await page.type('#form_user_creation #password', 'Secret-123456');
+      await ui.fill({
+        '#form_user_creation #first_name': 'Ada',
+        '#form_user_creation #last_name': 'Lovelace',
+        '#form_user_creation #username': 'ada@lab.example',
+        '#form_user_creation #password': 'Secret-123456',
+      });
       await shot('smartpbx-new-user');
       await ui.clickSettled('#creation_user_dialog .create_user:not([data-action])');
       ada = await ui.idOf('.grid-row[data-id]', 'Ada Lovelace');

@@ -142,6 +142,8 @@ export interface UiDriver {
   until(check: string, timeout?: number): Promise<void>;
   /** drags what `from` names onto what `to` names with the mouse (jQuery UI's sortables and droppables) */
   drag(from: string, to: string): Promise<void>;
+  /** types each value into the field its selector names, in order */
+  fill(fields: Record<string, string>): Promise<void>;
   /** the `data-id` of the first element `selector` names whose text contains `text` */
   idOf(selector: string, text: string): Promise<string>;
   /** waits for a dialog to show whose text contains `text`, and closes it */
@@ -207,6 +209,9 @@ export function uiDriver(page: any): UiDriver {
       for (let i = 1; i <= 15; i++) await page.mouse.move(sx + ((tx - sx) * i) / 15, sy + ((ty - sy) * i) / 15);
       await pause(200);
       await page.mouse.up();
+    },
+    async fill(fields) {
+      for (const [selector, value] of Object.entries(fields)) await page.type(selector, value);
     },
     async idOf(selector, text) {
       await page.waitForFunction(
