@@ -20,7 +20,7 @@
 // leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
 // `scripts/bench/profile-top.mjs` or Chrome's DevTools.
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { prepareCheckout, existingCheckout, telCommand } from './lib/checkout.mjs';
 import { pin, pinned, startCountingSink } from './lib/http.mjs';
+import { call, keepProfiles, listeningUrl } from './lib/serve-checkout.mjs';
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -100,17 +101,6 @@ function bytesWritten(pid) {
 
 const md5 = (s) => createHash('md5').update(s).digest('hex');
 
-async function json(url, method, path, { token, data } = {}) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-auth-token': token } : {}) },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text);
-}
-
 /** Runs `bin/tel.js` of a checkout once (init), answering its stdout. */
 function runTel(checkout, args) {
   const cmd = telCommand(checkout.dir);
@@ -133,26 +123,14 @@ async function startServer(checkout, index) {
   }
   if (PIN) argv = ['taskset', '-c', '0', ...argv];
   const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...cmd.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => { err += d; });
-  const url = await new Promise((resolve, reject) => {
-    let outText = '';
-    const t = setTimeout(() => reject(new Error(`${checkout.label}: no URL within 120 s: ${outText}${err}`)), 120_000);
-    child.stdout.on('data', (d) => {
-      outText += d;
-      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(outText);
-      if (m) { clearTimeout(t); resolve(m[0]); }
-    });
-    child.once('exit', (code) => reject(new Error(`${checkout.label}: tel serve exited (${code}): ${err.slice(-500)}`)));
-  });
-  child.stdout.resume();
+  const { url } = await listeningUrl(child, checkout.label);
   // valgrind runs the program in the pid it started with; taskset execs: the pid is the server's
   const pid = child.pid;
   if (PIN) pin(0, pid);
-  const login = await json(url, 'PUT', '/v2/user_auth', { data: { credentials: md5(`admin:${password}`), account_name: 'acme' } });
+  const login = await call(url, 'PUT', '/v2/user_auth', { data: { credentials: md5(`admin:${password}`), account_name: 'acme' } });
   const token = login.auth_token;
-  const account = (await json(url, 'PUT', `/v2/accounts/${creds.account_id}`, { token, data: { name: `bench-${index}` } })).data.id;
-  await json(url, 'PUT', `/v2/accounts/${account}/webhooks`, {
+  const account = (await call(url, 'PUT', `/v2/accounts/${creds.account_id}`, { token, data: { name: `bench-${index}` } })).data.id;
+  await call(url, 'PUT', `/v2/accounts/${account}/webhooks`, {
     token,
     data: { name: 'bench', uri: `http://127.0.0.1:${sink.port}/s${index}/x`, hook: 'channel_create', http_verb: 'post', format: 'json' },
   });
@@ -288,21 +266,8 @@ try {
   for (const s of servers) s.child.kill('SIGTERM');
   sink?.child.kill('SIGTERM');
   await Promise.all(servers.map((s) => (s.child.exitCode !== null ? null : new Promise((r) => s.child.once('exit', r)))));
-  if (opt['cpu-prof']) keepProfiles(opt['cpu-prof']);
+  if (opt['cpu-prof']) keepProfiles(servers, opt['cpu-prof'], log);
   await sleep(500);
-}
-
-/** Copies each server's CPU profile out of the work directory before it is removed. */
-function keepProfiles(dir) {
-  mkdirSync(dir, { recursive: true });
-  for (const s of servers) {
-    const files = existsSync(s.profDir) ? readdirSync(s.profDir).filter((f) => f.endsWith('.cpuprofile')) : [];
-    for (const [i, f] of files.entries()) {
-      const to = join(dir, `${s.checkout.label.replace(/[^\w.-]+/g, '_')}${i ? `-${i}` : ''}.cpuprofile`);
-      copyFileSync(join(s.profDir, f), to);
-      log(`profile: ${to}`);
-    }
-  }
 }
 
 /** A sink counting requests by their path's first segment (one a server), in its own process on CPU 1. */

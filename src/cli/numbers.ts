@@ -75,7 +75,7 @@ export function defineNumbers(numbers: Command, io: CliIo): void {
     .action(async (opts: { account: string; state?: string; limit: number }, cmd: Command) =>
       withCore(cmd, (core, g) => {
         const accountId = existingAccount(core, opts.account);
-        const rows = listNumbers(core, accountId, { state: opts.state, pageSize: opts.limit === 0 ? undefined : opts.limit }).items;
+        const rows = listNumbers(core, accountId, { states: opts.state ? [opts.state] : undefined, pageSize: opts.limit === 0 ? undefined : opts.limit }).items;
         const out = rows.map((r) => ({ number: r.number, ...numberJson(r) }));
         emit(io, g, out, () => table(out, ['number', 'state', 'used_by', 'features']));
       }),

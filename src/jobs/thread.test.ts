@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { jobThreadOf } from './executor.js';
+import { findJobById } from './store.js';
 
 describe('number jobs run on a thread of their own', () => {
   let srv: TestServer;
@@ -57,5 +59,25 @@ describe('number jobs run on a thread of their own', () => {
     // nothing was stored
     const jobs = await srv.request('GET', `${base}/jobs`, { token });
     expect(jobs.body.data.filter((j: { resource_id: string }) => j.resource_id === resource.body.data.id)).toEqual([]);
+  });
+
+  it("a job request's body moves to the thread rather than being copied on the event loop; a body sharing its memory is copied", async () => {
+    const base = `/v2/accounts/${srv.master.account_id}/resources`;
+    const resource = await srv.request('PUT', base, { token: srv.adminToken, data: { name: 'Moved', gateways: [] } });
+    const thread = jobThreadOf(srv.core)!;
+    const bodyOf = (from: number) =>
+      JSON.stringify({ data: { numbers: Array.from({ length: 5000 }, (_, i) => `+1629${String(from + i).padStart(7, '0')}`), resource_id: resource.body.data.id } });
+    // as the server reads a body of a known length: one buffer of its own
+    const owned = Buffer.from(bodyOf(1_000_000));
+    const created = JSON.parse((await thread.createJob({ accountId: srv.master.account_id, body: owned }))!);
+    expect(findJobById(srv.core, created.id)).toMatchObject({ total: 5000, resource_id: resource.body.data.id });
+    // its memory went with the message: nothing was copied, nothing is left here
+    expect(owned.byteLength).toBe(0);
+    // a view into a larger buffer cannot be moved without taking the rest: it is copied, and stays
+    const text = bodyOf(2_000_000);
+    const shared = Buffer.from(`xxxx${text}`).subarray(4);
+    const again = JSON.parse((await thread.createJob({ accountId: srv.master.account_id, body: shared }))!);
+    expect(findJobById(srv.core, again.id)).toMatchObject({ total: 5000 });
+    expect(shared.toString()).toBe(text);
   });
 });

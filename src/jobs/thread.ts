@@ -79,7 +79,11 @@ export class JobThread {
     }
     const id = ++this.nextId;
     const made = new Promise<string>((resolve, reject) => this.creating.set(id, { resolve, reject }));
-    this.post({ type: 'create', id, job });
+    // The body's memory moves to the thread rather than being copied on the event loop (2.4 MB:
+    // 10 ms of the loop's time with a 100,000-number job); a body sharing its memory is copied.
+    const { body } = job;
+    const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+    this.worker?.postMessage({ type: 'create', id, job } satisfies ToThread, whole ? [body.buffer as ArrayBuffer] : []);
     try {
       return await made;
     } finally {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from './checkpointer.js';
 import { openDb, transaction, type Db } from './db.js';
+import { until } from '../../test/helpers/tel-process.js';
 
 /** Pages are copied into the database file only by a checkpoint: its size tells whether one ran. */
 const fileBytes = (file: string) => statSync(file).size;
@@ -169,6 +170,31 @@ describe('checkpointer', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('starts its thread for pages to copy and ends it once idle; a commit that wrote no page starts none', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 200, threadIdleMs: 300 });
+    try {
+      // nothing to copy: no thread, however long
+      await sleep(300);
+      expect(ckpt.threadRunning).toBe(false);
+      const before = fileBytes(file);
+      write(db, 200);
+      await until(() => fileBytes(file) >= before + 200_000, 'the pages to be copied');
+      expect(ckpt.threadRunning).toBe(true);
+      await until(() => !ckpt.threadRunning, 'the idle thread to end');
+      // a sweep that deletes nothing commits a transaction that writes no page
+      transaction(db, () => db.prepare('DELETE FROM t WHERE id < 0').run());
+      await sleep(300);
+      expect(ckpt.threadRunning).toBe(false);
+      // the next pages start a thread again
+      const grown = fileBytes(file);
+      write(db, 200);
+      await until(() => fileBytes(file) >= grown + 200_000, 'the new pages to be copied');
+    } finally {
+      await ckpt.stop();
+    }
+    expect(ckpt.threadRunning).toBe(false);
   });
 
   it('checkpoints an in-memory database on the connection itself, without failing', async () => {

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import { commitCount, stmt, type Db } from './db.js';
@@ -24,8 +24,37 @@ export const TRUNCATE_AFTER_QUIET_MS = 1_000;
 /** A log no larger than this is left as it is (SQLite reuses it from the start). */
 const WAL_KEEP_BYTES = 4 * 1024 * 1024;
 
+/**
+ * How long the checkpoint thread stays once it has had nothing to do: then it ends, and the next
+ * commit starts another. A thread (its own V8 heap, Node's bootstrap, a SQLite connection) holds
+ * some 10-13 MB of RSS, which a server answering reads, or idle, has no use for.
+ */
+export const THREAD_IDLE_MS = 5_000;
+
 /** The cadence of the fallback, should the checkpoint thread not start or fail. */
 const FALLBACK_INTERVAL_MS = 250;
+
+/**
+ * Frames of the write-ahead log no checkpoint has copied yet, as the shared-memory index (the
+ * `-shm` file) says: its header's `mxFrame` (offset 16) less the checkpoint's `nBackfill`
+ * (offset 96), in the machine's byte order (sqlite.org/walformat.html). Undefined when it cannot
+ * be read. A commit that changed no page (a sweep that found nothing) adds no frame.
+ */
+export function framesToCopy(file: string): number | undefined {
+  const head = Buffer.alloc(100);
+  let fd: number | undefined;
+  try {
+    fd = openSync(`${file}-shm`, 'r');
+    if (readSync(fd, head, 0, 100, 0) < 100) return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  const le = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const u32 = (at: number) => (le ? head.readUInt32LE(at) : head.readUInt32BE(at));
+  return Math.max(0, u32(16) - u32(96));
+}
 
 /** Tunables of the checkpointer; the defaults suit a server, tests shrink them. */
 export interface CheckpointerOptions {
@@ -33,11 +62,17 @@ export interface CheckpointerOptions {
   maxDeferMs?: number;
   /** how long the event loop must have been mostly idle before the log is truncated */
   truncateAfterMs?: number;
+  /** how long the thread stays with nothing to do */
+  threadIdleMs?: number;
+  /** how long after the start no checkpoint is asked for (what is committed meanwhile waits) */
+  startDelayMs?: number;
 }
 
 /** A running checkpointer; `stop()` ends it and leaves the WAL checkpointed. */
 export interface Checkpointer {
   stop(): Promise<void>;
+  /** whether its thread runs now (it starts for pages to copy and ends once idle) */
+  readonly threadRunning?: boolean;
 }
 
 /**
@@ -104,29 +139,46 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   const onDisk = file !== '' && file !== ':memory:' && !file.startsWith('file:');
   if (!onDisk) return timerCheckpointer(db, checkpointHere);
 
-  let thread: ThreadWorker;
-  try {
-    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
-    // a small heap: the thread runs a few lines and holds nothing
-    thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
-  } catch (err) {
-    process.stderr.write(`tel: checkpoint thread did not start (${(err as Error)?.message ?? err}); checkpointing on the main thread\n`);
-    return timerCheckpointer(db, checkpointHere);
-  }
-  thread.unref();
-
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  const threadIdleMs = opts.threadIdleMs ?? THREAD_IDLE_MS;
+  /** the thread while it runs (started by the first work it gets, ended after threadIdleMs without) */
+  let thread: ThreadWorker | undefined;
+  /** when the thread last answered or was started (unix ms) */
+  let lastWorkAt = 0;
   let fallback: Checkpointer | undefined;
   const fallBack = (why: string) => {
     if (fallback) return;
     process.stderr.write(`tel: checkpoint thread ${why}; checkpointing on the main thread\n`);
     clearInterval(tick);
+    thread = undefined;
+    running = false;
     fallback = timerCheckpointer(db, checkpointHere);
   };
-  thread.on('error', (err) => fallBack(`failed (${err.message})`));
-  thread.on('exit', () => {
-    if (!stopping) fallBack('ended');
-  });
-
+  /** Hands `message` to the thread, starting one when none runs. */
+  const post = (message: 'checkpoint' | 'truncate') => {
+    running = true;
+    lastWorkAt = Date.now();
+    if (!thread) {
+      try {
+        // a small heap: the thread runs a few lines and holds nothing
+        thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
+      } catch (err) {
+        fallBack(`did not start (${(err as Error)?.message ?? err})`);
+        return;
+      }
+      listen(thread);
+    }
+    thread.postMessage(message);
+  };
+  /** Ends an idle thread (its exit is no failure). */
+  const retire = () => {
+    const t = thread!;
+    thread = undefined;
+    t.removeAllListeners('exit');
+    t.removeAllListeners('error');
+    t.on('error', () => {});
+    t.postMessage('close');
+  };
   let stopping = false;
   let running = false;
   /** commits of this connection, and the file's change counter (other processes), when last looked at */
@@ -137,16 +189,24 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
   let elu = performance.eventLoopUtilization();
   let onDone: (() => void) | undefined;
 
-  thread.on('message', (m: { ok: boolean; error?: string; code?: string; errcode?: number; truncate?: boolean; log?: number; checkpointed?: number }) => {
-    running = false;
-    // a full disk is the storage episode's news (logged once), not a line a tick
-    if (!m.ok) reportDbError(db, 'checkpoint failed', Object.assign(new Error(m.error), { code: m.code, errcode: m.errcode }));
-    // What was committed while the thread copied is left for its next pass, never copied here:
-    // with a job thread committing batches meanwhile, that tail took this event loop 5-38 ms.
-    // (A truncation that met a reader or writer is tried again after the next quiet stretch.)
-    if (m.ok && !m.truncate && m.log !== m.checkpointed) pendingSince ??= Date.now();
-    onDone?.();
-  });
+  const listen = (t: ThreadWorker) => {
+    t.unref();
+    t.on('error', (err) => fallBack(`failed (${err.message})`));
+    t.on('exit', () => {
+      if (!stopping) fallBack('ended');
+    });
+    t.on('message', (m: { ok: boolean; error?: string; code?: string; errcode?: number; truncate?: boolean; log?: number; checkpointed?: number }) => {
+      running = false;
+      lastWorkAt = Date.now();
+      // a full disk is the storage episode's news (logged once), not a line a tick
+      if (!m.ok) reportDbError(db, 'checkpoint failed', Object.assign(new Error(m.error), { code: m.code, errcode: m.errcode }));
+      // What was committed while the thread copied is left for its next pass, never copied here:
+      // with a job thread committing batches meanwhile, that tail took this event loop 5-38 ms.
+      // (A truncation that met a reader or writer is tried again after the next quiet stretch.)
+      if (m.ok && !m.truncate && m.log !== m.checkpointed) pendingSince ??= Date.now();
+      onDone?.();
+    });
+  };
 
   /**
    * A log a burst of writes made large stays that large (SQLite reuses it, never shrinks it):
@@ -168,15 +228,15 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
       return;
     }
     if (size <= WAL_KEEP_BYTES) return;
-    running = true;
-    thread.postMessage('truncate');
+    post('truncate');
   };
 
+  const notBefore = Date.now() + (opts.startDelayMs ?? 0);
   const tick = setInterval(() => {
     const busy = performance.eventLoopUtilization(elu);
     elu = performance.eventLoopUtilization();
     quietSince = busy.utilization < QUIET_UTILIZATION ? (quietSince ?? Date.now()) : undefined;
-    if (running || stopping || !db.isOpen) return;
+    if (running || stopping || !db.isOpen || Date.now() < notBefore) return;
     const commits = commitCount(db);
     let version = seenVersion;
     try {
@@ -185,29 +245,40 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
       /* the next tick asks again */
     }
     if (commits !== seenCommits || version !== seenVersion) {
-      pendingSince ??= Date.now();
+      // commits that wrote no page leave nothing to copy: no thread started for them
+      if (framesToCopy(file) !== 0) pendingSince ??= Date.now();
       seenCommits = commits;
       seenVersion = version;
     }
-    if (pendingSince === undefined) return maybeTruncate();
+    if (pendingSince === undefined) {
+      maybeTruncate();
+      if (!running && thread && Date.now() - lastWorkAt >= threadIdleMs) retire();
+      return;
+    }
     if (busy.utilization >= QUIET_UTILIZATION && Date.now() - pendingSince < maxDeferMs) return;
     pendingSince = undefined;
-    running = true;
-    thread.postMessage('checkpoint');
+    post('checkpoint');
   }, opts.tickMs ?? CHECKPOINT_TICK_MS);
   tick.unref();
 
   return {
+    get threadRunning() {
+      return thread !== undefined;
+    },
     async stop() {
       stopping = true;
       clearInterval(tick);
       if (fallback) return fallback.stop();
-      // waited for: the thread keeps the process alive until it has finished
-      thread.ref();
-      if (running) await new Promise<void>((resolve) => (onDone = resolve));
-      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
-      thread.postMessage('close');
-      await exited;
+      if (thread) {
+        const t = thread;
+        // waited for: the thread keeps the process alive until it has finished
+        t.ref();
+        if (running) await new Promise<void>((resolve) => (onDone = resolve));
+        const exited = new Promise<void>((resolve) => t.once('exit', () => resolve()));
+        t.postMessage('close');
+        await exited;
+        thread = undefined;
+      }
       if (!db.isOpen) return;
       db.exec('PRAGMA wal_autocheckpoint = 1000');
       checkpointHere();

@@ -146,6 +146,18 @@ const pathOf = (key: string) => key.split('.');
  */
 function equalTo(key: string, expected: string): Condition {
   const path = pathOf(key);
+  const accepted = acceptedValues(expected);
+  return (doc) => {
+    const v = valueAt(doc, path);
+    return accepted.has(v === MISSING ? '' : binaryOf(v));
+  };
+}
+
+/**
+ * The values a `filter_KEY` parameter accepts (`should_filter/2`): the text itself and, when it is
+ * JSON, the string it is or the strings of the list it is (`filter_state=["in_service","port_in"]`).
+ */
+export function acceptedValues(expected: string): Set<string> {
   const accepted = new Set([expected]);
   try {
     const decoded: unknown = JSON.parse(expected);
@@ -154,10 +166,7 @@ function equalTo(key: string, expected: string): Condition {
   } catch {
     // not JSON: the text itself only
   }
-  return (doc) => {
-    const v = valueAt(doc, path);
-    return accepted.has(v === MISSING ? '' : binaryOf(v));
-  };
+  return accepted;
 }
 
 /** `kz_term:to_binary/1` of a JSON value, as `kz_json:get_binary_value/3` casts it (a value it cannot cast is `""`). */

@@ -73,6 +73,15 @@ describe('accounts and their tree', () => {
     expect(wrongType.body.data.name.type.message).toMatch(/Value did not match type/);
   });
 
+  it('an empty realm is none: a new account gets one of its own, a change keeps the one it has', async () => {
+    const r = await srv.request('PUT', `/v2/accounts/${a.id}`, { token: srv.adminToken, data: { name: 'No Realm Yet', realm: '' } });
+    expect(r.status).toBe(201);
+    expect(r.body.data.realm).toBe(`${r.body.data.id.slice(0, 8)}.tel.local`);
+    const kept = await srv.request('POST', `/v2/accounts/${r.body.data.id}`, { token: srv.adminToken, data: { name: 'No Realm Yet', realm: '' } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.realm).toBe(r.body.data.realm);
+  });
+
   it('a realm already in use is refused with the unique rule', async () => {
     const r = await srv.request('PUT', `/v2/accounts/${a.id}`, { token: srv.adminToken, data: { name: 'Dup', realm: srv.master.realm } });
     expect(r.status).toBe(400);

@@ -324,7 +324,8 @@ export interface CreateAccountOptions {
 export function createAccount(core: Core, input: Record<string, unknown>, opts: CreateAccountOptions = {}): Account {
   const doc = clientFields(input);
   const id = opts.id ?? newId();
-  if (doc.realm === undefined) doc.realm = unusedDefaultRealm(core, id);
+  // an empty realm is none, as Kazoo reads it (Account Manager's wizard sends "" when left blank)
+  if (doc.realm === undefined || doc.realm === '') doc.realm = unusedDefaultRealm(core, id);
   checkDoc(core, doc);
   doc.realm = String(doc.realm).toLowerCase();
   return transaction(core.db, () => {
@@ -388,7 +389,7 @@ export function updateAccount(
     const stored = { ...clientFields(current.doc), name: current.name, realm: current.realm };
     const incoming = clientFields(input);
     const sent = mode === 'merge' ? mergePatch(stored, incoming) : incoming;
-    if (sent.realm === undefined) sent.realm = current.realm;
+    if (sent.realm === undefined || sent.realm === '') sent.realm = current.realm;
     checkDoc(core, sent, id);
     const doc = mode === 'post' ? mergePatch(stored, sent) : sent;
     doc.realm = String(doc.realm).toLowerCase();

@@ -48,6 +48,10 @@ describe('tel apps … on the database file, beside a running server', () => {
     expect(listed.body.data[1].allowed_users).toBeUndefined();
     expect((await srv.request('PUT', `/v2/accounts/${shop}/apps_store/${app.id}`, { token: srv.adminToken, data: { allowed_users: 'all' } })).status).toBe(201);
     expect((await srv.request('GET', `/v2/accounts/${shop}/apps_store`, { token: srv.adminToken })).body.data[1].allowed_users).toBe('all');
+    // on the master account it is installed for those its allowed_users names, as on a master made after it:
+    // Monster UI's launcher offers its admins the app (it lists the store's apps whose allowed_users takes the user)
+    const master = await srv.request('GET', `/v2/accounts/${srv.master.account_id}/apps_store`, { token: srv.adminToken });
+    expect(master.body.data.find((a: any) => a.name === 'crm')).toMatchObject({ id: app.id, allowed_users: 'admins', users: [] });
 
     const removed = await tel('apps', 'remove', 'crm');
     expect(removed.code, removed.stderr).toBe(0);

@@ -73,7 +73,11 @@ export function addApp(core: Core, input: Record<string, unknown>, files: AppFil
     const rev = nextRevision(undefined, body);
     stmt(core.db, 'INSERT INTO apps (id, name, doc, rev, created, modified) VALUES (?, ?, ?, ?, ?, ?)').run(id, name, body, rev, now, now);
     saveAppFiles(core, id, files);
-    return { id, name, doc: rest, rev, created: now, modified: now };
+    const app = { id, name, doc: rest, rev, created: now, modified: now };
+    // offered to the master's users at once, as a master made after it would have it
+    const master = masterAccount(core);
+    if (master) installDefault(core, master.id, app);
+    return app;
   });
 }
 
@@ -246,13 +250,16 @@ function writeInstalled(core: Core, accountId: string, app: App, input: Record<s
 /**
  * A new master account has the catalogue's apps installed for those its `allowed_users` names
  * (the webhooks app for all), as an operator installs them from Monster UI's App Exchange on a
- * new Kazoo: its users find them in their app launcher. Other accounts install apps themselves.
+ * new Kazoo: its users find them in their app launcher; an app added to the catalogue later is
+ * installed on it the same way. Other accounts install apps themselves.
  */
 export function installDefaultApps(core: Core, accountId: string): void {
-  for (const app of listApps(core)) {
-    const who = app.doc.allowed_users;
-    if ((who === 'all' || who === 'admins') && !installedApp(core, accountId, app.id)) writeInstalled(core, accountId, app, { allowed_users: who, users: [] });
-  }
+  for (const app of listApps(core)) installDefault(core, accountId, app);
+}
+
+function installDefault(core: Core, accountId: string, app: App): void {
+  const who = app.doc.allowed_users;
+  if ((who === 'all' || who === 'admins') && !installedApp(core, accountId, app.id)) writeInstalled(core, accountId, app, { allowed_users: who, users: [] });
 }
 
 /** `PUT …/apps_store/{app_id}`: installs an app on the account with who may use it. */

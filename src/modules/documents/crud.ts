@@ -43,6 +43,10 @@ export interface DocumentKind {
   leak?(d: StoredDoc): Record<string, unknown>;
   /** the JSON Schemas of the fields `leak` adds */
   leakFields?: Record<string, JsonSchema>;
+  /** what Kazoo's module adds to the answer of a GET of one document (a callflow's `metadata`) */
+  readExtra?(core: Core, d: StoredDoc): Record<string, unknown>;
+  /** the JSON Schemas of the fields `readExtra` adds */
+  readFields?: Record<string, JsonSchema>;
   /**
    * Kazoo's rewriting of a document before it is validated (a callflow's numbers written as
    * E.164), in place.

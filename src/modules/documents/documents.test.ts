@@ -36,6 +36,34 @@ describe('plain document CRUD (devices, callflows, vmboxes, faxboxes, media)', (
     expect((await srv.request('GET', `${base}/${endpoint}/${id}`, { token })).status).toBe(404);
   });
 
+  it("a callflow's GET names the account's documents its flow refers to (metadata), as Kazoo's does", async () => {
+    const token = srv.adminToken;
+    const put = async (endpoint: string, data: unknown) => (await srv.request('PUT', `${base}/${endpoint}`, { token, data })).body.data;
+    const user = await put('users', { first_name: 'Ada', last_name: 'Lovelace', username: 'ada.meta' });
+    const box = await put('vmboxes', { name: 'Ada box', mailbox: '4100' });
+    const rule = await put('temporal_rules', { name: 'Weekdays', cycle: 'weekly', interval: 1, wdays: ['monday'] });
+    const elsewhere = await createSubAccount(srv, srv.master.account_id, 'Metadata Elsewhere');
+    const stranger = (await srv.request('PUT', `/v2/accounts/${elsewhere.id}/vmboxes`, { token, data: { name: 'Not here', mailbox: '4200' } })).body.data;
+    const flow = {
+      module: 'temporal_route',
+      data: {},
+      children: {
+        [rule.id]: { module: 'user', data: { id: user.id, timeout: 20 }, children: { _: { module: 'voicemail', data: { id: box.id }, children: {} } } },
+        _: { module: 'voicemail', data: { id: stranger.id, owner_id: 'f'.repeat(32) }, children: {} },
+      },
+    };
+    const cf = await put('callflows', { name: 'Hours', numbers: ['4100'], flow });
+    const got = await srv.request('GET', `${base}/callflows/${cf.id}`, { token });
+    expect(got.status).toBe(200);
+    expect(got.body.data.metadata).toEqual({
+      [user.id]: { name: 'Ada Lovelace', pvt_type: 'user' },
+      [box.id]: { name: 'Ada box', pvt_type: 'vmbox' },
+      [rule.id]: { name: 'Weekdays', pvt_type: 'temporal_rule' },
+    });
+    // a flow naming nothing answers an empty one
+    expect((await srv.request('GET', `${base}/callflows/${(await put('callflows', { numbers: ['4101'] })).id}`, { token })).body.data.metadata).toEqual({});
+  });
+
   it('a missing required field is a 400 naming it; nothing is stored', async () => {
     const r = await srv.request('PUT', `${base}/vmboxes`, { token: srv.adminToken, data: { name: 'No mailbox' } });
     expect(r.status).toBe(400);

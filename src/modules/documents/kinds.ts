@@ -1,6 +1,7 @@
 import { documentService, type DocumentKind } from './crud.js';
 import { checkCallflow, checkDevice, checkFaxbox, checkVmbox, prepareCallflow } from './checks.js';
 import { callflowSchema } from './schemas/callflows.js';
+import { CALLFLOW_METADATA_FIELDS, callflowMetadata } from './callflow-metadata.js';
 import { deviceSchema } from './schemas/devices.js';
 import { faxboxSchema } from './schemas/faxboxes.js';
 import { mediaSchema } from './schemas/media.js';
@@ -28,6 +29,8 @@ export const callflows = documentService({
   schema: callflowSchema,
   prepare: prepareCallflow,
   check: checkCallflow,
+  readExtra: callflowMetadata,
+  readFields: CALLFLOW_METADATA_FIELDS,
 });
 
 /** Voicemail boxes. */

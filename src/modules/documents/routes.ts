@@ -10,6 +10,7 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
   const base = `accounts/:account_id/${svc.kind.endpoint}`;
   const one = `${base}/:doc_id`;
   const answer = documentAnswer(svc.kind.schema);
+  const readAnswer = svc.kind.readFields ? documentAnswer(svc.kind.schema, svc.kind.readFields) : answer;
   const writeAnswer = svc.kind.leakFields ? documentAnswer(svc.kind.schema, svc.kind.leakFields) : answer;
   /** a create's or change's answer: the document, with what the kind leaks of its private fields */
   const written = (d: StoredDoc) => (svc.kind.leak ? { ...publicDoc(d), ...svc.kind.leak(d) } : publicDoc(d));
@@ -37,10 +38,10 @@ export function documentRoutes(svc: DocumentService): RouteDef[] {
     {
       method: 'GET',
       path: one,
-      response: answer,
+      response: readAnswer,
       handler: (ctx, core) => {
         const d = svc.get(core, ctx.params.account_id, ctx.params.doc_id);
-        return { data: publicDoc(d), extras: { revision: d.rev } };
+        return { data: svc.kind.readExtra ? { ...publicDoc(d), ...svc.kind.readExtra(core, d) } : publicDoc(d), extras: { revision: d.rev } };
       },
     },
     ...writeRoutes(one, (ctx, core, mode) => ({

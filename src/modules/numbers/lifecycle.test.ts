@@ -167,6 +167,12 @@ describe('phone numbers: the pool, a number bought, changed and released (/v2/ac
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ message: 'no_change_required', data: { code: 400, error: 'no_change_required' } });
     expect((await srv.request('GET', num(shop.id, '?filter_state=reserved'), { token: shopToken })).body.data.numbers).toHaveProperty(['+14155550103']);
+    // a JSON list of states keeps the numbers in any of them, as SmartPBX asks for its numbers
+    const states = async (list: string[]) =>
+      Object.keys((await srv.request('GET', num(shop.id, `?filter_state=${encodeURIComponent(JSON.stringify(list))}&paginate=false`), { token: shopToken })).body.data.numbers);
+    expect(await states(['in_service', 'port_in'])).toContain('+14155550100');
+    expect(await states(['in_service', 'port_in'])).not.toContain('+14155550103');
+    expect(await states(['in_service', 'reserved'])).toEqual(expect.arrayContaining(['+14155550100', '+14155550103']));
   });
 
   it('release: back to the pool it came from, available, its document reset; a super-duper admin deletes for good with hard', async () => {

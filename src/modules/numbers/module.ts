@@ -5,7 +5,7 @@ import { filledPage, pageExtras, pageQueryOf, pagingQuery, rowFilterOf } from '.
 import { authOf } from '../../http/request.js';
 import type { Reply, RouteDef } from '../../http/router.js';
 import { everyPage, timedRead, type Page, type PageQuery } from '../../store/pages.js';
-import { wholeDoc } from '../../util/doc-filter.js';
+import { acceptedValues, wholeDoc } from '../../util/doc-filter.js';
 import { listNumbers, numberJson, numberJsonText, type NumberRow } from './service.js';
 import { E164_CONVERTERS_KEY, NUMBER_MANAGER_CATEGORY } from './converters.js';
 import { availableFeatures, LOCAL_CARRIER, POOL_CARRIER } from './features.js';
@@ -93,8 +93,10 @@ export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>
 
 /** The inventory of the path account as its caller sees it. */
 function inventoryReply(ctx: RequestContext, core: Core): Reply | Promise<Reply> {
+  // read in the states asked for (one, or a JSON list of them as SmartPBX asks); the filter checks each row again
   const state = ctx.query.get('filter_state') || undefined;
-  return numbersReply(ctx.query, (q) => listNumbers(core, ctx.params.account_id, { ...q, state }), availableFor(core, authOf(ctx).isSuperduper));
+  const states = state === undefined ? undefined : [...acceptedValues(state)];
+  return numbersReply(ctx.query, (q) => listNumbers(core, ctx.params.account_id, { ...q, states }), availableFor(core, authOf(ctx).isSuperduper));
 }
 
 const inventoryRoutes: RouteDef[] = [
@@ -103,7 +105,7 @@ const inventoryRoutes: RouteDef[] = [
     path: 'accounts/:account_id/phone_numbers',
     query: [
       ...pagingQuery({ type: 'string', description: 'an E.164 number' }),
-      { name: 'filter_state', description: 'only numbers in this state', schema: { type: 'string' } },
+      { name: 'filter_state', description: 'only numbers in this state, or in one of a JSON list of states', schema: { type: 'string' } },
       ...SEARCH_QUERY,
     ],
     response: {

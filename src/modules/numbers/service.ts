@@ -99,13 +99,13 @@ export function insertNumbers(db: Db, numbers: readonly string[], owner: Numbers
 const LISTED_COLUMNS = 'number, account_id, resource_id, state, job_id, created, modified, features, used_by, pool_id';
 
 /**
- * A page of an account's numbers in E.164 order, keyed by the number itself, optionally in one
- * state (`reserved`, `in_service`, …).
+ * A page of an account's numbers in E.164 order, keyed by the number itself, optionally in some
+ * states (`reserved`, `in_service`, …).
  */
-export function listNumbers(core: Core, accountId: string, q: PageQuery<string, NumberRow> & { state?: string } = {}): Page<NumberRow, string> {
-  const where = `account_id = ? AND number >= ?${q.state ? ' AND state = ?' : ''}`;
+export function listNumbers(core: Core, accountId: string, q: PageQuery<string, NumberRow> & { states?: readonly string[] } = {}): Page<NumberRow, string> {
+  const where = `account_id = ? AND number >= ?${q.states ? ' AND state IN (SELECT value FROM json_each(?))' : ''}`;
   const args: (string | number)[] = [accountId, q.startKey ?? ''];
-  if (q.state) args.push(q.state);
+  if (q.states) args.push(JSON.stringify(q.states));
   const rows = stmt(core.db, `SELECT ${LISTED_COLUMNS} FROM phone_numbers WHERE ${where} ORDER BY number LIMIT ?`).all(...args, pageLimit(q)) as unknown as NumberRow[];
   return keysetPage(rows, q, (r) => r.number);
 }

@@ -1,6 +1,7 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { scryptOffLoop } from './hash-threads.js';
+import { until } from '../../../test/helpers/tel-process.js';
+import { hashThreadsRunning, keepIdleHashThreadsFor, scryptOffLoop } from './hash-threads.js';
 
 describe('password hashes off the event loop', () => {
   it("are scrypt's, computed while the event loop keeps turning", async () => {
@@ -17,5 +18,24 @@ describe('password hashes off the event loop', () => {
     expect(hashes.map((h) => h.toString('hex'))).toEqual(['a', 'b', 'c'].map((form) => scryptSync(form, Buffer.from('salt'), 32, options).toString('hex')));
     // three 16 MiB hashes take tens of milliseconds: computed here, the loop would not have turned
     expect(turns).toBeGreaterThan(3);
+  });
+});
+
+describe('hash threads end once idle', () => {
+  it('a thread started for a hash ends after the idle time, and the next hash starts one again', async () => {
+    const previous = keepIdleHashThreadsFor(300);
+    try {
+      const options = { N: 2 ** 10, r: 8, p: 1 };
+      await until(() => hashThreadsRunning() === 0, 'earlier threads to end');
+      const first = await scryptOffLoop('a', Buffer.from('salt'), 32, options);
+      expect(first).toEqual(scryptSync('a', Buffer.from('salt'), 32, options));
+      expect(hashThreadsRunning()).toBe(1);
+      await until(() => hashThreadsRunning() === 0, 'the idle thread to end');
+      const again = await scryptOffLoop('b', Buffer.from('salt'), 32, options);
+      expect(again).toEqual(scryptSync('b', Buffer.from('salt'), 32, options));
+      expect(hashThreadsRunning()).toBe(1);
+    } finally {
+      keepIdleHashThreadsFor(previous);
+    }
   });
 });

@@ -34,6 +34,39 @@ interface HashThread {
   worker: ThreadWorker;
   /** hashes handed to the thread and not answered yet, by message id */
   pending: Map<number, Hashing>;
+  /** ends the thread once it has been idle HASH_THREAD_IDLE_MS */
+  idle?: NodeJS.Timeout;
+}
+
+/**
+ * How long a hash thread stays, by default, without a hash to compute: then it ends, and the next
+ * password starts one again (its start runs on the new thread, not the event loop). A thread holds
+ * 10-18 MB of RSS (its own V8 heap and Node's bootstrap), which a server that hashed one login at
+ * its start would otherwise keep for good.
+ */
+export const HASH_THREAD_IDLE_MS = 10_000;
+let idleMs = HASH_THREAD_IDLE_MS;
+
+/**
+ * Sets how long an idle hash thread stays, those idle now included (tests shorten it); answers the
+ * previous value.
+ */
+export function keepIdleHashThreadsFor(ms: number): number {
+  const previous = idleMs;
+  idleMs = ms;
+  for (const t of threads) if (t.pending.size === 0) idleFor(t);
+  return previous;
+}
+
+/** The hash threads running now, idle ones included. */
+export function hashThreadsRunning(): number {
+  return threads.length;
+}
+
+/** (Re)starts the wait after which `thread`, idle, ends. */
+function idleFor(thread: HashThread): void {
+  clearTimeout(thread.idle);
+  thread.idle = setTimeout(() => retire(thread), idleMs).unref();
 }
 
 /**
@@ -72,6 +105,7 @@ function dispatch(): void {
     const job = queue.shift()!;
     const id = ++nextId;
     thread.pending.set(id, job);
+    clearTimeout(thread.idle);
     thread.worker.ref();
     thread.worker.postMessage({ id, form: job.form, salt: job.salt, keylen: job.keylen, options: job.options });
   }
@@ -98,7 +132,10 @@ function start(): HashThread | undefined {
     const job = thread.pending.get(m.id);
     if (!job) return;
     thread.pending.delete(m.id);
-    if (thread.pending.size === 0) worker.unref();
+    if (thread.pending.size === 0) {
+      worker.unref();
+      idleFor(thread);
+    }
     if (m.hash) job.resolve(Buffer.from(m.hash.buffer, m.hash.byteOffset, m.hash.byteLength));
     else job.reject(new Error(m.error));
     dispatch();
@@ -116,6 +153,16 @@ function start(): HashThread | undefined {
   worker.on('exit', lost);
   threads.push(thread);
   return thread;
+}
+
+/** Ends a thread that has nothing to do (its exit is no loss). */
+function retire(thread: HashThread): void {
+  if (thread.pending.size > 0) return;
+  const i = threads.indexOf(thread);
+  if (i >= 0) threads.splice(i, 1);
+  thread.worker.removeAllListeners('exit');
+  thread.worker.removeAllListeners('error');
+  void thread.worker.terminate();
 }
 
 /** No hash threads (they cannot start, or one failed): libuv's threadpool hashes what waits. */
