@@ -75,7 +75,7 @@ function wildcardMatch(parts: readonly string[], s: readonly string[]): boolean 
       starS = si;
       continue;
     }
-    // (a directive must lead a statement: one at the end of the block above would mark nothing)
+    // (a directive must come before a statement: one at the end of the block above would mark nothing)
     // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: past the parts p is undefined and equals no segment; segments are never empty
     if (pi < parts.length && (p === '*' ? s[si] !== '' : p === s[si])) {
       pi++;
