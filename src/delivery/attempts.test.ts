@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshCoreEachTest } from '../../test/helpers/core.js';
-import { pruneAttempts } from './attempts.js';
+import { attemptJson, pruneAttempts, responsesShownTo, type AttemptRow } from './attempts.js';
+import { unixMsToGregorian } from '../util/time.js';
 
 describe('pruning attempts', () => {
   const env = freshCoreEachTest('prune');
@@ -27,6 +28,8 @@ describe('pruning attempts', () => {
     expect(left.every((t) => t >= now - retention * 1000 || t === now - 6 * 86_400_000)).toBe(true);
     expect(left.filter((t) => t >= now - retention * 1000)).toHaveLength(times.filter((t) => t >= now - retention * 1000).length);
     expect(removed).toBeGreaterThanOrEqual(times.filter((t) => t < now - retention * 1000).length - 1);
+    // the pass looks no further than the last attempt made before the cutoff (ids grow with time)
+    expect(left).toContain(now - 6 * 86_400_000);
     // the one recorded out of turn goes at a later pass, once the attempts around it are old too
     pruneAttempts(env.core, retention, now + 86_400_000);
     expect(createdLeft().every((t) => t >= now + 86_400_000 - retention * 1000)).toBe(true);
@@ -37,5 +40,48 @@ describe('pruning attempts', () => {
     record([1_000_000, 1_000_500]);
     expect(pruneAttempts(env.core, 60, 1_000_600)).toBe(0);
     expect(createdLeft()).toEqual([1_000_000, 1_000_500]);
+  });
+});
+
+describe('an attempt as the API shows it', () => {
+  const row = (over: Partial<AttemptRow> = {}): AttemptRow => ({
+    id: 7, delivery_id: 3, event_id: 'ev-1', kind: 'webhook', account_id: 'acc', source_id: 'hook-1', source_name: 'Desk hook',
+    event_name: 'channel_create', uri: 'http://203.0.113.5/in', method: 'post', result: 'success', reason: null, client_error: null,
+    http_status: 200, latency_ms: 12, try: 1, retries_left: 2, req_headers: '{"content-type":"application/json"}', req_body: '{"a":1}',
+    resp_headers: '{"server":"x"}', resp_body: 'ok', peer_public: 1, created: 1_700_000_000_000, ...over,
+  });
+
+  it("a success carries the request, the answer and its status, and none of a failure's fields", () => {
+    expect(attemptJson(row())).toEqual({
+      id: 7, hook_id: 'hook-1', hook_name: 'Desk hook', hook_event: 'channel_create', event_id: 'ev-1', result: 'success',
+      timestamp: unixMsToGregorian(1_700_000_000_000), uri: 'http://203.0.113.5/in', method: 'post', try: 1,
+      resp_status_code: '200', latency_ms: 12, req_headers: { 'content-type': 'application/json' }, req_body: '{"a":1}',
+      resp_headers: { server: 'x' }, resp_body: 'ok',
+    });
+  });
+
+  it('a failure says why and how many retries are left; a try that got no answer has no status, headers or body', () => {
+    const failed = row({ result: 'failure', reason: 'timeout', client_error: 'ETIMEDOUT', http_status: null, resp_headers: null, resp_body: null, req_headers: null, req_body: null, retries_left: 1 });
+    const out = attemptJson(failed);
+    expect(out).toMatchObject({ result: 'failure', reason: 'timeout', client_error: 'ETIMEDOUT', 'retries left': 1, retries_left: 1, req_headers: {}, req_body: '' });
+    for (const absent of ['resp_status_code', 'resp_headers', 'resp_body']) expect(out).not.toHaveProperty(absent);
+    expect(attemptJson({ ...failed, reason: null, client_error: null })).not.toHaveProperty('reason');
+    expect(attemptJson({ ...failed, reason: null, client_error: null })).not.toHaveProperty('client_error');
+    expect(attemptJson(row({ latency_ms: null }))).not.toHaveProperty('latency_ms');
+  });
+
+  it("an endpoint's answer is shown to a super-duper admin, to an admin when the endpoint was public, to nobody else", () => {
+    expect([responsesShownTo({ admin: true, superduper: true }), responsesShownTo({ admin: true, superduper: false }), responsesShownTo({ admin: false, superduper: false })])
+      .toEqual(['all', 'public', 'none']);
+    const answer = (r: AttemptRow, shown: 'all' | 'public' | 'none') => {
+      const out = attemptJson(r, shown);
+      return [out.resp_headers, out.resp_body];
+    };
+    expect(answer(row(), 'public')).toEqual([{ server: 'x' }, 'ok']);
+    expect(answer(row({ peer_public: 0 }), 'public')).toEqual([undefined, undefined]);
+    expect(answer(row({ peer_public: null }), 'public')).toEqual([undefined, undefined]);
+    expect(answer(row({ peer_public: 0 }), 'all')).toEqual([{ server: 'x' }, 'ok']);
+    expect(answer(row(), 'none')).toEqual([undefined, undefined]);
+    expect(attemptJson(row({ resp_body: '' }))).toHaveProperty('resp_body', '');
   });
 });

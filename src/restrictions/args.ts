@@ -73,8 +73,11 @@ function wildcardMatch(parts: readonly string[], s: readonly string[]): boolean 
     if (p === '#') {
       starP = pi++;
       starS = si;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: past the parts p is undefined and equals no segment; segments are never empty
-    } else if (pi < parts.length && (p === '*' ? s[si] !== '' : p === s[si])) {
+      continue;
+    }
+    // (a directive must come before a statement: one at the end of the block above would mark nothing)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: past the parts p is undefined and equals no segment; segments are never empty
+    if (pi < parts.length && (p === '*' ? s[si] !== '' : p === s[si])) {
       pi++;
       si++;
     } else if (starP >= 0) {

@@ -21,12 +21,15 @@ describe('rules a template could not hold (stored before validation, or hand-mad
     ['a verb list with other things than strings', { devices: [{ rules: { '/': [1, 'GET'] } }] }, 'allowed'],
     ['allowed_accounts with other things than strings', { devices: [{ allowed_accounts: [1, '{AUTH_ACCOUNT_ID}'], rules: { '/': ['GET'] } }] }, 'allowed'],
     ['allowed_accounts that is a string', { devices: [{ allowed_accounts: '_', rules: { '/': ['GET'] } }] }, 'account'],
+    ['allowed_accounts holding the id in a list, or null', { devices: [{ allowed_accounts: [[AUTH], null], rules: { '/': ['GET'] } }] }, 'account'],
   ] as const)('%s: %s', (_name, rules, expected) => {
     expect(verdict(rules)).toBe(expected);
   });
 
   it('rules that are not an object compile to no endpoint', () => {
     expect(compileRules(null as never).endpoints.size).toBe(0);
+    expect(compileRules(undefined as never).endpoints.size).toBe(0);
+    expect(compileRules('devices' as never).endpoints.size).toBe(0);
     expect(compileRules({ devices: [{}] }).endpoints.size).toBe(1);
   });
 

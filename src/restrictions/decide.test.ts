@@ -184,6 +184,9 @@ describe('what a decision records', () => {
     expect(d.endpoint.tried).toEqual(['devices', '_']);
     expect(d.arguments?.keys).toEqual(['/', '*']);
     expect(d.request.accountRelation).toBe('own');
+    const exact: EndpointRules = { devices: [{ rules: { '/': ['GET'] } }], _: [{ rules: { '/': ['GET'] } }] };
+    expect(decide(exact, { method: 'GET', endpoint: 'devices', args: [], accountId: AUTH }, subject).endpoint.tried).toEqual(['devices']);
+    expect(decide({}, { method: 'GET', endpoint: '_', args: [], accountId: AUTH }, subject).endpoint.tried).toEqual(['_']);
   });
 
   it('asks about the account tree only when a rule needs it, and then once', () => {
@@ -199,6 +202,16 @@ describe('what a decision records', () => {
 
     isDescendant.mockClear();
     decide({ devices: [{ rules: { '#': ['_'] } }] }, { method: 'GET', endpoint: 'devices', args: [], accountId: CHILD }, { accountId: AUTH, isDescendant });
+    expect(isDescendant).not.toHaveBeenCalled();
+
+    // two rule objects that ask, for an account outside the tree: asked once still
+    const twoAsk: EndpointRules = { devices: [{ allowed_accounts: ['{DESCENDANT_ACCOUNT_ID}'], rules: {} }, { allowed_accounts: ['{DESCENDANT_ACCOUNT_ID}'], rules: {} }] };
+    isDescendant.mockClear();
+    expect(decide(twoAsk, { method: 'GET', endpoint: 'devices', args: [], accountId: STRANGER }, { accountId: AUTH, isDescendant }).failedStep).toBe('account');
+    expect(isDescendant).toHaveBeenCalledTimes(1);
+    // a request naming no account: nothing to ask about
+    isDescendant.mockClear();
+    expect(decide(twoAsk, { method: 'GET', endpoint: 'devices', args: [], accountId: undefined }, { accountId: AUTH, isDescendant }).failedStep).toBe('account');
     expect(isDescendant).not.toHaveBeenCalled();
   });
 

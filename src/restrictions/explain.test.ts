@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkRequest } from './check.js';
 import { decide } from './decide.js';
 import { explain, explainCheck, explainLogin } from './explain.js';
-import { decideLogin } from './login.js';
+import { compileLogin, decideLogin } from './login.js';
 import type { EndpointRules, RestrictionRequest } from './types.js';
 
 const AUTH = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -116,6 +116,15 @@ describe('explaining a decision step by step', () => {
     expect(lines.slice(1)).toEqual(['Account: not reached.', 'Arguments: not reached.', 'Verb: not reached.', "Denied by the token's rules at the endpoint step."]);
   });
 
+  it('says how the account matched, or that there was nothing to match, and when a rule object has no keys', () => {
+    const line = (r: EndpointRules, step: number) => explain(decide(r, req(), subject))[step];
+    const own = "Account: the path names account aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, the token's own account;";
+    expect(line({ devices: [{ allowed_accounts: ['_'], rules: { '/': ['GET'] } }] }, 1)).toBe(`${own} rule object #1 lists \`_\`, which means any account.`);
+    expect(line({ devices: [{ allowed_accounts: [AUTH], rules: { '/': ['GET'] } }] }, 1)).toBe(`${own} rule object #1 lists that account id.`);
+    expect(line({ devices: [] }, 1)).toBe(`${own} the endpoint entry holds no rule objects.`);
+    expect(line({ devices: [{ rules: {} }] }, 2)).toBe('Arguments: rule object #1 has no argument keys, so no arguments match nothing.');
+  });
+
   it('a request without an account explains which entries could match', () => {
     const lines = explain(decide({ token_auth: [{ allowed_accounts: ['{AUTH_ACCOUNT_ID}'], rules: {} }] }, req({ endpoint: 'token_auth', accountId: undefined }), subject));
     expect(lines[1]).toBe('Account: the path names no account; the only rule object does not allow it (without an account in the path only a missing `allowed_accounts` or `_` matches).');
@@ -128,6 +137,13 @@ describe('explaining restrictions given at login', () => {
   });
   it('says when no pattern applies to the method', () => {
     expect(explainLogin(decideLogin({ get: ['#'] }, 'PUT', ['token_auth']))).toEqual(['Login restrictions: there are no patterns under `put` or `*`; denied.']);
+  });
+  it('a method written `*` looks under `*` once', () => {
+    expect(decideLogin({ '*': ['users'] }, '*', ['token_auth']).keys).toEqual(['*']);
+  });
+  it('restrictions that are not an object allow nothing', () => {
+    expect(compileLogin(undefined as never).size).toBe(0);
+    expect(compileLogin('#' as never).size).toBe(0);
   });
   it('lists the keys whose patterns missed', () => {
     expect(explainLogin(decideLogin({ get: ['accounts/#'], '*': ['users'] }, 'GET', ['token_auth']))).toEqual(['Login restrictions: `token_auth` matches no pattern under `get`, `*`; denied.']);
@@ -158,7 +174,15 @@ describe('checking both forms together', () => {
   it('allows when both forms allow', () => {
     const c = checkRequest({ rules, login: { get: ['accounts/#'] } }, req({ args: ['d1'], segments: ['accounts', AUTH, 'devices', 'd1'] }), subject);
     expect(c.allowed).toBe(true);
-    expect(explainCheck(c).at(-1)).toBe('Login restrictions: `accounts/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/devices/d1` matches pattern `accounts/#` under `get`; allowed.');
+    const lines = explainCheck(c);
+    expect(lines[0]).toMatch(/^Endpoint: /);
+    expect(lines.at(-1)).toBe('Login restrictions: `accounts/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/devices/d1` matches pattern `accounts/#` under `get`; allowed.');
+  });
+
+  it('explains the template alone when there are no login restrictions', () => {
+    const lines = explainCheck(checkRequest({ rules }, req({ args: ['d1'] }), subject));
+    expect(lines[0]).toMatch(/^Endpoint: /);
+    expect(lines.at(-1)).toBe("Allowed by the token's rules.");
   });
 
   it('applies the login form alone when there are no template rules', () => {

@@ -47,6 +47,16 @@ describe('validating a template on write', () => {
     expect(Object.keys(errs).sort()).toEqual([`${at}.0.allowed_accounts`, `${at}.0.rules.#`, `${at}.0.rules.#.2`]);
   });
 
+  it('two failures of one field are both kept under it', () => {
+    const errs = validateTemplate({ 'cb-user': [] })!;
+    expect(Object.keys(errs['restrictions.cb-user']).sort()).toEqual(['pattern', 'type']);
+  });
+
+  it('names a key holding / or ~ as written in the path of an error below it', () => {
+    expect(validateTemplate(wrap([{ rules: { '{id}/sync': 'GET' } }]))?.[`${at}.0.rules.{id}/sync`]?.type).toBeDefined();
+    expect(validateTemplate({ _: { _: { 'x~y': 'all' } } })?.['restrictions._._.x~y']?.type).toBeDefined();
+  });
+
   it('escapes a dot inside a key as %2E', () => {
     const errs = validateTemplate({ 'a.b': {} })!;
     expect(errs['restrictions.a%2Eb'].pattern).toBeDefined();
@@ -73,7 +83,10 @@ describe('validating restrictions given at login', () => {
   });
 
   it('refuses an upper-case verb key', () => {
-    expect(validateLoginRestrictions({ GET: ['#'] })?.['restrictions.GET']?.enum?.value).toBe('GET');
+    const errs = validateLoginRestrictions({ GET: ['#'] });
+    expect(errs?.['restrictions.GET']?.enum?.value).toBe('GET');
+    // the name's own error only, not a second one for the object holding it
+    expect(Object.keys(errs!)).toEqual(['restrictions.GET']);
   });
 
   it('refuses a pattern that is not a list', () => {
@@ -81,7 +94,7 @@ describe('validating restrictions given at login', () => {
   });
 
   it('refuses an empty pattern', () => {
-    expect(validateLoginRestrictions({ get: [''] })?.['restrictions.get.0']?.minLength).toBeDefined();
+    expect(validateLoginRestrictions({ get: [''] })?.['restrictions.get.0']?.minLength).toEqual({ message: 'String must be at least 1 characters', target: 1, value: '' });
   });
 
   it('keys errors under the given base', () => {

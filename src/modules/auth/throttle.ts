@@ -122,6 +122,7 @@ export class LoginThrottle {
           const e = this.entry(k.key);
           e.failures.push(at);
           // what is remembered of a key is bounded: enough to know how far past its budget it is
+          // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: a bound on memory only: 32 past the budget the spacing is long at its cap, and a negative count splices nothing
           if (e.failures.length > k.budget + 32) e.failures.splice(0, e.failures.length - k.budget - 32);
         }
       },
@@ -134,6 +135,7 @@ export class LoginThrottle {
   private live(key: string, now: number, windowMs: number): Entry | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: past the last failure, failures[0] is undefined and the comparison false
     while (e.failures.length > 0 && e.failures[0] <= now - windowMs) e.failures.shift();
     if (e.failures.length === 0 && e.next <= now && e.waiting === 0) {
       this.entries.delete(key);

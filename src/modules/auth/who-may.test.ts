@@ -438,3 +438,29 @@ describe('who may do what', () => {
     }
   }
 });
+
+describe("an admin-only change on a descendant's account", () => {
+  let srv: TestServer;
+  afterAll(() => srv?.close());
+
+  it("is refused to a plain user of the account above, as on the user's own account", async () => {
+    srv = await startTestServer();
+    const admin = srv.adminToken;
+    const parent = await createSubAccount(srv, srv.master.account_id, 'Upper');
+    const child = await createSubAccount(srv, parent.id, 'Lower');
+    await srv.request('PUT', `/v2/accounts/${parent.id}/users`, { token: admin, data: { username: 'temp', password: 'pw-temp-1', priv_level: 'user', first_name: 'T', last_name: 'Emp' } });
+    const temp = await srv.userLogin('Upper', 'temp', 'pw-temp-1');
+    for (const account of [parent.id, child.id]) {
+      const r = await srv.request('POST', `/v2/accounts/${account}/configs/webhooks`, { token: temp, data: { retry_base_delay_ms: 10 } });
+      expect(r.status, r.text).toBe(403);
+      expect(r.body.data.cause).toBe("changing the account's configuration needs an admin of the account");
+    }
+    // an account outside the tree, or one that does not exist, is refused as foreign, without saying more
+    const beside = await createSubAccount(srv, srv.master.account_id, 'Beside');
+    for (const account of [beside.id, 'e'.repeat(32)]) {
+      const r = await srv.request('POST', `/v2/accounts/${account}/configs/webhooks`, { token: temp, data: { retry_base_delay_ms: 10 } });
+      expect(r.status, r.text).toBe(403);
+      expect(r.body.data.cause).toBe('the token may act on its own account and its descendants only');
+    }
+  });
+});

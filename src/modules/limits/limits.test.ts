@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { createAccount } from '../accounts/service.js';
+import { setLimits } from './service.js';
 
 describe('limits and the charge handshake', () => {
   let srv: TestServer;
@@ -115,6 +116,41 @@ describe('limits and the charge handshake', () => {
     expect(Object.keys(raise.body.data.limits)).toEqual(['inbound_trunks']);
   });
 
+  it('rates written as numbers, as numeric strings or in objects are quoted; a rate that is not a positive finite number charges nothing', async () => {
+    const token = srv.adminToken;
+    const services = async (limits: unknown) =>
+      expect((await srv.request('POST', '/v2/system_configs/services', { token, data: { default: { limits } } })).status).toBe(200);
+    const fresh = await createSubAccount(srv, srv.master.account_id, 'Rates Written Loosely');
+    const everything = { inbound_trunks: 2, outbound_trunks: 2, twoway_trunks: 2, burst_trunks: 2, calls: 2, resource_consuming_calls: 2 };
+    const quoted = async () => {
+      const r = await srv.request('POST', limitsOf(fresh.id), { token, data: everything });
+      return r.status === 402 ? r.body.data.limits : { status: r.status };
+    };
+    try {
+      await services({
+        inbound_trunks: 3,
+        outbound_trunks: '2.5',
+        twoway_trunks: { rate: '4', single_discount_rate: '1', cumulative_discount_rate: 'many' },
+        burst_trunks: 'Infinity',
+        calls: -2,
+        resource_consuming_calls: { rate: true },
+      });
+      const line = { category: 'limits', quantity: 2, single_discount: 0, single_discount_rate: 0, cumulative_discount: 0, cumulative_discount_rate: 0 };
+      expect(await quoted()).toEqual({
+        inbound_trunks: { ...line, item: 'inbound_trunks', rate: 3 },
+        outbound_trunks: { ...line, item: 'outbound_trunks', rate: 2.5 },
+        twoway_trunks: { ...line, item: 'twoway_trunks', rate: 4, single_discount: 1, single_discount_rate: 1 },
+      });
+      // an item set to null, or no table of items at all: nothing to charge, the change is applied
+      await services({ inbound_trunks: null, outbound_trunks: [5] });
+      expect(await quoted()).toEqual({ status: 200 });
+      await services(null);
+      expect(await quoted()).toEqual({ status: 200 });
+    } finally {
+      await services({ inbound_trunks: { rate: 6.99 }, twoway_trunks: { rate: 19.99, single_discount_rate: 5, cumulative_discount_rate: 1.5 } });
+    }
+  });
+
   it('POST /v1 applies a charging change without the handshake', async () => {
     const r = await srv.request('POST', limitsOf(customer.id, 'v1'), { token: srv.adminToken, data: { inbound_trunks: 20 } });
     expect(r.status).toBe(200);
@@ -155,9 +191,38 @@ describe('limits and the charge handshake', () => {
     expect((await srv.request('GET', limitsOf(sub.id), { token: subToken })).status).toBe(200);
 
     expect((await srv.request('POST', limitsOf(sub.id), { token: resellerToken, data: { outbound_trunks: 2 } })).status).toBe(200);
+    // a plain user of the reseller, though the reseller's own account is above the customer
+    await srv.request('PUT', `/v2/accounts/${reseller.id}/users`, {
+      token: srv.adminToken,
+      data: { username: 'clerk', password: 'clerk-pass-1', first_name: 'C', last_name: 'Lerk', priv_level: 'user' },
+    });
+    const clerk = await srv.userLogin('Reseller R', 'clerk', 'clerk-pass-1');
+    const plain = await srv.request('POST', limitsOf(sub.id), { token: clerk, data: { outbound_trunks: 2 } });
+    expect(plain.status).toBe(403);
+    expect(plain.body.data.cause).toBe('changing limits needs an admin of the account');
+    // a super-duper admin, though not the reseller above
+    expect((await srv.request('POST', limitsOf(sub.id), { token: srv.adminToken, data: { outbound_trunks: 1 } })).status).toBe(200);
     const direct = await srv.apiLogin(customer.apiKey);
     expect((await srv.request('POST', limitsOf(customer.id), { token: direct, data: { outbound_trunks: 3 } })).status).toBe(200);
     expect((await srv.request('POST', limitsOf(reseller.id), { token: resellerToken, data: { calls: 9 } })).status).toBe(200);
+  });
+
+  it("an account that does not exist is refused, and gets no limits row, even from a super-duper admin", async () => {
+    const ghost = 'f'.repeat(32);
+    const r = await srv.request('POST', limitsOf(ghost, 'v1'), { token: srv.adminToken, data: { inbound_trunks: 1 } });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('bad_identifier');
+    expect(srv.core.db.prepare('SELECT COUNT(*) AS n FROM limits WHERE account_id = ?').get(ghost)).toEqual({ n: 0 });
+    expect(() => setLimits(srv.core, ghost, { inbound_trunks: 1 }, { acceptCharges: true })).toThrow(/bad.identifier/);
+  });
+
+  it("the offline CLI's change (merge) keeps the fields it does not name; the API's POST (replace) drops them", async () => {
+    const a = await createSubAccount(srv, srv.master.account_id, 'Merged Into');
+    setLimits(srv.core, a.id, { outbound_trunks: 4, calls: 9 }, { acceptCharges: true });
+    expect(setLimits(srv.core, a.id, { calls: 10 }, { acceptCharges: true }).data).toMatchObject({ outbound_trunks: 4, calls: 10 });
+    const replaced = setLimits(srv.core, a.id, { calls: 11 }, { acceptCharges: true, mode: 'replace' }).data;
+    expect(replaced).toMatchObject({ calls: 11 });
+    expect(replaced).not.toHaveProperty('outbound_trunks');
   });
 
   it('deleting an account removes its limits', async () => {

@@ -177,7 +177,8 @@ describe('bulk number jobs', () => {
   it("a job's detail: each success as the inventory shows it (or released), each error under the number as given", async () => {
     // successes, a number given twice, numbers no inventory takes (integer-like, quoted, accented:
     // object keys a serialiser orders or escapes), one of them given twice, and a name to escape
-    const numbers = ['+14155550180', '4155550181', '+14155550180', '12345', '007', '"quoted"', 'é', '12345', '+14155550182'];
+    // and backslashes, one of them before a quote (escaped, in the stored JSON, as \\ and \")
+    const numbers = ['+14155550180', '4155550181', '+14155550180', '12345', '007', '"quoted"', 'é', '12345', 'x\\', 'a\\"b\\\\', '+14155550182'];
     const name = 'Mixed "batch" ✓';
     const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers, resource_id: resourceId, name } });
     expect(r.status).toBe(201);
@@ -190,7 +191,7 @@ describe('bulk number jobs', () => {
     expect(answered.status).toBe(200);
     const detail = answered.body.data;
     expect(Object.keys(detail)).toEqual(['id', 'resource_id', 'numbers', 'status', 'successes', 'errors', 'timestamp', 'total', 'processed', 'modified', 'name']);
-    expect(detail).toMatchObject({ id, resource_id: resourceId, numbers, status: 'complete', total: 9, processed: 9, name });
+    expect(detail).toMatchObject({ id, resource_id: resourceId, numbers, status: 'complete', total: 11, processed: 11, name });
     expect(Object.keys(detail.successes)).toEqual(['+14155550180', '+14155550181', '+14155550182']);
     const inventory = await srv.request('GET', `/v2/accounts/${sub.id}/phone_numbers`, { token });
     // as the inventory shows it, but for what the listing works out for its caller (features_available)
@@ -206,8 +207,10 @@ describe('bulk number jobs', () => {
       '007': { reason: 'invalid_number', message: 'not a valid E.164 number' },
       '"quoted"': { reason: 'invalid_number', message: 'not a valid E.164 number' },
       é: { reason: 'invalid_number', message: 'not a valid E.164 number' },
+      'x\\': { reason: 'invalid_number', message: 'not a valid E.164 number' },
+      'a\\"b\\\\': { reason: 'invalid_number', message: 'not a valid E.164 number' },
     });
-    expect(Object.keys(detail.errors)).toEqual(['12345', '+14155550180', '007', '"quoted"', 'é']);
+    expect(Object.keys(detail.errors)).toEqual(['12345', '+14155550180', '007', '"quoted"', 'é', 'x\\', 'a\\"b\\\\']);
     // the store's object is that answer, read
     expect(jobDetail(srv.core, findJobById(srv.core, id)!)).toEqual(detail);
 
@@ -215,5 +218,34 @@ describe('bulk number jobs', () => {
     await waitDone(srv, `${base}/jobs/${failed.body.data.id}`, token);
     const f = (await srv.request('GET', `${base}/jobs/${failed.body.data.id}`, { token })).body.data;
     expect(f).toMatchObject({ status: 'failed', successes: {}, reason: 'unknown resource', errors: { '+14155550183': { reason: 'unknown_resource', message: 'resource nope does not exist' } } });
+  });
+
+  it("a job's detail with more errors than one range of results (1,000) names each error once", async () => {
+    srv.core.config.set('api.resources', { job_batch_size: 1000, job_poll_interval_ms: 50 });
+    try {
+      const numbers = Array.from({ length: 1001 }, (_, i) => `bad-${i}`);
+      const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers, resource_id: resourceId } });
+      await waitDone(srv, `${base}/jobs/${r.body.data.id}`, token);
+      const detail = await srv.request('GET', `${base}/jobs/${r.body.data.id}`, { token });
+      expect(Object.keys(detail.body.data.errors)).toEqual(numbers);
+      // as written, not only as parsed (a key written twice would parse once)
+      expect(detail.text.match(/"bad-\d+":\{/g)).toHaveLength(1001);
+    } finally {
+      srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 50 });
+    }
+  });
+
+  it("a job made through the server's own API starts at once, not at the next poll", async () => {
+    srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 600_000 });
+    try {
+      // the pass under way ends and the next is set for ten minutes from now
+      await new Promise((r) => setTimeout(r, 200));
+      const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers: ['+14155550190'], resource_id: resourceId } });
+      expect(r.status).toBe(201);
+      expect((await waitDone(srv, `${base}/jobs/${r.body.data.id}`, token)).status).toBe('complete');
+    } finally {
+      // the next pass is still ten minutes away: this stays the describe's last test
+      srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 50 });
+    }
   });
 });

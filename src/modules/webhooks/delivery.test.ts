@@ -279,6 +279,14 @@ describe('webhook delivery to a real local sink', () => {
     expect(bad.body.data).toEqual({ created_from: { date_range: { message: `created_to ${future - 10} is prior to created_from ${future}`, cause: future } } });
     const all = await srv.request('GET', `/v2/accounts/${account}/webhooks/attempts?paginate=false`, { token });
     expect(all.body.data.length).toBeGreaterThan(5);
+    // the account's listing pages and filters the same way, on any field of an attempt
+    const ofAccount = async (query: string) => (await srv.request('GET', `/v2/accounts/${account}/webhooks/attempts${query}`, { token })).body;
+    expect((await ofAccount('?page_size=1')).data).toHaveLength(1);
+    expect((await ofAccount(`?created_from=${future}`)).data).toHaveLength(0);
+    expect((await ofAccount(`?paginate=false&filter_hook_id=${id}`)).data.map((a: any) => a.id).sort()).toEqual([...ids].sort());
+    const failures = (await ofAccount('?paginate=false&filter_result=failure')).data;
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.every((a: any) => a.result === 'failure')).toBe(true);
   });
 
   it('attempts older than attempts_retention_s are pruned', async () => {

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
@@ -78,9 +79,47 @@ describe('auto-disable and re-enable', () => {
     const id = await hook(reseller, { uri: `${sink.url}${route()}`, retries: 0, hook: 'parking' });
     for (let i = 0; i < 2; i++) await srv.request('PUT', `/v2/accounts/${reseller}/simulations`, { token, data: { kind: 'parking', slot: i + 1 } });
     const [req] = await sink.waitFor(1, { filter: on(notified) });
-    expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id, account_id: reseller });
+    expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id, account_id: reseller, event_category: 'notification', app_name: 'tel' });
+    expect(JSON.parse(req.body).msg_id).toMatch(/^[0-9a-f]{16}$/);
     expect(JSON.parse(req.body).disable_reason).toMatch(/too many failed deliveries/);
     sink.respond(() => ({ status: 500 }));
+  });
+
+  it('failures counted after the hook is off send no second notification', async () => {
+    const notified = route();
+    const failing = route();
+    // four deliveries in flight at once, all answered 500 together: the second disables the hook,
+    // the third and fourth count against a hook already off
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    sink.respond(async (r) => {
+      if (r.path === notified) return { status: 200 };
+      if (r.path === failing) await held;
+      return { status: 500 };
+    });
+    await hook(reseller, { uri: `${sink.url}${notified}`, hook: 'notifications', format: 'json', custom_data: { type: 'webhook_disabled' } });
+    const id = await hook(reseller, { uri: `${sink.url}${failing}`, retries: 0 });
+    for (let i = 0; i < 4; i++) expect((await call(reseller)).status).toBe(201);
+    await sink.waitFor(4, { filter: on(failing) });
+    release();
+    await until(async () => (await failedDeliveries(reseller, id)) === 4);
+    const [req] = await sink.waitFor(1, { filter: on(notified) });
+    expect(JSON.parse(req.body)).toMatchObject({ event_name: 'webhook_disabled', hook_id: id });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sink.requests.filter(on(notified))).toHaveLength(1);
+    sink.respond(() => ({ status: 500 }));
+  });
+
+  it("a hook whose endpoint refuses connections is disabled with the client error as its last failure", async () => {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as { port: number }).port;
+    await new Promise((r) => s.close(r));
+    const id = await hook(reseller, { uri: `http://127.0.0.1:${port}/nobody`, retries: 0 });
+    await call(reseller);
+    await call(reseller);
+    await until(async () => (await get(reseller, id)).body.data.enabled === false);
+    expect((await get(reseller, id)).body.data.disable_reason).toMatch(/^too many failed deliveries: 2 within 60000 ms \(last: econnrefused\)$/);
   });
 
   it('only failures inside attempt_failure_expiry_ms count (account override of the window)', async () => {
@@ -120,7 +159,8 @@ describe('auto-disable and re-enable', () => {
       await call(customer);
     }
     await until(async () => (await get(reseller, auto1)).body.data.enabled === false && (await get(customer, auto2)).body.data.enabled === false);
-    const accountOnly = await srv.request('PATCH', `/v2/accounts/${customer}/webhooks`, { token, data: { 're-enable': true } });
+    // the flag in the query, the request carrying no data at all
+    const accountOnly = await srv.request('PATCH', `/v2/accounts/${customer}/webhooks?re-enable=true`, { token });
     expect(accountOnly.body.data).toBe('hooks updated');
     expect((await get(customer, auto2)).body.data.enabled).toBe(true);
     expect((await get(reseller, auto1)).body.data.enabled).toBe(false);

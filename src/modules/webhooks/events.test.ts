@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink, type SinkRequest } from '../../../test/helpers/sink.js';
 import { runTel } from '../../../test/helpers/cli.js';
-import { clusterId } from './cluster.js';
 
 describe('event sources and hook matching', () => {
   let srv: TestServer;
@@ -14,6 +13,8 @@ describe('event sources and hook matching', () => {
   const route = () => `/e${++n}`;
   const on = (path: string) => (r: SinkRequest) => r.path === path;
   const json = (r: SinkRequest) => JSON.parse(r.body) as Record<string, unknown>;
+  /** The cluster id this database was given when it was made. */
+  const ownCluster = () => (srv.core.db.prepare("SELECT value FROM meta WHERE key = 'cluster_id'").get() as { value: string }).value;
 
   async function hook(accountId: string, data: Record<string, unknown>): Promise<string> {
     const r = await srv.request('PUT', `/v2/accounts/${accountId}/webhooks`, { token, data: { name: 'h', hook: 'channel_create', format: 'json', ...data } });
@@ -150,7 +151,7 @@ describe('event sources and hook matching', () => {
         'account:doc_edited',
       ]),
     );
-    expect(json(allReqs[0])).toEqual({ id: dev.body.data.id, account_id: child, action: 'doc_created', type: 'device', cluster_id: clusterId(srv.core) });
+    expect(json(allReqs[0])).toEqual({ id: dev.body.data.id, account_id: child, action: 'doc_created', type: 'device', cluster_id: ownCluster() });
     expect((await settle(edited, 0)).map((r) => `${json(r).type}:${json(r).action}`).sort()).toEqual(['account:doc_edited', 'device:doc_edited']);
     expect((await settle(types, 0)).map((r) => json(r).type).sort()).toEqual(['media', 'vmbox']);
     const customReqs = await settle(custom, 0);
@@ -163,7 +164,41 @@ describe('event sources and hook matching', () => {
     const doomed = await createSubAccount(srv, parent, 'Short Lived');
     expect((await srv.request('DELETE', `/v2/accounts/${doomed.id}`, { token })).status).toBe(200);
     const [req] = await sink.waitFor(1, { filter: on(path) });
-    expect(json(req)).toEqual({ id: doomed.id, account_id: doomed.id, action: 'doc_deleted', type: 'account', cluster_id: clusterId(srv.core) });
+    expect(json(req)).toEqual({ id: doomed.id, account_id: doomed.id, action: 'doc_deleted', type: 'account', cluster_id: ownCluster() });
+  });
+
+  it('a hook matches by its modifiers as last edited', async () => {
+    const path = route();
+    const id = await hook(child, { uri: `${sink.url}${path}`, hook: 'object', modifiers: { type: 'vmbox' } });
+    const device = async (name: string) => expect((await srv.request('PUT', `/v2/accounts/${child}/devices`, { token, data: { name } })).status).toBe(201);
+    await device('Before');
+    const edited = await srv.request('PATCH', `/v2/accounts/${child}/webhooks/${id}`, { token, data: { modifiers: { type: 'device' } } });
+    expect(edited.status, edited.text).toBe(200);
+    await device('After');
+    const [req] = await sink.waitFor(1, { filter: on(path) });
+    expect(json(req)).toMatchObject({ type: 'device', action: 'doc_created' });
+    expect(await settle(path)).toHaveLength(1);
+    await srv.request('PATCH', `/v2/accounts/${child}/webhooks/${id}`, { token, data: { modifiers: { type: 'media' } } });
+    await device('Again');
+    expect(await settle(path)).toHaveLength(1);
+  });
+
+  it("payloads carry the database's own cluster id, or the `cluster` category's when one is set", async () => {
+    const path = route();
+    await hook(child, { uri: `${sink.url}${path}`, hook: 'channel_create' });
+    const own = ownCluster();
+    expect(own).toMatch(/^[0-9a-f]{32}$/);
+    const clusterOf = async (count: number) => {
+      expect((await simulate(child, { kind: 'call', answer: false })).status).toBe(201);
+      return json((await sink.waitFor(count, { filter: on(path) }))[count - 1]).cluster_id;
+    };
+    expect(await clusterOf(1)).toBe(own);
+    const set = (cluster_id: string) => srv.request('POST', '/v2/system_configs/cluster', { token, data: { default: { cluster_id } } });
+    expect((await set('lab-cluster-7')).status).toBe(200);
+    expect(await clusterOf(2)).toBe('lab-cluster-7');
+    expect((await set('')).status).toBe(200);
+    expect(await clusterOf(3)).toBe(own);
+    await srv.request('DELETE', '/v2/system_configs/cluster', { token });
   });
 
   it('events made by the offline CLI on the same file are delivered by the running server', async () => {

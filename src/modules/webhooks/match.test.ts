@@ -15,12 +15,14 @@ describe('which events a hook wants', () => {
     ['a modifier listing values: one of them', { modifiers: { call_direction: ['outbound', 'inbound'] } }, call, true],
     ['a modifier listing none of the value', { modifiers: { call_direction: ['outbound'] } }, call, false],
     ['a modifier the payload lacks', { modifiers: { hangup_cause: 'NORMAL' } }, call, false],
+    ['a modifier the payload lacks, wanting the text "undefined"', { modifiers: { hangup_cause: 'undefined' } }, call, false],
     ['two modifiers, both equal', { modifiers: { call_direction: 'inbound', to: '+1415' } }, call, true],
     ['two modifiers, the second different', { modifiers: { call_direction: 'inbound', to: '+1999' } }, call, false],
     ['an internal leg, include_internal_legs unset', {}, internal, true],
     ['an internal leg, include_internal_legs false', { include_internal_legs: false }, internal, false],
     ['an external leg, include_internal_legs false', { include_internal_legs: false }, call, true],
     ['not a channel hook: internal legs are not its concern', { include_internal_legs: false }, event('parking', { is_internal_leg: true }), true],
+    ['not a notifications hook: a modifier named type is one like any other', { modifiers: { type: 'park' } }, event('parking', { type: 'park', event_name: 'parked' }), true],
   ] as const)('%s', (_name, doc, ev, wanted) => {
     expect(hookWants(doc as Record<string, unknown>, ev)).toBe(wanted);
   });
@@ -34,6 +36,7 @@ describe('which events a hook wants', () => {
     ['object: action "all"', { custom_data: { action: 'all' } }, created, true],
     ['object: doc_updated is doc_edited', { modifiers: { action: 'doc_updated' } }, edited, true],
     ['object: an empty list means all', { modifiers: { type: [] } }, created, true],
+    ['object: a filter set to null means all', { custom_data: { action: null } }, created, true],
     ['object: type from modifiers', { modifiers: { type: 'device' } }, created, true],
     ['object: type not this one', { modifiers: { type: 'user' } }, created, false],
     ['object: types listing it', { custom_data: { types: ['user', 'device'] } }, created, true],
