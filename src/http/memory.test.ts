@@ -31,6 +31,12 @@ describe('a serving process hands its memory back', () => {
     expect(await fullCollectionsWithin(800)).toBe(0);
   });
 
+  it("a collection asked of a server that has stopped is not made by the next one (a start-up's work may end after its stop)", async () => {
+    collectWhenQuiet();
+    stop = tidyMemory();
+    expect(await fullCollectionsWithin(800)).toBe(0);
+  });
+
   it("asked, it waits for a look at which no request came (an idle loop still answering a job's GETs is not quiet)", async () => {
     stop = tidyMemory();
     collectWhenQuiet();

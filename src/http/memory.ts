@@ -81,6 +81,8 @@ function footprint(): number {
 export function tidyMemory(): () => void {
   const collect = collector();
   if (!collect) return () => {};
+  // asked of an earlier server of this process (its start-up's work may end after it stopped)
+  asked = false;
   const trim = mallocTrim();
   let trimDue = false;
   let baseline = footprint();
@@ -123,7 +125,10 @@ export function tidyMemory(): () => void {
     });
   }, TICK_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    asked = false;
+  };
 }
 
 /**

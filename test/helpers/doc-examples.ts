@@ -244,7 +244,8 @@ export async function runExamples(examples: DocExample[], timeoutMs = 60_000): P
 
 /** The ids of a database's accounts, read without changing it. */
 function accountsOf(file: string): string[] {
-  const db = new DatabaseSync(file, { readOnly: true });
+  // the server may be checkpointing its log at that moment: wait for it as tel's own reads do
+  const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
   try {
     return (db.prepare('SELECT id FROM accounts').all() as { id: string }[]).map((a) => a.id);
   } finally {
