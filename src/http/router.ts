@@ -3,6 +3,7 @@ import type { EnvelopeExtras } from './envelope.js';
 import type { RequestContext } from './context.js';
 import type { Authorizer } from './authorize.js';
 import type { JsonSchema } from '../schema/validate.js';
+import type { FilePieces } from '../util/file-pieces.js';
 
 /** What a handler answers; the server wraps it in the envelope. */
 export interface Reply {
@@ -12,8 +13,8 @@ export interface Reply {
   json?: string;
   extras?: EnvelopeExtras;
   headers?: Record<string, string>;
-  /** a file answered as it is instead of the envelope (its Content-Type in `headers`) */
-  file?: Buffer;
+  /** a file answered as it is instead of the envelope (its Content-Type in `headers`): whole, or in pieces */
+  file?: Buffer | FilePieces;
   /** `data` written in pieces as they are read (a listing without paging, a job's detail): see StreamedData */
   stream?: StreamedData;
 }

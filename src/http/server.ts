@@ -28,6 +28,7 @@ import { LARGE_BODY_BYTES, largeBodySlot } from './body-gate.js';
 import { noteRequest } from './memory.js';
 import { keepTickShape } from './tick-shape.js';
 import { nextTurn } from '../util/timers.js';
+import type { FilePieces } from '../util/file-pieces.js';
 
 // node:http through require: an ESM import makes Node build its module facade, whose getters load
 // Node's internal fetch (undici) — an eighth of every command's start-up, for a server most
@@ -372,7 +373,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       );
       return;
     }
-    if (reply.file) bytes = send(res, status, reply.file, headers);
+    if (Buffer.isBuffer(reply.file)) bytes = send(res, status, reply.file, headers);
+    else if (reply.file) bytes = await sendFile(res, status, reply.file, headers, headOnly);
     else {
       const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
       if (jsonp) bytes = send(res, status, Buffer.from(jsonpText(jsonp, answer.text)), { ...headers, 'Content-Type': JSONP_TYPE });
@@ -502,6 +504,22 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, all);
   res.end(text);
   return length;
+}
+
+/** Answers a file in pieces (see FilePieces), each as the client takes it, with a turn of the event loop between. */
+async function sendFile(res: ServerResponse, status: number, file: FilePieces, headers: Record<string, string>, headOnly: boolean): Promise<number> {
+  res.writeHead(status, { ...headers, 'Content-Length': file.length });
+  if (headOnly) {
+    res.end();
+    return file.length;
+  }
+  for (const piece of file.pieces) {
+    if (!res.write(piece)) await drained(res);
+    await nextTurn();
+    if (res.destroyed) return 0;
+  }
+  res.end();
+  return file.length;
 }
 
 /** Resolves once `res` may be written again (or is gone). */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
+import { recordingAudio } from './service.js';
+import type { StoredDoc } from '../documents/store.js';
 
 describe('recordings of simulated calls that record', () => {
   let srv: TestServer;
@@ -35,6 +37,32 @@ describe('recordings of simulated calls that record', () => {
     const wav = Buffer.from(await audio.arrayBuffer());
     expect(wav.subarray(0, 4).toString()).toBe('RIFF');
     expect(wav.length).toBe(44 + 8000 * 10);
+  });
+
+  it("an hour's sound is made as it is sent, in pieces of 64 KiB at most, never held whole; HEAD tells its length only", async () => {
+    const hour = recordingAudio({ doc: { duration_ms: 3_600_000 } } as unknown as StoredDoc);
+    expect(hour.length).toBe(44 + 8000 * 3600);
+    let total = 0;
+    let largest = 0;
+    for (const piece of hour.pieces) {
+      total += piece.length;
+      largest = Math.max(largest, piece.length);
+    }
+    expect(total).toBe(hour.length);
+    expect(largest).toBeLessThanOrEqual(64 * 1024);
+
+    const callId = await call({ duration_seconds: 100, ringing_seconds: 0 });
+    const rec = (await get('/recordings')).body.data.find((r: any) => r.call_id === callId);
+    const url = `${srv.url}/v2/accounts/${account}/recordings/${rec.id}`;
+    const headers = { 'X-Auth-Token': token, Accept: 'audio/x-wav' };
+    const wav = Buffer.from(await (await fetch(url, { headers })).arrayBuffer());
+    expect(wav.length).toBe(44 + 8000 * 100);
+    expect(wav.readUInt32LE(40)).toBe(8000 * 100);
+    expect(wav.subarray(44).every((b) => b === 0x80)).toBe(true);
+    const head = await fetch(url, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(44 + 8000 * 100));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 
   it('a recording is deleted for good; ids Kazoo would not find are 404s; the window bounds the listing', async () => {

@@ -6,6 +6,7 @@ import { deleteDoc, getDoc, insertDoc, type StoredDoc } from '../documents/store
 import type { Call, Leg } from '../channels/calls.js';
 import { modbId, modbPage, type ModbQuery } from '../documents/modb.js';
 import type { CompoundKey, Page } from '../../store/pages.js';
+import type { FilePieces } from '../../util/file-pieces.js';
 
 /** The stored kind of a call recording (Kazoo's `call_recording`). */
 export const RECORDING_KIND = 'call_recording';
@@ -75,21 +76,33 @@ export function deleteRecording(core: Core, accountId: string, id: string): Stor
   return d;
 }
 
-/** The recording's sound: silence as long as the recording, in a WAV file. */
-export function recordingAudio(d: StoredDoc): Buffer {
+/** Silence, as 8-bit PCM writes it: the pieces of a recording's sound are slices of this one buffer. */
+const SILENCE = Buffer.alloc(64 * 1024, 0x80);
+
+/**
+ * The recording's sound: silence as long as the recording, in a WAV file, made as it is written
+ * (an hour is 28.8 MB: a few clients asking for long recordings at once would otherwise hold that
+ * much each).
+ */
+export function recordingAudio(d: StoredDoc): FilePieces {
   const samples = Math.round((Number(d.doc.duration_ms) || 0) * (SAMPLE_RATE / 1000));
-  const wav = Buffer.alloc(44 + samples, 0x80);
-  wav.write('RIFF', 0, 'latin1');
-  wav.writeUInt32LE(36 + samples, 4);
-  wav.write('WAVEfmt ', 8, 'latin1');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(SAMPLE_RATE, 24);
-  wav.writeUInt32LE(SAMPLE_RATE, 28); // bytes a second
-  wav.writeUInt16LE(1, 32); // bytes a sample frame
-  wav.writeUInt16LE(8, 34); // bits a sample
-  wav.write('data', 36, 'latin1');
-  wav.writeUInt32LE(samples, 40);
-  return wav;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(SAMPLE_RATE, 24);
+  header.writeUInt32LE(SAMPLE_RATE, 28); // bytes a second
+  header.writeUInt16LE(1, 32); // bytes a sample frame
+  header.writeUInt16LE(8, 34); // bits a sample
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(samples, 40);
+  return { length: header.length + samples, pieces: wavPieces(header, samples) };
+}
+
+function* wavPieces(header: Buffer, samples: number): Generator<Buffer> {
+  yield header;
+  for (let left = samples; left > 0; left -= SILENCE.length) yield left >= SILENCE.length ? SILENCE : SILENCE.subarray(0, left);
 }
