@@ -1,13 +1,10 @@
 import type { Core } from '../../core-type.js';
 import type { JsonSchema } from '../../schema/validate.js';
 import { stmt } from '../../store/db.js';
+import { isObject } from '../../util/json.js';
 import type { StoredDoc } from './store.js';
 
 type Doc = Record<string, unknown>;
-
-function isObject(v: unknown): v is Doc {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * The ids a callflow's actions name (Kazoo's `ids_in_flow`): in each node's `data`, an `id` and
