@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeCore, openCore } from '../../core.js';
 import { initDatabase } from '../accounts/bootstrap.js';
 import { getAccount, updateAccount } from '../accounts/service.js';
 import { tempDir } from '../../../test/helpers/server.js';
-import { authenticate, issueToken, METHOD_API_AUTH, revokeToken } from './service.js';
+import { groupCommit } from '../../store/group-commit.js';
+import { authenticate, issueToken, METHOD_API_AUTH, revokeToken, sweepExpiredTokens, tokenInfo, tokenKey } from './service.js';
 
 // What a token stands for is built once per cached token row and account (see authOfRow): these
 // pin that a change of either is answered at once.
@@ -38,5 +39,124 @@ describe('what a token stands for, request after request', () => {
     authenticate(core, token);
     expect(revokeToken(core, token)).toBe(true);
     expect(() => authenticate(core, token)).toThrow(/invalid/);
+  });
+});
+
+describe("a token's life: idle and absolute lifetimes, to the millisecond", () => {
+  const tmp = tempDir();
+  const core = openCore(join(tmp.dir, 'life.db'));
+  const master = initDatabase(core, { account: 'Lab', username: 'admin', password: 'pw' });
+  const account = getAccount(core, master.account_id);
+  const T0 = Date.parse('2026-03-01T00:00:00Z');
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const issue = () => issueToken(core, { account, method: METHOD_API_AUTH });
+  const at = (ms: number) => vi.setSystemTime(T0 + ms);
+  const works = (token: string) => expect(authenticate(core, token).accountId).toBe(master.account_id);
+  const refused = (token: string) => expect(() => authenticate(core, token)).toThrow(/invalid_credentials/);
+  /** The token's row once the writes its uses left for the next commit are made. */
+  const stored = async (token: string) => {
+    await groupCommit(core.db, () => undefined);
+    return core.db.prepare('SELECT created, modified FROM tokens WHERE id = ?').get(tokenKey(token)) as { created: number; modified: number } | undefined;
+  };
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    at(0);
+    // each case counts its own tokens
+    core.db.prepare('DELETE FROM tokens').run();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    core.config.remove('crossbar.auth');
+  });
+  afterAll(() => {
+    closeCore(core);
+    tmp.cleanup();
+  });
+
+  it('works idle for token_expiry_s exactly (an hour by default), is refused a millisecond later, and its row goes', async () => {
+    const used = issue();
+    const idle = issue();
+    at(HOUR);
+    works(used);
+    at(HOUR + 1);
+    refused(idle);
+    expect(await stored(idle)).toBeUndefined();
+    works(used);
+    core.config.setValue('crossbar.auth', 'token_expiry_s', 60);
+    const short = issue();
+    at(HOUR + 1 + 60_000);
+    works(short);
+    at(HOUR + 1 + 120_001);
+    refused(short);
+  });
+
+  it('a use more than a hundredth of the expiry after the last one slides it; a sooner one writes nothing', async () => {
+    const token = issue();
+    at(36_000);
+    works(token);
+    expect(await stored(token)).toEqual({ created: T0, modified: T0 });
+    at(36_001);
+    works(token);
+    expect(await stored(token)).toEqual({ created: T0, modified: T0 + 36_001 });
+    // the expiry runs from that use, in this process as in the file
+    at(36_001 + HOUR);
+    works(token);
+    expect(tokenInfo(core, token, 'request').exp).toBe(Math.floor((T0 + 36_001 + 2 * HOUR) / 1000));
+    at(36_001 + 2 * HOUR + 1);
+    refused(token);
+  });
+
+  it('works until token_max_lifetime_s (a day by default) after its login however often used, not a millisecond more', async () => {
+    const token = issue();
+    for (let t = 0; t <= DAY - HOUR; t += HOUR) {
+      at(t);
+      works(token);
+    }
+    // near its end, it ends at its absolute lifetime, not an hour after its last use
+    expect(tokenInfo(core, token, 'request').exp).toBe(Math.floor((T0 + DAY) / 1000));
+    at(DAY);
+    works(token);
+    at(DAY + 1);
+    refused(token);
+    core.config.setValue('crossbar.auth', 'token_max_lifetime_s', 90);
+    const short = issue();
+    at(DAY + 1 + 90_000);
+    works(short);
+    expect(tokenInfo(core, short, 'request').exp).toBe(Math.floor((T0 + DAY + 1 + 90_000) / 1000));
+    at(DAY + 1 + 90_001);
+    refused(short);
+  });
+
+  it('the sweep removes the tokens idle past the expiry or older than the absolute lifetime, and counts them', async () => {
+    const idle = issue();
+    const busy = issue();
+    at(HOUR);
+    works(busy);
+    await stored(busy);
+    expect(sweepExpiredTokens(core)).toBe(0);
+    at(HOUR + 1);
+    expect(sweepExpiredTokens(core)).toBe(1);
+    expect(await stored(idle)).toBeUndefined();
+    for (let t = 2 * HOUR; t <= DAY; t += HOUR) {
+      at(t);
+      works(busy);
+    }
+    await stored(busy);
+    expect(sweepExpiredTokens(core)).toBe(0);
+    at(DAY + 1);
+    expect(sweepExpiredTokens(core)).toBe(1);
+    expect(await stored(busy)).toBeUndefined();
+  });
+
+  it('a revocation by the id tokens list shows (its SHA-256) ends it; an unknown token or id revokes nothing', () => {
+    const token = issue();
+    works(token);
+    expect(revokeToken(core, tokenKey(token).toUpperCase())).toBe(false);
+    expect(revokeToken(core, tokenKey(token))).toBe(true);
+    refused(token);
+    expect(revokeToken(core, tokenKey(token))).toBe(false);
+    expect(revokeToken(core, 'no-such-token')).toBe(false);
   });
 });
