@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink } from '../../../test/helpers/sink.js';
@@ -64,4 +65,37 @@ describe('user_auth/recovery: a reset link to the notifications hooks, followed 
     const bad = await srv.request('POST', '/v2/user_auth/recovery', { token: null, data: { reset_id: 'not-hex' } });
     expect(bad.body.data.reset_id.pattern).toBeDefined();
   });
+
+  it('a link works for a day, in either case; a UI URL with a query gets the id after &; a user without e-mail is named by username', async () => {
+    const DAY = 24 * 3600 * 1000;
+    await srv.request('PUT', `/v2/accounts/${acct.id}/users`, { token: srv.adminToken, data: { first_name: 'Bea', last_name: 'L', username: 'bea', password: 'secret-three' } });
+    /** asks for a link; answers its reset id and what the answer said */
+    const ask = async (username: string, ui_url = 'https://ui.example.com/') => {
+      const seen = sink.requests.length;
+      const put = await srv.request('PUT', '/v2/user_auth/recovery', { token: null, data: { account_name: 'Recovering', username, ui_url } });
+      expect(put.status, put.text).toBe(201);
+      const note = JSON.parse((await sink.waitFor(seen + 1))[seen].body);
+      return { said: put.body.data as string, note, resetId: /[?&]recovery=([0-9a-f]+)$/.exec(note.password_reset_link)![1] };
+    };
+    const follow = async (resetId: string) => (await srv.request('POST', '/v2/user_auth/recovery', { token: null, data: { reset_id: resetId } })).status;
+    const age = (resetId: string, ms: number) =>
+      srv.core.db.prepare('UPDATE password_resets SET created = created - ? WHERE id = ?').run(ms, createHash('sha256').update(resetId).digest('hex'));
+    const stored = (resetId: string) => srv.core.db.prepare('SELECT 1 FROM password_resets WHERE id = ?').get(createHash('sha256').update(resetId).digest('hex')) !== undefined;
+
+    const bea = await ask('bea', 'https://ui.example.com/?lang=fr');
+    expect(bea.note.password_reset_link).toBe(`https://ui.example.com/?lang=fr&recovery=${bea.resetId}`);
+    expect(bea.note.email).toBe('bea');
+    expect(bea.said).toMatch(/: bea$/);
+    const old = await ask('ada');
+    age(old.resetId, DAY + 1000);
+    age(bea.resetId, DAY - 60_000);
+    // the next request clears the links past their day, and only those
+    const fresh = await ask('ada');
+    expect([stored(old.resetId), stored(bea.resetId)]).toEqual([false, true]);
+    expect(await follow(old.resetId)).toBe(400);
+    expect(await follow(bea.resetId.toUpperCase())).toBe(200);
+    age(fresh.resetId, DAY + 1000);
+    expect(await follow(fresh.resetId)).toBe(400);
+  });
 });
+
