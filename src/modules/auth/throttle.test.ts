@@ -103,4 +103,34 @@ describe('the login throttle', () => {
     expect(await Promise.all(given)).toHaveLength(3);
     expect(Date.now() - T0).toBe(45_000);
   });
+
+  it('a window that is not a finite number is the built-in 300 s; an account named twice in one login counts once', async () => {
+    const t = throttle({ login_max_failures: 2, login_failure_window_s: '1e999' });
+    const twice: LoginKeys = { address: '192.0.2.7', accounts: ['acct-a', 'acct-a'] };
+    expect(await failedTries(t, twice, 4)).toEqual([0, 0, 0, 1000]);
+    vi.setSystemTime(T0 + 300_000);
+    // the three failures at 0 have left the window, the one at 1 s has not
+    expect(await failedTries(t, twice, 3)).toEqual([300_000, 300_000, 301_000]);
+  });
+
+  it("what it remembers is bounded: past 10,000 keys the oldest go first, a guesser's count among them", async () => {
+    const t = throttle({ login_max_failures: 1 });
+    await failedTries(t, guesser, 2);
+    // each address adds two keys (the address, the address at its account): with the guesser's
+    // two, 10,000 keys, and the guesser still waits its turn
+    const others = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) (await t.turn({ address: `198.51.${i >> 8}.${i & 255}`, accounts: [`acct-${i}`] })).failed();
+    };
+    await others(0, 4999);
+    const waits = t.turn(guesser);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.runAllTimersAsync();
+    (await waits).failed();
+    // one more address: the guesser's two keys, the oldest, are forgotten, and its next try starts at once
+    await others(4999, 5000);
+    const atOnce = t.turn(guesser);
+    expect(vi.getTimerCount()).toBe(0);
+    await atOnce;
+  });
 });
+
