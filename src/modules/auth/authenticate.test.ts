@@ -90,6 +90,10 @@ describe("a token's life: idle and absolute lifetimes, to the millisecond", () =
     works(short);
     at(HOUR + 1 + 120_001);
     refused(short);
+    // once refused, it is gone: a longer expiry set afterwards does not bring it back
+    expect(await stored(short)).toBeUndefined();
+    core.config.setValue('crossbar.auth', 'token_expiry_s', 3600);
+    refused(short);
   });
 
   it('a use more than a hundredth of the expiry after the last one slides it; a sooner one writes nothing', async () => {

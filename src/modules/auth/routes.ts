@@ -113,7 +113,7 @@ export const authRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       revokeToken(core, authOf(ctx).token);
       ctx.authToken = undefined;
-      return { data: undefined };
+      return {};
     },
   },
 ];
