@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeCore, openCore } from '../../core.js';
 import { initDatabase } from '../accounts/bootstrap.js';
-import { getAccount, updateAccount } from '../accounts/service.js';
+import { createAccount, getAccount, updateAccount } from '../accounts/service.js';
+import { runTel } from '../../../test/helpers/cli.js';
 import { tempDir } from '../../../test/helpers/server.js';
 import { groupCommit } from '../../store/group-commit.js';
-import { authenticate, issueToken, METHOD_API_AUTH, revokeToken, sweepExpiredTokens, tokenInfo, tokenKey } from './service.js';
+import { authenticate, issueToken, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken, sweepExpiredTokens, tokenInfo, tokenKey } from './service.js';
 
 // What a token stands for is built once per cached token row and account (see authOfRow): these
 // pin that a change of either is answered at once.
@@ -152,6 +153,33 @@ describe("a token's life: idle and absolute lifetimes, to the millisecond", () =
     at(DAY + 1);
     expect(sweepExpiredTokens(core)).toBe(1);
     expect(await stored(busy)).toBeUndefined();
+  });
+
+  it('tokens list: newest first, by id, one account with --account, the owner of a user token, restricted when it carries rules of either form', async () => {
+    const sub = createAccount(core, { name: 'Listed' }, { parentId: master.account_id });
+    const rules = { _: [{ rules: { '#': ['GET'] } }] };
+    const plain = issue();
+    at(1000);
+    const owned = issueToken(core, { account, ownerId: master.user_id, method: METHOD_USER_AUTH });
+    at(2000);
+    const ruled = issueToken(core, { account: getAccount(core, sub.id), method: METHOD_API_AUTH, restrictions: rules });
+    at(3000);
+    const login = issueToken(core, { account: getAccount(core, sub.id), method: METHOD_API_AUTH, loginRestrictions: { get: ['accounts'] } });
+    expect(authenticate(core, ruled).restrictions).toEqual(rules);
+    expect(authenticate(core, login).loginRestrictions).toEqual({ get: ['accounts'] });
+    const list = async (...args: string[]) => {
+      const r = await runTel(['tokens', 'list', '--db', join(tmp.dir, 'life.db'), '--json', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const iso = (ms: number) => new Date(T0 + ms).toISOString();
+    expect(await list()).toEqual([
+      { id: tokenKey(login), account_id: sub.id, method: METHOD_API_AUTH, restricted: true, created: iso(3000), modified: iso(3000) },
+      { id: tokenKey(ruled), account_id: sub.id, method: METHOD_API_AUTH, restricted: true, created: iso(2000), modified: iso(2000) },
+      { id: tokenKey(owned), account_id: master.account_id, owner_id: master.user_id, method: METHOD_USER_AUTH, restricted: false, created: iso(1000), modified: iso(1000) },
+      { id: tokenKey(plain), account_id: master.account_id, method: METHOD_API_AUTH, restricted: false, created: iso(0), modified: iso(0) },
+    ]);
+    expect((await list('--account', sub.id)).map((t: { id: string }) => t.id)).toEqual([tokenKey(login), tokenKey(ruled)]);
   });
 
   it('a revocation by the id tokens list shows (its SHA-256) ends it; an unknown token or id revokes nothing', () => {
