@@ -38,7 +38,7 @@ describe('the login throttle', () => {
   });
 
   it('the built-in budget is 10 failures; a setting that is not a positive number falls back to it', async () => {
-    for (const settings of [{}, { login_max_failures: 0 }, { login_max_failures: 'many' }]) {
+    for (const settings of [{}, { login_max_failures: 0 }, { login_max_failures: 'many' }, { login_max_failures: '1e999' }]) {
       vi.setSystemTime(T0);
       expect(await failedTries(throttle(settings), guesser, 12)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1000]);
     }
@@ -131,6 +131,29 @@ describe('the login throttle', () => {
     const atOnce = t.turn(guesser);
     expect(vi.getTimerCount()).toBe(0);
     await atOnce;
+  });
+
+  it("a login naming no account (an API key's) counts against its address's own key, with an account's budget; a right one clears it", async () => {
+    const t = throttle({ login_max_failures: 2 });
+    const byKey: LoginKeys = { address: '192.0.2.8', accounts: [] };
+    expect(await failedTries(t, byKey, 4)).toEqual([0, 0, 0, 1000]);
+    const right = t.turn(byKey);
+    await vi.runAllTimersAsync();
+    (await right).succeeded();
+    const after = Date.now() - T0;
+    expect(await failedTries(t, byKey, 2)).toEqual([after, after]);
+  });
+
+  it("while a guesser's try waits its turn, the same address's try at another account starts at once, never refused for the queue", async () => {
+    const t = throttle({ login_max_failures: 1 });
+    await failedTries(t, guesser, 1);
+    const queued = Array.from({ length: 5 }, () => t.turn(guesser));
+    expect(vi.getTimerCount()).toBe(4);
+    const other = t.turn({ address: guesser.address, accounts: ['acct-b'] });
+    expect(vi.getTimerCount()).toBe(4);
+    (await other).failed();
+    await vi.runAllTimersAsync();
+    expect(await Promise.all(queued)).toHaveLength(5);
   });
 });
 
