@@ -27,6 +27,11 @@ describe('token authentication', () => {
       data: { credentials: sha1('admin:secret-pass'), method: 'sha', account_realm: srv.master.realm.toUpperCase() },
     });
     expect(r.status).toBe(201);
+    // `realm` is the same locator; a realm naming no account logs nobody in
+    const byRealm = await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('admin:secret-pass'), realm: srv.master.realm } });
+    expect(byRealm.status).toBe(201);
+    expect(byRealm.body.data.account_id).toBe(srv.master.account_id);
+    expect((await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('admin:secret-pass'), realm: 'nowhere.example' } })).status).toBe(401);
   });
 
   it('a wrong password, unknown account or missing locator all answer the same 401', async () => {
