@@ -137,6 +137,7 @@ describe("a token's life: idle and absolute lifetimes, to the millisecond", () =
   it('the sweep removes the tokens idle past the expiry or older than the absolute lifetime, and counts them', async () => {
     const idle = issue();
     const busy = issue();
+    works(idle);
     at(HOUR);
     works(busy);
     await stored(busy);
@@ -153,6 +154,11 @@ describe("a token's life: idle and absolute lifetimes, to the millisecond", () =
     at(DAY + 1);
     expect(sweepExpiredTokens(core)).toBe(1);
     expect(await stored(busy)).toBeUndefined();
+    // what the sweep removed stays refused, though the lifetimes are made longer after
+    core.config.setValue('crossbar.auth', 'token_expiry_s', 10 * 86_400);
+    core.config.setValue('crossbar.auth', 'token_max_lifetime_s', 10 * 86_400);
+    refused(idle);
+    refused(busy);
   });
 
   it('tokens list: newest first, by id, one account with --account, the owner of a user token, restricted when it carries rules of either form', async () => {

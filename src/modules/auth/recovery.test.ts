@@ -40,6 +40,7 @@ describe('user_auth/recovery: a reset link to the notifications hooks, followed 
     const note = JSON.parse(req.body);
     expect(note).toMatchObject({ event_name: 'password_recovery', account_id: acct.id, email: 'ada@example.com', first_name: 'Ada' });
     const resetId = /[?&]recovery=([0-9a-f]+)$/.exec(note.password_reset_link)![1];
+    expect(note.password_reset_link).toBe(`https://ui.example.com/?recovery=${resetId}`);
     expect(resetId).toHaveLength(137);
     expect(resetId.startsWith(acct.id)).toBe(true);
 

@@ -155,5 +155,13 @@ describe('the login throttle', () => {
     await vi.runAllTimersAsync();
     expect(await Promise.all(queued)).toHaveLength(5);
   });
+
+  it('a try waits out the turn its key was given, though the failures that set it have left the window', async () => {
+    const t = throttle({ login_max_failures: 1, login_failure_window_s: 1 });
+    expect(await failedTries(t, guesser, 3)).toEqual([0, 0, 1000]);
+    // the last failure (at 1 s) has left the window at 2 s; the turn it was given is at 3 s
+    vi.setSystemTime(T0 + 2000);
+    expect(await failedTries(t, guesser, 1)).toEqual([3000]);
+  });
 });
 
