@@ -178,7 +178,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     if (!thread) {
       try {
         // a small heap: the thread runs a few lines and holds nothing
-        thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
+        thread = new Worker(THREAD_SOURCE, { eval: true, name: 'tel-checkpoint', workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
       } catch (err) {
         fallBack(`did not start (${(err as Error)?.message ?? err})`);
         return;

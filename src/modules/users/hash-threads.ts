@@ -140,7 +140,7 @@ function start(): HashThread | undefined {
   let worker: ThreadWorker;
   try {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
-    worker = new Worker(THREAD_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+    worker = new Worker(THREAD_SOURCE, { eval: true, name: 'tel-hash', resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
   } catch {
     giveUp();
     return undefined;
