@@ -4,6 +4,7 @@ import { closeCore, openCore } from '../../core.js';
 import { initDatabase } from '../accounts/bootstrap.js';
 import { createAccount, getAccount, updateAccount } from '../accounts/service.js';
 import { runTel } from '../../../test/helpers/cli.js';
+import type { EndpointRules } from '../../restrictions/types.js';
 import { tempDir } from '../../../test/helpers/server.js';
 import { groupCommit } from '../../store/group-commit.js';
 import { authenticate, issueToken, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken, sweepExpiredTokens, tokenInfo, tokenKey } from './service.js';
@@ -163,7 +164,7 @@ describe("a token's life: idle and absolute lifetimes, to the millisecond", () =
 
   it('tokens list: newest first, by id, one account with --account, the owner of a user token, restricted when it carries rules of either form', async () => {
     const sub = createAccount(core, { name: 'Listed' }, { parentId: master.account_id });
-    const rules = { _: [{ rules: { '#': ['GET'] } }] };
+    const rules: EndpointRules = { _: [{ rules: { '#': ['GET'] } }] };
     const plain = issue();
     at(1000);
     const owned = issueToken(core, { account, ownerId: master.user_id, method: METHOD_USER_AUTH });
