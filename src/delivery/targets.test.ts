@@ -42,3 +42,27 @@ describe('whether the sender falls behind (its commits then shrink)', () => {
     expect(targets.fallingBehind()).toBe(false);
   });
 });
+
+describe("a target's breaker, as the sender that last had it left it", () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('a target whose breaker was left open is probed one try at a time from the first; one left closed has full concurrency', () => {
+    const record = srv.core.db.prepare('INSERT INTO delivery_breakers (target, source_id, state, failures, changed) VALUES (?, ?, ?, ?, 0)');
+    record.run('http://192.0.2.1/open h1', 'h1', 'open', 7);
+    record.run('http://192.0.2.1/closed h2', 'h2', 'closed', 3);
+    const targets = new Targets(srv.core, () => deliverySettings(srv.core));
+    const open = targets.of('http://192.0.2.1/open h1', 'h1');
+    const closed = targets.of('http://192.0.2.1/closed h2', 'h2');
+    expect([open.failures, targets.breakerOpen(open), targets.concurrencyOf(open)]).toEqual([7, true, 1]);
+    expect([closed.failures, targets.breakerOpen(closed), targets.concurrencyOf(closed)]).toEqual([0, false, 16]);
+    // its first success closes it, and says so
+    open.active = 1;
+    expect(targets.finished(open, 'http://192.0.2.1/open h1', true, 5)).toMatchObject({ target: 'http://192.0.2.1/open h1', sourceId: 'h1', state: 'closed', failures: 0 });
+  });
+});
