@@ -70,7 +70,8 @@ describe('claiming due deliveries, target by target', () => {
 
   it("a deleted hook's rows in a server are cancelled a batch in the caller's turn, the rest in the turns after it", async () => {
     (env.core as { serving: boolean }).serving = true;
-    const ids = Array.from({ length: 1100 }, () => enqueue('http://192.0.2.1/x', 'gone'));
+    // over three endpoints: a batch takes what the first holds and the rest of its 500 from the next
+    const ids = Array.from({ length: 1100 }, (_, i) => enqueue(`http://192.0.2.${1 + (i % 3)}/x`, 'gone'));
     const cancelled = () => (env.core.db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'cancelled'").get() as { n: number }).n;
     cancelWaiting(env.core, 'gone');
     expect(cancelled()).toBe(500);
