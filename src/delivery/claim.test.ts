@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshCoreEachTest } from '../../test/helpers/core.js';
+import { commitCount } from '../store/db.js';
 import { cancelWaiting, claimRows, claimTargetRows, dueIds, nextDueAt, pendingTargets } from './claim.js';
 import type { DeliveryKind } from './kinds.js';
 import { cancel, stillWanted } from './kinds.js';
@@ -116,5 +117,17 @@ describe('claiming due deliveries, target by target', () => {
     const { rows } = claimTargetRows(env.core, claimant, 'http://192.0.2.2/b h2', 5);
     expect(rows.map((r) => r.id)).toEqual([d]);
     expect(findDelivery(env.core, e)!.status).toBe('cancelled');
+  });
+
+  it("a server's batched cancel stops once a batch comes short: no commit follows the last", async () => {
+    (env.core as { serving: boolean }).serving = true;
+    for (let i = 0; i < 700; i++) enqueue('http://192.0.2.1/x', 'gone');
+    const turns = () => new Promise((r) => setImmediate(r));
+    cancelWaiting(env.core, 'gone');
+    for (let i = 0; i < 20; i++) await turns();
+    const settled = commitCount(env.core.db);
+    for (let i = 0; i < 20; i++) await turns();
+    expect(commitCount(env.core.db)).toBe(settled);
+    expect((env.core.db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freshCoreEachTest } from '../../test/helpers/core.js';
 import { transaction } from '../store/db.js';
 import {
@@ -161,5 +161,17 @@ describe('queueing a delivery in the outbox', () => {
     expect(deliveriesMade(env.core, { kind: 'lab', accountId: 'a1', sourceId: 'h1', createdFrom: 1000, createdTo: 1999 }).map((d) => d.id)).toEqual([a]);
     // up to now by default
     expect(deliveriesMade(env.core, { kind: 'lab', accountId: 'a1', sourceId: 'h2', createdFrom: 0 }).map((d) => d.id)).toEqual([b]);
+  });
+
+  it('a delivery queued where no sender listens commits quietly: nothing on stderr', () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      transaction(env.core.db, () => enqueue());
+      enqueue();
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      write.mockRestore();
+    }
+    expect(outboxBacklog(env.core).pending).toBe(2);
   });
 });

