@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test/helpers/server.js';
 import { startSink, type Sink } from '../../test/helpers/sink.js';
 import { closeCore, openCore } from '../core.js';
@@ -34,7 +34,13 @@ describe('the sender of a server, started on its own', () => {
     core = openCore(join(tmp.dir, 'sender.db'));
     // a kind whose rows are refused, by payload, when asked just before their try
     const picky: DeliveryKind = { sendable: (_c, rows) => new Set(rows.filter((r) => !refused.has(r.payload)).map((r) => r.id)) };
-    (core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...core.deliveryKinds, picky };
+    // and one whose check fails
+    const broken: DeliveryKind = {
+      sendable: () => {
+        throw new Error('no answer from the kind');
+      },
+    };
+    (core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...core.deliveryKinds, picky, broken };
     sink = await startSink();
   });
   afterEach(async () => {
@@ -206,5 +212,35 @@ describe('the sender of a server, started on its own', () => {
     core.config.set('webhooks', { default: { attempts_retention_s: 5 } });
     start({ pruneIntervalMs: 50 });
     await until('the old attempt to be pruned', () => (core.db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE delivery_id = ?').get(id) as { n: number }).n === 1);
+  });
+
+  it('rows whose transaction rolled back give their room back: the next ones are still taken at once', async () => {
+    core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
+    start({ maxInMemory: 2 });
+    // past its first look at the file: from now on only what this process does wakes it
+    await sleep(100);
+    for (let i = 0; i < 2; i++) {
+      expect(() =>
+        transaction(core.db, () => {
+          enqueue('/undone');
+          throw new Error('undone');
+        }),
+      ).toThrow('undone');
+    }
+    const id = enqueue('/undone');
+    await sink.waitFor(1, { filter: (r) => r.path === '/undone', timeoutMs: 2000 });
+    await until('it to be delivered', () => findDelivery(core, id)!.status === 'delivered');
+  });
+
+  it("a kind whose check fails does not hold its rows back: they are sent, and the failure is reported", async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      start();
+      const id = enqueue('/broken', { kind: 'broken' });
+      await until('it to be delivered', () => findDelivery(core, id)!.status === 'delivered');
+      expect(write.mock.calls.map(([text]) => String(text))).toContain('tel: delivery check failed: no answer from the kind\n');
+    } finally {
+      write.mockRestore();
+    }
   });
 });
