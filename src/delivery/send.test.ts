@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSink, type Sink } from '../../test/helpers/sink.js';
@@ -10,13 +13,23 @@ import { signatureHeaders } from './sign.js';
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
 const OLD_SECRET = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
 
+/**
+ * A header of this run's own: requests are worked out once per URL and headers and kept for the
+ * process (send.ts), so each run of the file asks with texts not seen before.
+ */
+let RUN = '';
+beforeAll(() => {
+  RUN = randomUUID();
+});
+const headersOf = (h: Record<string, string> = {}) => JSON.stringify({ ...h, 'X-Run': RUN });
+
 /** An outbox row as the sender holds it: a JSON post of `{"a":1}` unless told otherwise. */
 function row(over: Partial<DeliveryRow> = {}): DeliveryRow {
   const url = over.url ?? 'http://192.0.2.1/in';
   return {
     id: 1, event_id: 'ev-1', kind: 'webhook', account_id: 'acc', source_id: 'h1', source_name: 'Desk', event_name: 'channel_create',
     url, target: `${new URL(url).origin}${new URL(url).pathname} h1`, method: 'post', format: 'json', payload: '{"a":1,"b":"x y"}',
-    headers: '{}', secret: null, previous_secret: null, previous_secret_until: null, rate_per_s: null, retries: 0, tries: 0,
+    headers: headersOf(), secret: null, previous_secret: null, previous_secret_until: null, rate_per_s: null, retries: 0, tries: 0,
     status: 'sending', due_at: 0, owner: null, lease_until: null, created: 0, modified: 0, ...over,
   };
 }
@@ -25,7 +38,7 @@ describe('the request of one try', () => {
   it('a JSON post: the stored payload as is, its content type, the user agent and the event id', () => {
     expect(buildRequest(row())).toEqual({
       url: 'http://192.0.2.1/in',
-      headers: { 'user-agent': `tel-webhooks/${VERSION}`, 'x-event-id': 'ev-1', 'content-type': 'application/json' },
+      headers: { 'user-agent': `tel-webhooks/${VERSION}`, 'x-event-id': 'ev-1', 'x-run': RUN, 'content-type': 'application/json' },
       body: '{"a":1,"b":"x y"}',
     });
   });
@@ -35,11 +48,11 @@ describe('the request of one try', () => {
     expect(form.body).toBe('a=1&b=x+y');
     expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
     const get = buildRequest(row({ method: 'get', url: 'http://192.0.2.1/in?t=1#part' }));
-    expect(get).toEqual({ url: 'http://192.0.2.1/in?t=1&a=1&b=x+y', headers: { 'user-agent': `tel-webhooks/${VERSION}`, 'x-event-id': 'ev-1' }, body: '' });
+    expect(get).toEqual({ url: 'http://192.0.2.1/in?t=1&a=1&b=x+y', headers: { 'user-agent': `tel-webhooks/${VERSION}`, 'x-event-id': 'ev-1', 'x-run': RUN }, body: '' });
   });
 
   it("configured headers are sent lower-cased and win over tel's own; a fragment is not part of the URL", () => {
-    const r = buildRequest(row({ url: 'http://192.0.2.1/in#top', headers: '{"X-Hook-ID":"h1","User-Agent":"mine"}' }));
+    const r = buildRequest(row({ url: 'http://192.0.2.1/in#top', headers: headersOf({ 'X-Hook-ID': 'h1', 'User-Agent': 'mine' }) }));
     expect(r.url).toBe('http://192.0.2.1/in');
     expect(r.headers).toMatchObject({ 'x-hook-id': 'h1', 'user-agent': 'mine' });
     expect(Object.keys(r.headers).filter((k) => k !== k.toLowerCase())).toEqual([]);
@@ -49,7 +62,7 @@ describe('the request of one try', () => {
     const r = buildRequest(row({ url: 'http://al%40ce:p%3Ass@192.0.2.1/in' }));
     expect(r.url).toBe('http://192.0.2.1/in');
     expect(r.headers.authorization).toBe(`Basic ${Buffer.from('al@ce:p:ss').toString('base64')}`);
-    const own = buildRequest(row({ url: 'http://u:p@192.0.2.1/in', headers: '{"Authorization":"Bearer t"}' }));
+    const own = buildRequest(row({ url: 'http://u:p@192.0.2.1/in', headers: headersOf({ Authorization: 'Bearer t' }) }));
     expect(own.headers.authorization).toBe('Bearer t');
     expect(own.url).toBe('http://192.0.2.1/in');
     // an @ elsewhere than in the credentials changes nothing
@@ -85,7 +98,7 @@ describe('one try against a real endpoint', () => {
 
   it('a 2xx is a success: the request as sent, the answer as received, the peer not public', async () => {
     sink.respond(() => ({ status: 201, headers: { 'x-seen': 'yes' }, body: 'thanks' }));
-    const out = await sendTry(agent, row({ url: `${sink.url}/ok#frag`, headers: '{"X-Hook-ID":"h1"}' }), 5000);
+    const out = await sendTry(agent, row({ url: `${sink.url}/ok#frag`, headers: headersOf({ 'X-Hook-ID': 'h1' }) }), 5000);
     const got = sink.requests.at(-1)!;
     expect([got.method, got.url, got.body, got.headers['content-type'], got.headers['x-hook-id'], got.headers['x-event-id']]).toEqual([
       'POST', '/ok', '{"a":1,"b":"x y"}', 'application/json', 'h1', 'ev-1',
@@ -94,6 +107,7 @@ describe('one try against a real endpoint', () => {
     expect(out.reason).toBeUndefined();
     expect(out.respHeaders!['x-seen']).toBe('yes');
     expect(out.reqHeaders).toMatchObject({ 'x-hook-id': 'h1', 'content-type': 'application/json' });
+    expect(out.reqHeaders).not.toHaveProperty('authorization');
   });
 
   it('a get carries the payload in its query and sends no body', async () => {
@@ -149,6 +163,25 @@ describe('one try against a real endpoint', () => {
     sink.releaseHung();
   });
 
+  it("a try that times out lets go of its connection at once, not when the client's own timers would", async () => {
+    let closed = 0;
+    const silent = createServer((req) => req.socket.on('close', () => (closed = Date.now())));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/quiet`;
+      const out = await sendTry(agent, row({ url, target: `${url} h1` }), 100);
+      expect(out.reason).toBe('response timeout');
+      const gaveUp = Date.now();
+      for (let i = 0; i < 100 && closed === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      // undici's own timers would wait 5 s more
+      expect(closed).toBeGreaterThan(0);
+      expect(closed - gaveUp).toBeLessThan(1000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it('nobody listening: a connection error named as Kazoo names it', async () => {
     const closed = await startSink();
     const url = `${closed.url}/gone`;
@@ -182,7 +215,7 @@ describe('one try against a real endpoint', () => {
     });
     const url = await sendTry(agent, row({ url: `${sink.url}/y\nz` }), 5000);
     expect([url.url, url.clientError]).toEqual([`${sink.url}/yz`, 'the URL holds a line break or NUL']);
-    const header = await sendTry(agent, row({ url: `${sink.url}/y`, headers: '{"X-A\\u0000":"1"}' }), 5000);
+    const header = await sendTry(agent, row({ url: `${sink.url}/y`, headers: headersOf({ 'X-A\u0000': '1' }) }), 5000);
     expect(header.clientError).toBe('header "x-a\\u0000" holds a line break or NUL');
     expect(sink.requests.length).toBe(before);
   });
