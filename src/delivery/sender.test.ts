@@ -243,4 +243,25 @@ describe('the sender of a server, started on its own', () => {
       write.mockRestore();
     }
   });
+
+  it("a target's deliveries go in the order they were queued, those that waited on disk before those queued after them", async () => {
+    core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
+    sink.respond(async () => {
+      await sleep(30);
+      return { status: 200 };
+    });
+    start({ pollIntervalMs: 100 });
+    // more than its window (two rounds of one try) at once: the rest waits on disk
+    transaction(core.db, () => {
+      for (let i = 0; i < 6; i++) enqueue('/fifo', { payload: { i } });
+    });
+    // more while the first ones are sent and the window has room again: behind those on disk
+    await sink.waitFor(2, { filter: (r) => r.path === '/fifo' });
+    for (let i = 6; i < 12; i++) {
+      await sleep(7);
+      enqueue('/fifo', { payload: { i } });
+    }
+    const got = await sink.waitFor(12, { filter: (r) => r.path === '/fifo', timeoutMs: 5000 });
+    expect(got.map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
 });
