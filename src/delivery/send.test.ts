@@ -65,6 +65,9 @@ describe('the request of one try', () => {
     const own = buildRequest(row({ url: 'http://u:p@192.0.2.1/in', headers: headersOf({ Authorization: 'Bearer t' }) }));
     expect(own.headers.authorization).toBe('Bearer t');
     expect(own.url).toBe('http://192.0.2.1/in');
+    // a user without a password, a password without a user
+    expect(buildRequest(row({ url: 'http://al@192.0.2.1/in' })).headers.authorization).toBe(`Basic ${Buffer.from('al:').toString('base64')}`);
+    expect(buildRequest(row({ url: 'http://:pw@192.0.2.1/in' })).headers.authorization).toBe(`Basic ${Buffer.from(':pw').toString('base64')}`);
     // an @ elsewhere than in the credentials changes nothing
     const at = buildRequest(row({ url: 'http://192.0.2.1/in?to=a@b' }));
     expect(at.url).toBe('http://192.0.2.1/in?to=a@b');
@@ -232,7 +235,10 @@ describe('transport errors as attempt records name them', () => {
     [{ code: 'ECONNRESET' }, 'econnreset'],
     [{ message: 'fetch failed', cause: { message: 'other side closed' } }, 'other side closed'],
     [{ message: 'boom' }, 'boom'],
+    [{ code: 'TEL_NON_PUBLIC_ADDRESS' }, 'TEL_NON_PUBLIC_ADDRESS'],
     ['plain', 'plain'],
+    [null, 'null'],
+    [undefined, 'undefined'],
   ])('%j: %s', (err, name) => {
     expect(clientErrorOf(err)).toBe(name);
   });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test/helpers/server.js';
@@ -160,7 +162,8 @@ describe('the sender of a server, started on its own', () => {
       active--;
       return { status: 200 };
     });
-    start({ maxInMemory: 1, pollIntervalMs: 100 });
+    // no poll: each recorded result makes room, and the next row is claimed then
+    start({ maxInMemory: 1 });
     const ids = transaction(core.db, () => Array.from({ length: 6 }, (_, i) => enqueue('/narrow', { payload: { i } })));
     await until('all to be delivered', () => ids.every((id) => findDelivery(core, id)!.status === 'delivered'), 8000);
     expect(arrived('/narrow')).toHaveLength(6);
@@ -263,5 +266,28 @@ describe('the sender of a server, started on its own', () => {
     }
     const got = await sink.waitFor(12, { filter: (r) => r.path === '/fifo', timeoutMs: 5000 });
     expect(got.map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('a sender that stops closes its connections', async () => {
+    const open = new Set<unknown>();
+    const server = createServer((_req, res) => res.end('ok'));
+    server.on('connection', (socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const s = start();
+      const id = enqueue('/kept', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/kept` });
+      await until('it to be delivered', () => findDelivery(core, id)!.status === 'delivered');
+      // kept alive for the next try while the sender runs
+      expect(open.size).toBe(1);
+      await s.stop();
+      sender = undefined;
+      await until('its connection to close', () => open.size === 0, 2000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
