@@ -1,6 +1,13 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=2621440 MALLOC_TRIM_THRESHOLD_=2621440 node --max-semi-space-size=8 --no-concurrent-recompilation
-// The young generation is capped at 8 MiB a semi-space: on a machine with much memory V8 lets it
-// grow to 64 MiB, which a busy server fills with garbage before collecting (100+ MB of RSS).
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=2621440 MALLOC_TRIM_THRESHOLD_=2621440 node --max-semi-space-size=4 --no-concurrent-recompilation --no-maglev --minimum-invocations-after-ic-update=100
+// The young generation is capped at 4 MiB a semi-space: on a machine with much memory V8 lets it
+// grow to 64 MiB, which a busy server fills with garbage before collecting (100+ MB of RSS); at 4
+// a server's peak under authenticated GETs is 8-9 MB lower than at 8, for the same CPU a delivery
+// (at 16 a delivery costs 39% more).
+// Hot functions go from the baseline tier straight to the optimising compiler (no Maglev), and
+// are optimised again 100 calls, not 500, after their type feedback last changed: a server's
+// code is the same few paths for hours, and without these a delivery of the webhooks yardstick
+// cost 1.34 times the CPU over its first 13,000 calls (scripts/bench/delivery-cost.mjs, A/B). Both
+// flags are known to older Nodes too, so that the version check below still speaks to them.
 // V8 optimises hot functions on the thread that runs them, not on a compiler thread: a server
 // given one core shares it with that thread anyway, and code optimised at once instead of after
 // a queue (of 8 jobs, dropping the rest) makes its first seconds under load a fifth faster.

@@ -9,7 +9,7 @@
 // A yardstick reaches tel only through TEL_CMD (here: the checkout's own bin/tel.js, started as
 // its shebang starts it) and TEL_MAIN; the startup yardstick times each checkout's dist/tel,
 // which is built first (`npm run build`, a minute or so each).
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareCheckout, existingCheckout, root, telCommand } from './lib/checkout.mjs';
@@ -34,6 +34,14 @@ if (!existsSync(join(benchDir, 'api.mjs'))) {
   process.exit(2);
 }
 const log = (...a) => process.stderr.write(`· ${a.join(' ')}\n`);
+// the yardsticks' own dependencies (autocannon, undici), which a fresh copy of them lacks
+if (existsSync(join(benchDir, 'setup.sh'))) {
+  const setup = spawnSync('bash', [join(benchDir, 'setup.sh')], { stdio: 'inherit' });
+  if (setup.status !== 0) {
+    console.error('bench:compare: the yardsticks\' setup.sh failed');
+    process.exit(1);
+  }
+}
 const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 
 /** The shell prefix the yardsticks start a checkout's tel with: its shebang's environment and flags. */

@@ -79,6 +79,10 @@ function cpuOf(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const total = (Number(f[11]) + Number(f[12])) / TICK;
+  // the kernel's share (system calls, page faults) and the minor page faults: what a change to
+  // memory use or I/O moves that the instructions of the process do not show
+  const sys = Number(f[12]) / TICK;
+  const minflt = Number(f[7]);
   const byThread = {};
   if (opt.threads) {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -90,7 +94,7 @@ function cpuOf(pid) {
       } catch { /* the thread ended */ }
     }
   }
-  return { total, byThread, wchar: bytesWritten(pid) };
+  return { total, sys, minflt, byThread, wchar: bytesWritten(pid) };
 }
 
 /** Bytes `pid` handed to write calls so far, all threads (sockets and files alike). */
@@ -192,7 +196,7 @@ async function measure(server) {
   const t1 = performance.now();
   await sleep(TAIL_MS);
   const c2 = cpuOf(server.pid);
-  const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N, write_kib: (c2.wchar - c0.wchar) / 1024 / N };
+  const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N, sys_us: ((c2.sys - c0.sys) * 1e6) / N, faults: (c2.minflt - c0.minflt) / N, write_kib: (c2.wchar - c0.wchar) / 1024 / N };
   if (opt.threads) {
     r.threads_us = {};
     for (const [name, s] of Object.entries(c2.byThread)) {
@@ -234,7 +238,7 @@ try {
     for (const s of servers) {
       const m = await measure(s);
       s.rounds.push(m);
-      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail), ${m.write_kib.toFixed(1)} KiB written${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
+      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail, ${m.sys_us.toFixed(1)} in the kernel, ${m.faults.toFixed(2)} page faults), ${m.write_kib.toFixed(1)} KiB written${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
     }
   }
   const result = servers.map((s) => {
@@ -243,6 +247,8 @@ try {
       cpu_us: +median(s.rounds.map((x) => x.cpu_us)).toFixed(1),
       cpu_tail_us: +median(s.rounds.map((x) => x.cpu_tail_us)).toFixed(1),
       rounds_cpu_us: s.rounds.map((x) => +x.cpu_us.toFixed(1)),
+      sys_us: +median(s.rounds.map((x) => x.sys_us)).toFixed(1),
+      faults: +median(s.rounds.map((x) => x.faults)).toFixed(2),
       write_kib: +median(s.rounds.map((x) => x.write_kib)).toFixed(1),
     };
     if (MODE === 'callgrind') out.instructions = Math.round(median(s.rounds.map((x) => x.instructions)));

@@ -14,7 +14,7 @@ import { monitorEventLoop } from './metrics.js';
 import { tidyMemory } from './memory.js';
 import type { AccessEntry } from './access-log.js';
 
-export { collectWhenQuiet } from './memory.js';
+export { collectOnGrowth, collectWhenQuiet } from './memory.js';
 
 /** A listening API server with its background workers. */
 export interface RunningApi {

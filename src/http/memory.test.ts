@@ -1,6 +1,6 @@
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectWhenQuiet, memoryCollections, noteRequest, tidyMemory } from './memory.js';
+import { collectOnGrowth, collectWhenQuiet, memoryCollections, noteRequest, tidyMemory } from './memory.js';
 
 /** Full (mark-compact) collections of this process during `ms` of an idle event loop. */
 async function fullCollectionsWithin(ms: number): Promise<number> {
@@ -69,5 +69,22 @@ describe('a serving process hands its memory back', () => {
     collectWhenQuiet();
     expect(await fullCollectionsWithin(800)).toBeGreaterThan(0);
     expect(await fullCollectionsWithin(800)).toBe(0);
+  });
+});
+
+describe("start-up work's garbage", () => {
+  it('is collected once it has grown by the given bytes, the work waiting for it; not before', async () => {
+    const pause = collectOnGrowth(16 * 1024 * 1024);
+    expect(pause(), 'no growth yet: nothing to wait for').toBeUndefined();
+    // garbage of the kind a compilation leaves: many small objects, dropped at once
+    let garbage: unknown[] | undefined = Array.from({ length: 400_000 }, (_, i) => ({ i, s: `member ${i}` }));
+    garbage = undefined;
+    const full = fullCollectionsWithin(1000);
+    const collection = pause();
+    expect(collection, 'grown past the bound: a collection to wait for').toBeInstanceOf(Promise);
+    await collection;
+    expect(await full).toBeGreaterThanOrEqual(1);
+    expect(pause(), 'collected: the growth counts again from here').toBeUndefined();
+    void garbage;
   });
 });

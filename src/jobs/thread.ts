@@ -117,7 +117,7 @@ export class JobThread {
     this.ready = new Promise<void>((resolve, reject) => {
       let worker: ThreadWorker;
       try {
-        worker = startBundleThread('runJobThread', this.core.file, { stdout: false, stderr: false });
+        worker = startBundleThread('runJobThread', this.core.file, { name: 'tel-jobs', stdout: false, stderr: false });
       } catch (err) {
         this.fail(err as Error, reject);
         return;

@@ -71,7 +71,7 @@ export class RecordingWriter {
 
   /** Starts the thread and creates the file with its header; rejects when either cannot be. */
   static open(file: string, header: RecordingHeader, written: (exchanges: WrittenExchange[]) => void): Promise<RecordingWriter> {
-    const worker = startBundleThread('runRecordingThread', { file, header } satisfies ThreadData);
+    const worker = startBundleThread('runRecordingThread', { file, header } satisfies ThreadData, { name: 'tel-recording' });
     const writer = new RecordingWriter(worker);
     return new Promise((resolve, reject) => {
       const fail = (err: Error) => {

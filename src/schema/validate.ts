@@ -191,13 +191,17 @@ function fixStringForms(doc: unknown, errs: readonly ErrorObject[]): boolean {
  * requests are answered in between, and a listening server's first writes of each kind find
  * their schema ready. Then, in two more turns, the engine of tenants' patterns is loaded and
  * compiles its first one (about 20 ms each, which the first pattern written would otherwise pay).
- * `done` is called once all is ready.
+ * `done` is called once all is ready. `pause`, asked after each validator, may answer a promise
+ * the compilation waits for (a collection of the garbage it made so far).
  */
-export function compileValidatorsInBackground(done?: () => void): void {
+export function compileValidatorsInBackground(done?: () => void, pause?: () => Promise<void> | undefined): void {
   const steps = [loadPatternEngine, () => patternRefusal('^(\\+?1)?([2-9][0-9]{9})$')];
   const next = () => {
-    if (compileValidators(1) > 0) setImmediate(next).unref();
-    else if (steps.length > 0) {
+    if (compileValidators(1) > 0) {
+      const waiting = pause?.();
+      if (waiting) void waiting.then(() => setImmediate(next).unref());
+      else setImmediate(next).unref();
+    } else if (steps.length > 0) {
       steps.shift()!();
       setImmediate(next).unref();
     } else done?.();

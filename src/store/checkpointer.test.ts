@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCheckpointer } from './checkpointer.js';
+import { framesToCopy, startCheckpointer } from './checkpointer.js';
 import { openDb, transaction, type Db } from './db.js';
 import { until } from '../../test/helpers/tel-process.js';
 
@@ -71,6 +71,22 @@ describe('checkpointer', () => {
       const wal = fileBytes(`${file}-wal`);
       write(db, 10);
       expect(fileBytes(`${file}-wal`)).toBe(wal);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
+  it('leaves a log of a few pages to a quiet moment while the server is busy, however long past the usual deferral', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 100, smallLogMaxDeferMs: 60_000 });
+    try {
+      // busy before the commit, and for 8 times the deferral of a larger log after it
+      await busyFor(db, 100, false);
+      write(db, 1);
+      await busyFor(db, 800, false);
+      expect(framesToCopy(file), 'a login-sized commit waits in the log').toBeGreaterThan(0);
+      expect(ckpt.threadRunning, 'no thread started for it').toBe(false);
+      // the first quiet moment copies it
+      await until(() => framesToCopy(file) === 0, 'the small log to be copied once quiet');
     } finally {
       await ckpt.stop();
     }

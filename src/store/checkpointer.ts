@@ -13,6 +13,20 @@ const QUIET_UTILIZATION = 0.5;
 /** The longest a busy server leaves committed pages in the log before checkpointing them anyway. */
 export const CHECKPOINT_MAX_DEFER_MS = 3_000;
 
+/**
+ * A log of no more frames than this (a login's token, a few documents: a quarter MiB) waits longer
+ * for a quiet moment than a larger one (up to SMALL_LOG_MAX_DEFER_MS): starting the thread for it
+ * while the server is busy answering reads put the thread's 7-10 MB on top of the busy server's
+ * peak RSS (`../shared/bench/api.mjs --part get`), for pages that cost nothing to leave in the
+ * log a while longer. A process crash loses nothing so (the log is the file's), and with
+ * `storage.synchronous` at `normal` a commit's survival of a power cut never waited on a
+ * checkpoint anyway.
+ */
+const SMALL_LOG_FRAMES = 64;
+
+/** How long a small log (SMALL_LOG_FRAMES) waits for a quiet moment while the server is busy. */
+export const SMALL_LOG_MAX_DEFER_MS = 30_000;
+
 /** A thread's pass that copied no more log frames than this is the last of its request. */
 const TAIL_FRAMES = 64;
 /** Checkpoint passes of the thread per request at most (a server that commits faster than they copy). */
@@ -60,6 +74,8 @@ export function framesToCopy(file: string): number | undefined {
 export interface CheckpointerOptions {
   tickMs?: number;
   maxDeferMs?: number;
+  /** the same for a log of a few frames (SMALL_LOG_FRAMES) */
+  smallLogMaxDeferMs?: number;
   /** how long the event loop must have been mostly idle before the log is truncated */
   truncateAfterMs?: number;
   /** how long the thread stays with nothing to do */
@@ -128,6 +144,7 @@ parentPort.on('message', (m) => {
  */
 export function startCheckpointer(db: Db, file: string, opts: CheckpointerOptions = {}): Checkpointer {
   const maxDeferMs = opts.maxDeferMs ?? CHECKPOINT_MAX_DEFER_MS;
+  const smallLogMaxDeferMs = opts.smallLogMaxDeferMs ?? SMALL_LOG_MAX_DEFER_MS;
   const checkpointHere = () => {
     try {
       if (db.isOpen) db.exec('PRAGMA wal_checkpoint(PASSIVE)');
@@ -161,7 +178,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     if (!thread) {
       try {
         // a small heap: the thread runs a few lines and holds nothing
-        thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
+        thread = new Worker(THREAD_SOURCE, { eval: true, name: 'tel-checkpoint', workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
       } catch (err) {
         fallBack(`did not start (${(err as Error)?.message ?? err})`);
         return;
@@ -255,7 +272,11 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
       if (!running && thread && Date.now() - lastWorkAt >= threadIdleMs) retire();
       return;
     }
-    if (busy.utilization >= QUIET_UTILIZATION && Date.now() - pendingSince < maxDeferMs) return;
+    if (busy.utilization >= QUIET_UTILIZATION) {
+      const waited = Date.now() - pendingSince;
+      if (waited < maxDeferMs) return;
+      if (waited < smallLogMaxDeferMs && (framesToCopy(file) ?? Infinity) <= SMALL_LOG_FRAMES) return;
+    }
     pendingSince = undefined;
     post('checkpoint');
   }, opts.tickMs ?? CHECKPOINT_TICK_MS);

@@ -33,7 +33,7 @@ function threadCode(): { url: string; source?: string } {
  * Starts a worker thread that runs `entry`, a function the bundle's entry (src/main.ts) exports,
  * with `data` (structured-cloned). Throws when the thread cannot be made.
  */
-export function startBundleThread(entry: string, data: unknown, options: Pick<WorkerOptions, 'stdout' | 'stderr' | 'resourceLimits'> = {}): Worker {
+export function startBundleThread(entry: string, data: unknown, options: Pick<WorkerOptions, 'name' | 'stdout' | 'stderr' | 'resourceLimits'> = {}): Worker {
   const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
   return new Worker(BOOTSTRAP, { ...options, eval: true, workerData: { ...threadCode(), entry, data } });
 }

@@ -82,9 +82,28 @@ let nextId = 0;
 /** false once threads cannot be started: libuv's threadpool hashes instead */
 let usable = true;
 
+/**
+ * A hash that comes alone — no thread running, none in flight, none asked for in the last
+ * LONE_HASH_MS — is computed on libuv's threadpool instead of starting a thread for it: a thread
+ * costs some 20 MB of RSS for the HASH_THREAD_IDLE_MS it stays, which a server whose only hash is
+ * its first login (a client, a benchmark) would carry at its start. One hash on the pool takes
+ * its core from the event loop for a few milliseconds, once; a second one close behind it is a
+ * stream of logins, and the niced threads take it.
+ */
+export const LONE_HASH_MS = 1_000;
+let lastHashAt = -Infinity;
+let onPool = 0;
+
 /** Computes scrypt off the event loop, on a hash thread (or, without them, libuv's threadpool). */
 export function scryptOffLoop(form: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   if (!usable) return scryptOnPool(form, salt, keylen, options);
+  const now = performance.now();
+  const alone = threads.length === 0 && onPool === 0 && now - lastHashAt >= LONE_HASH_MS;
+  lastHashAt = now;
+  if (alone) {
+    onPool++;
+    return scryptOnPool(form, salt, keylen, options).finally(() => onPool--);
+  }
   return new Promise((resolve, reject) => {
     queue.push({ form, salt, keylen, options, resolve, reject });
     dispatch();
@@ -121,7 +140,7 @@ function start(): HashThread | undefined {
   let worker: ThreadWorker;
   try {
     const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
-    worker = new Worker(THREAD_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+    worker = new Worker(THREAD_SOURCE, { eval: true, name: 'tel-hash', resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
   } catch {
     giveUp();
     return undefined;
