@@ -253,7 +253,8 @@ describe('the sender of a server, started on its own', () => {
       await sleep(30);
       return { status: 200 };
     });
-    start({ pollIntervalMs: 100 });
+    // no poll: what waits on disk comes back as the target drains
+    start();
     // more than its window (two rounds of one try) at once: the rest waits on disk
     transaction(core.db, () => {
       for (let i = 0; i < 6; i++) enqueue('/fifo', { payload: { i } });
@@ -289,5 +290,35 @@ describe('the sender of a server, started on its own', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it("rows another process wrote for several endpoints are all taken in one look, each endpoint's in order, ahead of rows queued here later", async () => {
+    core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
+    start({ watchIntervalMs: 20 });
+    await sleep(50);
+    const other = openCore(join(tmp.dir, 'sender.db'));
+    try {
+      transaction(other.db, () => {
+        for (let i = 0; i < 4; i++) for (const p of ['/ep-a', '/ep-b', '/ep-c']) enqueueDelivery(other, { kind: 'lab', accountId: 'a1', sourceId: p, eventName: 'e', url: `${sink.url}${p}`, method: 'post', payload: { i } });
+      });
+    } finally {
+      closeCore(other);
+    }
+    await sink.waitFor(1, { filter: (r) => r.path === '/ep-a' });
+    for (let i = 4; i < 6; i++) enqueue('/ep-a', { sourceId: '/ep-a', payload: { i } });
+    const got = await sink.waitFor(14, { filter: (r) => r.path.startsWith('/ep-'), timeoutMs: 4000 });
+    const order = (p: string) => got.filter((r) => r.path === p).map((r) => JSON.parse(r.body).i);
+    expect([order('/ep-a'), order('/ep-b'), order('/ep-c')]).toEqual([[0, 1, 2, 3, 4, 5], [0, 1, 2, 3], [0, 1, 2, 3]]);
+  });
+
+  it('rows claimed together go out by when they fell due, not by when they were written', async () => {
+    core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
+    const now = Date.now();
+    const ids = [0, 1, 2].map((i) => enqueue('/due-order', { payload: { i } }));
+    // the last written fell due first
+    ids.forEach((id, i) => core.db.prepare('UPDATE outbox SET due_at = ? WHERE id = ?').run(now - 1000 * (i + 1), id));
+    start();
+    const got = await sink.waitFor(3, { filter: (r) => r.path === '/due-order' });
+    expect(got.map((r) => JSON.parse(r.body).i)).toEqual([2, 1, 0]);
   });
 });

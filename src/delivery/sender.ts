@@ -165,6 +165,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
       for (const id of due) ids.push(id);
       // its window fills up with these: what else waits of it comes as it drains (see deliver)
       if (due.length === free) targets.of(key, null).spilled = true;
+      // Stryker disable next-line ConditionalExpression: past a full batch every later target is asked for none
       if (ids.length === limit) break;
     }
     if (ids.length > 0) hold(claimRows(core, claimant, ids));
@@ -202,6 +203,7 @@ export function startSender(core: Core, opts: SenderOptions = {}): Worker {
    */
   const inline: InlineClaimer = {
     reserve(key) {
+      // Stryker disable next-line ConditionalExpression: a row reserved while the sender stops is given back with the others as it lets go
       if (stopping) return undefined;
       if (held + reserved >= maxInMemory) {
         // claimed from disk once memory frees up (see flush)
