@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshCoreEachTest } from '../../test/helpers/core.js';
-import { attemptJson, pruneAttempts, responsesShownTo, type AttemptRow } from './attempts.js';
+import { attemptJson, findAttempt, listAttempts, pruneAttempts, responsesShownTo, type AttemptRow } from './attempts.js';
 import { unixMsToGregorian } from '../util/time.js';
 
 describe('pruning attempts', () => {
@@ -83,5 +83,41 @@ describe('an attempt as the API shows it', () => {
     expect(answer(row({ peer_public: 0 }), 'all')).toEqual([{ server: 'x' }, 'ok']);
     expect(answer(row(), 'none')).toEqual([undefined, undefined]);
     expect(attemptJson(row({ resp_body: '' }))).toHaveProperty('resp_body', '');
+  });
+});
+
+describe('listing attempts', () => {
+  const env = freshCoreEachTest('list-attempts');
+
+  /** Records an attempt of `kind`, account and source, made at `created`; answers its id. */
+  const record = (kind: string, account: string, source: string | null, created: number) =>
+    Number(
+      env.core.db
+        .prepare(`INSERT INTO delivery_attempts (delivery_id, event_id, kind, account_id, source_id, event_name, uri, method, result, try, retries_left, created)
+          VALUES (0, 'e', ?, ?, ?, 'channel_create', 'http://x/', 'post', 'success', 1, 0, ?)`)
+        .run(kind, account, source, created).lastInsertRowid,
+    );
+  const ids = (q: Parameters<typeof listAttempts>[1]) => listAttempts(env.core, q).items.map((r) => r.id);
+
+  it("an account's, or one hook's, newest first, within the window asked for, a page at a time", () => {
+    const a1 = record('webhook', 'acc', 'h1', 1000);
+    const a2 = record('webhook', 'acc', 'h2', 2000);
+    const a3 = record('webhook', 'acc', 'h1', 3000);
+    record('webhook', 'other', 'h1', 2500);
+    record('queue', 'acc', 'h1', 2600);
+    expect(ids({ kind: 'webhook', accountId: 'acc' })).toEqual([a3, a2, a1]);
+    expect(ids({ kind: 'webhook', accountId: 'acc', sourceId: 'h1' })).toEqual([a3, a1]);
+    expect(ids({ kind: 'webhook', accountId: 'acc', createdFrom: 2000 })).toEqual([a3, a2]);
+    expect(ids({ kind: 'webhook', accountId: 'acc', createdTo: 2000 })).toEqual([a2, a1]);
+    expect(ids({ kind: 'webhook', accountId: 'acc', createdFrom: 1500, createdTo: 2500 })).toEqual([a2]);
+    const first = listAttempts(env.core, { kind: 'webhook', accountId: 'acc', pageSize: 2 });
+    expect(first.items.map((r) => r.id)).toEqual([a3, a2]);
+    expect(first.nextStartKey).toEqual([1000, a1]);
+    expect(ids({ kind: 'webhook', accountId: 'acc', pageSize: 2, startKey: first.nextStartKey })).toEqual([a1]);
+    // a page's key is its window's end too, the tighter of the two
+    expect(ids({ kind: 'webhook', accountId: 'acc', startKey: [2000, a2], createdTo: 2500 })).toEqual([a2, a1]);
+    expect(ids({ kind: 'webhook', accountId: 'acc', startKey: [3000, a3], createdTo: 1500 })).toEqual([a1]);
+    expect(findAttempt(env.core, a2)).toMatchObject({ id: a2, source_id: 'h2', created: 2000 });
+    expect(findAttempt(env.core, 999)).toBeUndefined();
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { freshCoreEachTest } from '../../test/helpers/core.js';
+import { commitCount } from '../store/db.js';
 import { cancelWaiting, claimRows, claimTargetRows, dueIds, nextDueAt, pendingTargets } from './claim.js';
-import { enqueueDelivery } from './outbox.js';
+import type { DeliveryKind } from './kinds.js';
+import { cancel, stillWanted } from './kinds.js';
+import { enqueueDelivery, findDelivery } from './outbox.js';
 
 describe('claiming due deliveries, target by target', () => {
   const env = freshCoreEachTest('claim');
@@ -64,5 +67,67 @@ describe('claiming due deliveries, target by target', () => {
       { status: 'sending', n: 1 },
     ]);
     expect([status(other).status, status(similar).status]).toEqual(['pending', 'pending']);
+  });
+
+  it("a deleted hook's rows in a server are cancelled a batch in the caller's turn, the rest in the turns after it", async () => {
+    (env.core as { serving: boolean }).serving = true;
+    // over three endpoints: a batch takes what the first holds and the rest of its 500 from the next
+    const ids = Array.from({ length: 1100 }, (_, i) => enqueue(`http://192.0.2.${1 + (i % 3)}/x`, 'gone'));
+    const cancelled = () => (env.core.db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'cancelled'").get() as { n: number }).n;
+    cancelWaiting(env.core, 'gone');
+    expect(cancelled()).toBe(500);
+    for (let i = 0; i < 50 && cancelled() < ids.length; i++) await new Promise((r) => setImmediate(r));
+    expect(cancelled()).toBe(ids.length);
+  });
+
+  it('claimed rows their kind no longer wants are cancelled, the others kept; a kind that declares nothing wants them all', () => {
+    const refused = new Set<number>();
+    const asked: number[][] = [];
+    const lab: DeliveryKind = {
+      sendable: (_core, rows) => {
+        asked.push(rows.map((r) => r.id));
+        return new Set(rows.map((r) => r.id).filter((id) => !refused.has(id)));
+      },
+    };
+    (env.core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...env.core.deliveryKinds, lab };
+    const now = Date.now();
+    const [a, b, c] = [0, 1, 2].map(() => enqueue('http://192.0.2.2/b', 'h2', now - 100));
+    const other = enqueueDelivery(env.core, { kind: 'other', accountId: 'a1', eventName: 'e', url: 'http://192.0.2.2/b', method: 'post', payload: {}, dueAt: now - 100 });
+    refused.add(b);
+    const got = claimRows(env.core, claimant, [a, b, c, other]);
+    expect(got.map((r) => r.id).sort()).toEqual([a, c, other].sort());
+    expect(asked).toEqual([[a, b, c]]);
+    expect(findDelivery(env.core, b)).toMatchObject({ status: 'cancelled', owner: null, lease_until: null });
+    expect(findDelivery(env.core, a)).toMatchObject({ status: 'sending', owner: 'me/1' });
+    // asked again of each row just before its try
+    const rowA = findDelivery(env.core, a)!;
+    expect(stillWanted(env.core, rowA)).toBe(true);
+    refused.add(a);
+    expect(stillWanted(env.core, rowA)).toBe(false);
+    expect(stillWanted(env.core, findDelivery(env.core, other)!)).toBe(true);
+    // cancelled only while it is being sent (another sender may have taken it back meanwhile)
+    cancel(env.core, rowA, 77);
+    expect(findDelivery(env.core, a)).toMatchObject({ status: 'cancelled', owner: null, lease_until: null, modified: 77 });
+    const d = enqueue('http://192.0.2.2/b', 'h2', now - 100);
+    cancel(env.core, findDelivery(env.core, d)!, 78);
+    expect(findDelivery(env.core, d)!.status).toBe('pending');
+    // a target's own claim drops them too
+    const e = enqueue('http://192.0.2.2/b', 'h2', now - 50);
+    refused.add(e);
+    const { rows } = claimTargetRows(env.core, claimant, 'http://192.0.2.2/b h2', 5);
+    expect(rows.map((r) => r.id)).toEqual([d]);
+    expect(findDelivery(env.core, e)!.status).toBe('cancelled');
+  });
+
+  it("a server's batched cancel stops once a batch comes short: no commit follows the last", async () => {
+    (env.core as { serving: boolean }).serving = true;
+    for (let i = 0; i < 700; i++) enqueue('http://192.0.2.1/x', 'gone');
+    const turns = () => new Promise((r) => setImmediate(r));
+    cancelWaiting(env.core, 'gone');
+    for (let i = 0; i < 20; i++) await turns();
+    const settled = commitCount(env.core.db);
+    for (let i = 0; i < 20; i++) await turns();
+    expect(commitCount(env.core.db)).toBe(settled);
+    expect((env.core.db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n).toBe(0);
   });
 });

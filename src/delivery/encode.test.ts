@@ -15,5 +15,14 @@ describe('form-data bodies, flattened the way Kazoo flattens JSON', () => {
     expect(appendQuery('http://h/p', 'a=1')).toBe('http://h/p?a=1');
     expect(appendQuery('http://h/p?t=x', 'a=1')).toBe('http://h/p?t=x&a=1');
     expect(appendQuery('http://h/p', '')).toBe('http://h/p');
+    expect(appendQuery('http://h/p?', 'a=1')).toBe('http://h/p?a=1');
+    expect(appendQuery('http://h/p?t=x&', 'a=1')).toBe('http://h/p?t=x&a=1');
+  });
+
+  it('leaves undefined values and empty list items out, and escapes keys as values are', () => {
+    expect(formEncode({ gone: undefined, list: [null, 'a b', undefined, 2, false], 'my key': { 'a&b': 'x=y' } })).toBe(
+      'list[]=a+b&list[]=2&list[]=false&my+key[a%26b]=x%3Dy',
+    );
+    expect(formEncode({})).toBe('');
   });
 });

@@ -34,6 +34,103 @@ async function fire(base: string, token: string, account: string): Promise<strin
   return r.body.data.events[0].call_id as string;
 }
 
+describe('what becomes of a try: recorded, retried on schedule, failed for good', () => {
+  let srv: TestServer;
+  let sink: Sink;
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    sink = await startSink();
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await sink?.close();
+  });
+
+  /** `/metrics`' delivery tries of webhooks, by outcome. */
+  const tries = async () => {
+    const text = await (await fetch(`${srv.url}/metrics`)).text();
+    const n = (outcome: string) => Number(new RegExp(`^tel_delivery_tries_total\\{kind="webhook",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { delivered: n('delivered'), retrying: n('retrying'), failed: n('failed') };
+  };
+
+  it('each retry waits its turn of the schedule or what Retry-After asks, held to the maximum; the last failure disables a hook', async () => {
+    // long waits, so that each row stays pending where its next try was scheduled
+    await setWebhookConfig(srv, { retry_base_delay_ms: 60_000, retry_max_delay_ms: 600_000, attempt_failure_count: 1 });
+    const seen = new Map<string, number>();
+    sink.respond((r) => {
+      const n = (seen.get(r.path) ?? 0) + 1;
+      seen.set(r.path, n);
+      if (r.path === '/second' && n === 1) return { status: 503, headers: { 'retry-after': '0' } };
+      if (r.path === '/after') return { status: 503, headers: { 'retry-after': '30' } };
+      if (r.path === '/capped') return { status: 429, headers: { 'retry-after': '99999' } };
+      if (r.path === '/ok') return { status: 200, body: 'fine' };
+      return { status: 500, body: 'no' };
+    });
+    const account = srv.master.account_id;
+    const hooks: Record<string, string> = {};
+    for (const [path, retries] of [['first', 3], ['second', 3], ['after', 3], ['capped', 3], ['ok', 3], ['last', 0]] as const) {
+      hooks[path] = await createHook(srv, account, path, `${sink.url}/${path}`, retries);
+    }
+    const before = await tries();
+    await fire(srv.url, srv.adminToken, account);
+    await sink.waitFor(7, { timeoutMs: 10_000 });
+    const row = (path: string) =>
+      srv.core.db.prepare('SELECT status, tries, due_at, owner, lease_until FROM outbox WHERE source_id = ?').get(hooks[path]) as {
+        status: string; tries: number; due_at: number; owner: string | null; lease_until: number | null;
+      };
+    const attempts = async (path: string) => {
+      const r = await srv.request('GET', `/v2/accounts/${account}/webhooks/${hooks[path]}/attempts`, { token: srv.adminToken });
+      expect(r.status, r.text).toBe(200);
+      return r.body.data as Record<string, unknown>[];
+    };
+    const deadline = Date.now() + 10_000;
+    while (Object.keys(hooks).some((p) => ['sending'].includes(row(p).status) || (p === 'second' && row(p).tries < 2)) && Date.now() < deadline) await sleep(20);
+    const waited = async (path: string) => {
+      const [last] = await attempts(path);
+      return row(path).due_at - (srv.core.db.prepare('SELECT created FROM delivery_attempts WHERE id = ?').get(last.id as number) as { created: number }).created;
+    };
+    // the first retry waits the base, the second twice as long; Retry-After instead, up to the maximum
+    expect(await waited('first')).toBe(60_000);
+    expect(await waited('second')).toBe(120_000);
+    expect(await waited('after')).toBe(30_000);
+    expect(await waited('capped')).toBe(600_000);
+    for (const p of ['first', 'after', 'capped']) expect(row(p)).toEqual({ status: 'pending', tries: 1, due_at: row(p).due_at, owner: null, lease_until: null });
+    expect(row('second')).toMatchObject({ status: 'pending', tries: 2, owner: null, lease_until: null });
+    expect(row('ok')).toMatchObject({ status: 'delivered', tries: 1, owner: null, lease_until: null });
+    expect(row('last')).toMatchObject({ status: 'failed', tries: 1, owner: null, lease_until: null });
+
+    // the attempts as the API lists them, newest first
+    const second = await attempts('second');
+    expect(second.map((a) => [a.try, a.result, a.resp_status_code, a.reason, a.retries_left])).toEqual([
+      [2, 'failure', '500', 'bad response code', 2],
+      [1, 'failure', '503', 'bad response code', 3],
+    ]);
+    expect(second[0]).toMatchObject({ hook_id: hooks.second, hook_name: 'second', hook_event: 'channel_create', uri: `${sink.url}/second`, method: 'post', resp_body: 'no' });
+    const [ok] = await attempts('ok');
+    expect(ok).toMatchObject({ result: 'success', try: 1, resp_status_code: '200', resp_body: 'fine' });
+    expect(ok).not.toHaveProperty('retries_left');
+    // the request recorded is the one the endpoint got
+    const got = sink.requests.find((r) => r.path === '/ok')!;
+    expect(ok.req_body).toBe(got.body);
+    expect((ok.req_headers as Record<string, string>)['x-event-id']).toBe(got.headers['x-event-id']);
+    expect(ok.event_id).toBe(got.headers['x-event-id']);
+    const [last] = await attempts('last');
+    expect(last).toMatchObject({ result: 'failure', try: 1, retries_left: 0 });
+
+    // a delivery that failed for good counts towards its hook's auto-disable (here: the first does it)
+    const hook = await srv.request('GET', `/v2/accounts/${account}/webhooks/${hooks.last}`, { token: srv.adminToken });
+    expect(hook.body.data).toMatchObject({ enabled: false });
+    expect(hook.body.data.disable_reason).toMatch(/500 bad response code/);
+    for (const p of ['first', 'second', 'ok']) {
+      const h = await srv.request('GET', `/v2/accounts/${account}/webhooks/${hooks[p]}`, { token: srv.adminToken });
+      expect(h.body.data.enabled, p).toBe(true);
+    }
+    const after = await tries();
+    expect([after.delivered - before.delivered, after.retrying - before.retrying, after.failed - before.failed]).toEqual([1, 5, 1]);
+  });
+});
+
 describe('one endpoint never starves the others', () => {
   let srv: TestServer;
   let sink: Sink;
@@ -304,7 +401,7 @@ describe.skipIf(underMutation)('two servers on one file', () => {
 });
 
 describe('backpressure: a backlog waits on disk, not in memory', () => {
-  it('1,000 deliveries to five slow endpoints: a few rows per target are held at a time, and every one arrives', async () => {
+  it('300 deliveries to five slow endpoints: a few rows per target are held at a time, and every one arrives', async () => {
     const srv = await startTestServer();
     const sink = await startSink();
     try {
@@ -316,7 +413,7 @@ describe('backpressure: a backlog waits on disk, not in memory', () => {
       const { enqueueDelivery } = await import('./outbox.js');
       const { transaction } = await import('../store/db.js');
       transaction(srv.core.db, () => {
-        for (let i = 0; i < 1000; i++) {
+        for (let i = 0; i < 300; i++) {
           enqueueDelivery(srv.core, {
             kind: 'probe',
             accountId: srv.master.account_id,
@@ -330,12 +427,12 @@ describe('backpressure: a backlog waits on disk, not in memory', () => {
       });
       let maxHeld = 0;
       const until = Date.now() + 30_000;
-      while (sink.requests.length < 1000 && Date.now() < until) {
+      while (sink.requests.length < 300 && Date.now() < until) {
         const { n } = srv.core.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sending'").get() as { n: number };
         maxHeld = Math.max(maxHeld, n);
         await sleep(20);
       }
-      expect(new Set(sink.requests.map((r) => JSON.parse(r.body).i)).size).toBe(1000);
+      expect(new Set(sink.requests.map((r) => JSON.parse(r.body).i)).size).toBe(300);
       // a slow target keeps two rounds of its concurrency in memory, plus the round whose results
       // are about to be recorded: 5 targets × 4 × 3 (a quick target would hold 4 × 32 each)
       expect(maxHeld).toBeLessThanOrEqual(60);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { closeCore, openCore } from '../core.js';
 import { freshCoreEachTest } from '../../test/helpers/core.js';
+import { tempDir } from '../../test/helpers/server.js';
+import { workerIsGone } from '../store/presence.js';
 import { retireWorker } from '../store/presence.js';
 import { newOwner, recoverOrphans, releaseOwner, renewLease } from './lease.js';
 import { enqueueDelivery } from './outbox.js';
@@ -53,5 +57,19 @@ describe("senders' leases on the rows they send", () => {
     const late = sending(a, Date.now() + 60_000);
     expect(recoverOrphans(env.core, b)).toBe(1);
     expect(row(late)).toEqual(pending);
+  });
+
+  it('a sender stopping after its file closed gives nothing back (the next sender takes its rows) and is gone all the same', () => {
+    const tmp = tempDir('tel-lease-closed-');
+    const core = openCore(join(tmp.dir, 'closed.db'));
+    const owner = newOwner();
+    try {
+      closeCore(core);
+      expect(workerIsGone(owner)).toBe(false);
+      expect(() => releaseOwner(core, owner)).not.toThrow();
+      expect(workerIsGone(owner)).toBe(true);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { buildConnector } from 'undici';
 import { attemptJson, responsesShownTo, type AttemptRow } from './attempts.js';
-import { isNonPublicAddress, notingPeers, reachedNonPublic } from './private-networks.js';
+import { isNonPublicAddress, NonPublicAddress, notingPeers, publicOnly, reachedNonPublic } from './private-networks.js';
 
 /** A connector whose every connection reaches `address`, as undici's would once the name is resolved. */
 const reaching = (address: string): buildConnector.connector => (_options, callback) => callback(null, { remoteAddress: address } as never);
@@ -28,6 +28,36 @@ describe("what an endpoint answered, as the address it was reached on allows", (
     for (const p of [0, null]) expect(attemptJson(row(p), admin)).not.toHaveProperty('resp_body');
     expect(attemptJson(row(1), responsesShownTo({ admin: false, superduper: false }))).not.toHaveProperty('resp_headers');
     expect(attemptJson(row(0), responsesShownTo({ admin: true, superduper: true })).resp_headers).toEqual({ x: '1' });
+  });
+});
+
+describe('deny_private_networks: a connection to a non-public peer is closed before a byte is sent', () => {
+  /** What a connector built on one reaching `address` (or failing with `err`) hands back, and whether the socket was destroyed. */
+  const through = (wrap: (c: buildConnector.connector) => buildConnector.connector, address: string, err: Error | null = null) =>
+    new Promise<{ err: Error | null; socket: unknown; destroyed: boolean }>((resolve) => {
+      let destroyed = false;
+      const socket = { remoteAddress: address, destroy: () => (destroyed = true) };
+      const inner: buildConnector.connector = (_o, cb) => (err ? cb(err, null) : cb(null, socket as never));
+      wrap(inner)({ hostname: 'svc.example', host: 'svc.example', protocol: 'http:', port: '80' } as never, (...[e, s]) =>
+        resolve({ err: e, socket: s, destroyed }),
+      );
+    });
+
+  it('a private peer: refused, named in the error, its socket destroyed; a public one passes; a failed connect is passed on', async () => {
+    const refused = await through(publicOnly, '10.1.2.3');
+    expect(refused.err).toBeInstanceOf(NonPublicAddress);
+    expect(refused.err!.message).toBe('10.1.2.3 is not a public address (webhooks deny_private_networks)');
+    expect((refused.err as NonPublicAddress).code).toBe('TEL_NON_PUBLIC_ADDRESS');
+    expect([refused.socket, refused.destroyed]).toEqual([null, true]);
+    const passed = await through(publicOnly, '203.0.113.7');
+    expect([passed.err, (passed.socket as { remoteAddress: string }).remoteAddress, passed.destroyed]).toEqual([null, '203.0.113.7', false]);
+    const failed = new Error('ECONNREFUSED');
+    for (const wrap of [publicOnly, notingPeers]) {
+      const out = await through(wrap, '10.1.2.3', failed);
+      expect([out.err, out.socket, out.destroyed]).toEqual([failed, null, false]);
+    }
+    // a failed connect notes nothing
+    expect(reachedNonPublic('svc.example')).toBe(false);
   });
 });
 

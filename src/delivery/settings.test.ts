@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Core } from '../core-type.js';
-import { defaultSettingsDoc, deliverySettings, denyPrivateNetworks, MAX_DELAY_MS, retryAfterMs, retryDelayMs, SETTINGS, type DeliverySettings } from './settings.js';
+import { currentDeliverySettings, defaultSettingsDoc, deliverySettings, denyPrivateNetworks, MAX_DELAY_MS, retryAfterMs, retryDelayMs, SETTINGS, type DeliverySettings } from './settings.js';
 
 const defaults = Object.fromEntries(Object.entries(SETTINGS).map(([k, v]) => [k, v.default])) as unknown as DeliverySettings;
 const settings = (over: Partial<DeliverySettings>): DeliverySettings => ({ ...defaults, ...over });
@@ -86,5 +86,41 @@ describe('the delivery settings that apply to an account', () => {
 
   it('deny_private_networks is on only when the system setting is true', () => {
     expect([undefined, false, 'true', 1, true].map((v) => denyPrivateNetworks(coreWith(v === undefined ? {} : { deny_private_networks: v })))).toEqual([false, false, false, false, true]);
+  });
+});
+
+describe("the settings of the sender's every try", () => {
+  it('worked out again only when a document they come from was replaced, so that a change applies to the next try', () => {
+    const docs = {
+      system: { default: { retry_base_delay_ms: 30 } } as Record<string, unknown> | undefined,
+      account: { retry_base_delay_ms: 10 } as Record<string, unknown> | undefined,
+      reseller: { request_timeout_ms: 500 } as Record<string, unknown> | undefined,
+    };
+    const asked: string[] = [];
+    const core = {
+      config: {
+        get: () => docs.system,
+        forAccount: (id: string) => (asked.push(id), docs.account),
+        resellerSettings: () => docs.reseller,
+      },
+    } as unknown as Core;
+    const first = currentDeliverySettings(core, 'acct');
+    expect(first).toMatchObject({ retryBaseDelayMs: 10, requestTimeoutMs: 500 });
+    expect(currentDeliverySettings(core, 'acct')).toBe(first);
+    docs.account = { retry_base_delay_ms: 11 };
+    expect(currentDeliverySettings(core, 'acct').retryBaseDelayMs).toBe(11);
+    docs.reseller = { request_timeout_ms: 600 };
+    expect(currentDeliverySettings(core, 'acct').requestTimeoutMs).toBe(600);
+    docs.system = { default: { per_target_concurrency: 3 } };
+    expect(currentDeliverySettings(core, 'acct').perTargetConcurrency).toBe(3);
+    // no account: the system's, no account document asked for
+    asked.length = 0;
+    const system = currentDeliverySettings(core);
+    expect(system).toMatchObject({ retryBaseDelayMs: 1000, requestTimeoutMs: 10_000, perTargetConcurrency: 3 });
+    expect(asked).toEqual([]);
+    expect(currentDeliverySettings(core, '')).toBe(system);
+    // each core remembers its own
+    const other = { config: { get: () => undefined, forAccount: () => undefined, resellerSettings: () => undefined } } as unknown as Core;
+    expect(currentDeliverySettings(other, 'acct')).toEqual(defaults);
   });
 });

@@ -20,9 +20,18 @@ export function isBusy(err: unknown): boolean {
   return e?.code === 'ERR_SQLITE_ERROR' && (e.errcode === 5 || e.errcode === 6);
 }
 
+/**
+ * Each connection's busy timeout as setBusyTimeout last set it. A server sets it to 0 and back
+ * around every group commit (withoutBusyWait): read back and set through statements compiled
+ * each time, that was three statements a commit.
+ */
+const busyTimeouts = new WeakMap<Db, number>();
+
 /** Sets how long this connection's writers wait for a lock another process holds (the CLI: long; a server: short). */
 export function setBusyTimeout(db: Db, ms: number): void {
-  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  const value = Math.max(0, Math.floor(ms));
+  stmt(db, `PRAGMA busy_timeout = ${value}`).run();
+  busyTimeouts.set(db, value);
 }
 
 /**
@@ -43,7 +52,7 @@ export function withoutWaiting<T>(db: Db, chore: () => T): T | undefined {
 
 /** Runs `fn` with this connection's busy timeout at 0: a lock another connection holds throws busy at once. */
 export function withoutBusyWait<T>(db: Db, fn: () => T): T {
-  const { timeout } = stmt(db, 'PRAGMA busy_timeout').get() as { timeout: number };
+  const timeout = busyTimeouts.get(db) ?? (stmt(db, 'PRAGMA busy_timeout').get() as { timeout: number }).timeout;
   if (timeout === 0) return fn();
   setBusyTimeout(db, 0);
   try {
