@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubAccount, startTestServer, type TestServer } from '../../../test/helpers/server.js';
 
@@ -27,6 +27,11 @@ describe('token authentication', () => {
       data: { credentials: sha1('admin:secret-pass'), method: 'sha', account_realm: srv.master.realm.toUpperCase() },
     });
     expect(r.status).toBe(201);
+    // `realm` is the same locator; a realm naming no account logs nobody in
+    const byRealm = await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('admin:secret-pass'), realm: srv.master.realm } });
+    expect(byRealm.status).toBe(201);
+    expect(byRealm.body.data.account_id).toBe(srv.master.account_id);
+    expect((await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5('admin:secret-pass'), realm: 'nowhere.example' } })).status).toBe(401);
   });
 
   it('a wrong password, unknown account or missing locator all answer the same 401', async () => {
@@ -136,4 +141,54 @@ describe('token authentication', () => {
     expect(mismatch.text).not.toContain(sub.id);
     expect((await srv.request('GET', `/v2/user_auth/${token}`)).status).toBe(401);
   });
+
+  it("a token is an HS256 JWT signed with the database's secret; it ends token_expiry_s after its login; an API key's names no owner", async () => {
+    const secret = () => Buffer.from((srv.core.db.prepare("SELECT value FROM meta WHERE key = 'token_secret'").get() as { value: string }).value, 'hex');
+    const signedBy = (token: string, key: Buffer) => {
+      const [header, payload, signature] = token.split('.');
+      return createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url') === signature;
+    };
+    const part = (token: string, i: number) => JSON.parse(Buffer.from(token.split('.')[i], 'base64url').toString());
+    const before = Math.floor(Date.now() / 1000);
+    const byKey = await srv.apiLogin(srv.master.api_key);
+    const byUser = await srv.userLogin('Master', 'admin', 'secret-pass');
+    const after = Math.floor(Date.now() / 1000);
+    for (const token of [byKey, byUser]) {
+      expect(part(token, 0)).toEqual({ alg: 'HS256', typ: 'JWT' });
+      expect(secret()).toHaveLength(32);
+      expect(signedBy(token, secret())).toBe(true);
+      expect(part(token, 1).exp).toBeGreaterThanOrEqual(before + 3600);
+      expect(part(token, 1).exp).toBeLessThanOrEqual(after + 3600);
+    }
+    expect(Object.keys(part(byKey, 1)).sort()).toEqual(['account_id', 'exp', 'iss', 'jti', 'method']);
+    expect(part(byUser, 1).owner_id).toBe(srv.master.user_id);
+    await srv.request('POST', '/v2/system_configs/crossbar.auth', { token: srv.adminToken, data: { default: { token_expiry_s: 120 } } });
+    try {
+      const at = Math.floor(Date.now() / 1000);
+      const exp = part(await srv.apiLogin(srv.master.api_key), 1).exp;
+      expect(exp - at).toBeGreaterThanOrEqual(120);
+      expect(exp - at).toBeLessThanOrEqual(121);
+    } finally {
+      await srv.request('POST', '/v2/system_configs/crossbar.auth', { token: srv.adminToken, data: { default: {} } });
+    }
+  });
+
+  it("a login answers the user's language, else its account's, else en-US; priv_level for a user's login only; is_master_account for the master's", async () => {
+    const sub = await createSubAccount(srv, srv.master.account_id, 'Language Co');
+    const users = (data: Record<string, unknown>) => srv.request('PUT', `/v2/accounts/${sub.id}/users`, { token: srv.adminToken, data: { password: 'pw-lang-1', first_name: 'L', last_name: 'Co', ...data } });
+    expect((await users({ username: 'german', language: 'de-DE', priv_level: 'user' })).status).toBe(201);
+    expect((await users({ username: 'plain', priv_level: 'admin' })).status).toBe(201);
+    const login = async (username: string) => (await srv.request('PUT', '/v2/user_auth', { data: { credentials: md5(`${username}:pw-lang-1`), account_name: 'Language Co' } })).body.data;
+    const byKey = async () => (await srv.request('PUT', '/v2/api_auth', { data: { api_key: sub.apiKey } })).body.data;
+    expect(await login('plain')).toMatchObject({ language: 'en-US', priv_level: 'admin', is_master_account: false, is_reseller: false, reseller_id: srv.master.account_id });
+    expect((await srv.request('PATCH', `/v2/accounts/${sub.id}`, { token: srv.adminToken, data: { language: 'fr-FR' } })).status).toBe(200);
+    expect(await login('german')).toMatchObject({ language: 'de-DE', priv_level: 'user', owner_id: expect.any(String) });
+    expect(await login('plain')).toMatchObject({ language: 'fr-FR', priv_level: 'admin' });
+    const key = await byKey();
+    expect(key).toMatchObject({ language: 'fr-FR', owner_id: null, is_master_account: false });
+    expect(key).not.toHaveProperty('priv_level');
+    const master = (await srv.request('PUT', '/v2/api_auth', { data: { api_key: srv.master.api_key } })).body.data;
+    expect(master).toMatchObject({ account_id: srv.master.account_id, is_master_account: true, owner_id: null });
+  });
 });
+

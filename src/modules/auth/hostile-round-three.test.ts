@@ -4,6 +4,7 @@ import { createSubAccount, startTestServer, type TestServer } from '../../../tes
 import { createAccount } from '../accounts/service.js';
 import { WEBHOOKS_APP_ID } from '../apps-store/files.js';
 import { requestFrom as from, userToken } from '../../../test/helpers/tenants.js';
+import { underMutation } from '../../../test/helpers/mutation.js';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const SECRET = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=';
@@ -67,7 +68,8 @@ describe('round three: what a tenant must not reach', () => {
     // 3.8 s for 31 characters with a backtracking engine, halved with each one fewer
     const number = `${'1'.repeat(27)}!`;
 
-    it("a dial plan or an account's e164_converters that backtrack exponentially cost another tenant nothing", async () => {
+    // a bound on others' latency: the mutation run's instrumentation and load miss it whatever the code
+    it.skipIf(underMutation)("a dial plan or an account's e164_converters that backtrack exponentially cost another tenant nothing", async () => {
       expect((await srv.request('PATCH', `/v2/accounts/${A.id}`, { token: t.TA, data: { dial_plan: { [hostile]: { prefix: '+1' } } } })).status).toBe(200);
       const viaDialPlan = await othersWorstMs(t.TC, C.id, async () => {
         const r = await srv.request('PUT', `/v2/accounts/${A.id}/callflows`, { token: t.TU, data: { numbers: [number], flow: { module: 'park' } } });

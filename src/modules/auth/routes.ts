@@ -113,7 +113,7 @@ export const authRoutes: RouteDef[] = [
     handler: (ctx, core) => {
       revokeToken(core, authOf(ctx).token);
       ctx.authToken = undefined;
-      return { data: undefined };
+      return {};
     },
   },
 ];
@@ -138,7 +138,7 @@ export function loginAttemptRoutes(base: string, authType?: string): RouteDef[] 
       response: { type: 'array', items: attemptRow },
       handler: (ctx, core) => {
         const window = timeWindowOf(ctx.query);
-        return listingReply(ctx.query, (q) => listLoginAttempts(core, ctx.params.account_id, { ...window, ...q, authType }), loginAttemptRow, CREATED_KEY);
+        return listingReply(ctx.query, (q) => listLoginAttempts(core, ctx.params.account_id, { ...window, ...q, authType }), loginAttemptRow, CREATED_KEY, { timeRange: true });
       },
     },
     {

@@ -18,7 +18,7 @@ import {
   type Account,
 } from '../accounts/service.js';
 import { findUser, storeLoginUpgrade, usersByCredentials } from '../users/service.js';
-import { loginThrottle } from './throttle.js';
+import { loginThrottle, type LoginTurn } from './throttle.js';
 import { authMethodEnabled, logLoginAttempt } from './auth-modules.js';
 import { userApps } from '../apps-store/service.js';
 import { unixMsToGregorian } from '../../util/time.js';
@@ -231,11 +231,11 @@ function touchLater(core: Core, write: () => unknown): void {
   groupCommit(core.db, write).catch(() => {});
 }
 
-/** Revokes a token for good: given itself, or the id `tel tokens list` shows (its SHA-256). */
+/** Revokes a token for good: given itself, or the id `tel tokens list` shows (its SHA-256; no token is one). */
 export function revokeToken(core: Core, tokenOrId: string): boolean {
-  const id = /^[0-9a-f]{64}$/.test(tokenOrId) ? tokenOrId : tokenKey(tokenOrId);
   tokenCache(core).clear();
-  return stmt(core.db, 'DELETE FROM tokens WHERE id = ?').run(id).changes > 0;
+  const drop = stmt(core.db, 'DELETE FROM tokens WHERE id = ?');
+  return drop.run(tokenOrId).changes > 0 || drop.run(tokenKey(tokenOrId)).changes > 0;
 }
 
 /** Removes every token idle longer than the expiry; answers how many. */
@@ -350,9 +350,9 @@ export function appsLink(core: Core, auth: Pick<AuthInfo, 'token' | 'account' | 
 export function tokenInfo(core: Core, token: unknown, where: 'request' | 'params', apiUrl?: string): Record<string, unknown> {
   if (typeof token !== 'string' || token === '') throw errors.missingToken(where);
   const auth = authenticate(core, token);
-  const row = stmt(core.db, 'SELECT created, modified FROM tokens WHERE id = ?').get(tokenKey(token)) as
-    | { created: number; modified: number }
-    | undefined;
+  // the row as that check left it, refreshed by this look (the file has it with the next commit)
+  const row = tokenCache(core).get(token, readToken);
+  // Stryker disable next-line ConditionalExpression: the row authenticate has just read, unless another process removed it in between
   if (!row) throw errors.invalidCredentials();
   const endsMs = Math.min(row.modified + tokenExpirySeconds(core) * 1000, row.created + tokenMaxLifetimeSeconds(core) * 1000);
   return { ...tokenRecord(core, auth, apiUrl), exp: Math.floor(endsMs / 1000) };
@@ -385,7 +385,7 @@ function loginRestrictionsOf(core: Core, data: Record<string, unknown>): LoginRe
   return core.tokenRules.validateLogin ? core.tokenRules.validateLogin(data.restrictions) : (data.restrictions as LoginRestrictions);
 }
 
-/** Where a login comes from, for the throttle; the CLI passes none and is never throttled. */
+/** Where a login comes from: the throttle's key, what its attempt logs. */
 export interface LoginSource {
   address: string;
   /** the server's `/v2/` URL as the client reached it (the `api_url` of the apps listed) */
@@ -396,35 +396,35 @@ export interface LoginSource {
 }
 
 /** A login attempt's fields that come from its request. */
-function attemptOf(account: Account, authModule: string, from: LoginSource | undefined) {
-  return { accountId: account.id, authModule, clientIp: from?.address, requestId: from?.requestId, userAgent: from?.userAgent };
+function attemptOf(account: Account, authModule: string, from: LoginSource) {
+  return { accountId: account.id, authModule, clientIp: from.address, requestId: from.requestId, userAgent: from.userAgent };
 }
 
 /**
  * Refuses a login whose method the account's settings disable (Kazoo's 401), logging the attempt
  * when the settings ask; called outside the login's transaction, whose failure would undo the log.
  */
-function refuseDisabled(core: Core, account: Account, authModule: string, from: LoginSource | undefined, turn?: { failed(): void }): void {
+function refuseDisabled(core: Core, account: Account, authModule: string, from: LoginSource, turn: LoginTurn): void {
   if (authMethodEnabled(core, account, authModule)) return;
-  turn?.failed();
+  turn.failed();
   logLoginAttempt(core, account, { ...attemptOf(account, authModule, from), status: 'failed', message: `authentication module ${authModule} is disabled` });
   throw errors.invalidCredentials();
 }
 
 /** Logs a login that made a token, when the account's settings ask. */
-function logSuccess(core: Core, account: Account, authModule: string, from: LoginSource | undefined): void {
+function logSuccess(core: Core, account: Account, authModule: string, from: LoginSource): void {
   logLoginAttempt(core, account, { ...attemptOf(account, authModule, from), status: 'success', message: 'authentication resulted in token creation' });
 }
 
 /** `PUT /v2/user_auth`: credentials (md5/sha1 of `username:password`) plus an account locator. */
-export async function userAuth(core: Core, input: unknown, from?: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
+export async function userAuth(core: Core, input: unknown, from: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
   const data = userAuthValidator(input ?? {});
   const realm = (data.account_realm ?? data.realm) as string | undefined;
   const candidates: Account[] = [];
   if (realm) candidates.push(...findAccountsByRealm(core, realm));
   if (data.account_name) candidates.push(...findAccountsByName(core, String(data.account_name)));
   // counted against the accounts the name resolves to, however it is spelled
-  const turn = from ? await loginThrottle(core).turn({ address: from.address, accounts: candidates.map((a) => a.id) }) : undefined;
+  const turn = await loginThrottle(core).turn({ address: from.address, accounts: candidates.map((a) => a.id) });
   const method = data.method === 'sha' ? 'sha' : 'md5';
   const form = String(data.credentials);
   for (const account of candidates) {
@@ -434,16 +434,16 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
       const [match] = matches;
       const login = loginRestrictionsOf(core, data);
       refuseDisabled(core, account, METHOD_USER_AUTH, from, turn);
-      turn?.succeeded(account.id);
+      turn.succeeded(account.id);
       return transaction(core.db, () => {
         logSuccess(core, account, METHOD_USER_AUTH, from);
         storeLoginUpgrade(core, match);
         const token = issueToken(core, { account, ownerId: match.user.id, method: METHOD_USER_AUTH, loginRestrictions: login });
-        return { token, data: tokenRecord(core, { token, account, ownerId: match.user.id, method: METHOD_USER_AUTH }, from?.apiUrl) };
+        return { token, data: tokenRecord(core, { token, account, ownerId: match.user.id, method: METHOD_USER_AUTH }, from.apiUrl) };
       });
     }
   }
-  turn?.failed();
+  turn.failed();
   // a failure is logged where the name or realm named one account
   if (candidates.length === 1) {
     const [account] = candidates;
@@ -453,20 +453,20 @@ export async function userAuth(core: Core, input: unknown, from?: LoginSource): 
 }
 
 /** `PUT /v2/api_auth`: an account's API key. */
-export async function apiAuth(core: Core, input: unknown, from?: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
+export async function apiAuth(core: Core, input: unknown, from: LoginSource): Promise<{ token: string; data: Record<string, unknown> }> {
   const data = apiAuthValidator(input ?? {});
-  const turn = from ? await loginThrottle(core).turn({ address: from.address, accounts: [] }) : undefined;
+  const turn = await loginThrottle(core).turn({ address: from.address, accounts: [] });
   const account = findAccountByApiKey(core, String(data.api_key));
   if (!account || account.doc.enabled === false) {
-    turn?.failed();
+    turn.failed();
     throw errors.invalidCredentials();
   }
   refuseDisabled(core, account, METHOD_API_AUTH, from, turn);
-  turn?.succeeded();
+  turn.succeeded();
   const login = loginRestrictionsOf(core, data);
   return transaction(core.db, () => {
     logSuccess(core, account, METHOD_API_AUTH, from);
     const token = issueToken(core, { account, method: METHOD_API_AUTH, loginRestrictions: login });
-    return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }, from?.apiUrl) };
+    return { token, data: tokenRecord(core, { token, account, method: METHOD_API_AUTH }, from.apiUrl) };
   });
 }

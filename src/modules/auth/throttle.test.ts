@@ -38,7 +38,7 @@ describe('the login throttle', () => {
   });
 
   it('the built-in budget is 10 failures; a setting that is not a positive number falls back to it', async () => {
-    for (const settings of [{}, { login_max_failures: 0 }, { login_max_failures: 'many' }]) {
+    for (const settings of [{}, { login_max_failures: 0 }, { login_max_failures: 'many' }, { login_max_failures: '1e999' }]) {
       vi.setSystemTime(T0);
       expect(await failedTries(throttle(settings), guesser, 12)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1000]);
     }
@@ -103,4 +103,65 @@ describe('the login throttle', () => {
     expect(await Promise.all(given)).toHaveLength(3);
     expect(Date.now() - T0).toBe(45_000);
   });
+
+  it('a window that is not a finite number is the built-in 300 s; an account named twice in one login counts once', async () => {
+    const t = throttle({ login_max_failures: 2, login_failure_window_s: '1e999' });
+    const twice: LoginKeys = { address: '192.0.2.7', accounts: ['acct-a', 'acct-a'] };
+    expect(await failedTries(t, twice, 4)).toEqual([0, 0, 0, 1000]);
+    vi.setSystemTime(T0 + 300_000);
+    // the three failures at 0 have left the window, the one at 1 s has not
+    expect(await failedTries(t, twice, 3)).toEqual([300_000, 300_000, 301_000]);
+  });
+
+  it("what it remembers is bounded: past 10,000 keys the oldest go first, a guesser's count among them", async () => {
+    const t = throttle({ login_max_failures: 1 });
+    await failedTries(t, guesser, 2);
+    // each address adds two keys (the address, the address at its account): with the guesser's
+    // two, 10,000 keys, and the guesser still waits its turn
+    const others = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) (await t.turn({ address: `198.51.${i >> 8}.${i & 255}`, accounts: [`acct-${i}`] })).failed();
+    };
+    await others(0, 4999);
+    const waits = t.turn(guesser);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.runAllTimersAsync();
+    (await waits).failed();
+    // one more address: the guesser's two keys, the oldest, are forgotten, and its next try starts at once
+    await others(4999, 5000);
+    const atOnce = t.turn(guesser);
+    expect(vi.getTimerCount()).toBe(0);
+    await atOnce;
+  });
+
+  it("a login naming no account (an API key's) counts against its address's own key, with an account's budget; a right one clears it", async () => {
+    const t = throttle({ login_max_failures: 2 });
+    const byKey: LoginKeys = { address: '192.0.2.8', accounts: [] };
+    expect(await failedTries(t, byKey, 4)).toEqual([0, 0, 0, 1000]);
+    const right = t.turn(byKey);
+    await vi.runAllTimersAsync();
+    (await right).succeeded();
+    const after = Date.now() - T0;
+    expect(await failedTries(t, byKey, 2)).toEqual([after, after]);
+  });
+
+  it("while a guesser's try waits its turn, the same address's try at another account starts at once, never refused for the queue", async () => {
+    const t = throttle({ login_max_failures: 1 });
+    await failedTries(t, guesser, 1);
+    const queued = Array.from({ length: 5 }, () => t.turn(guesser));
+    expect(vi.getTimerCount()).toBe(4);
+    const other = t.turn({ address: guesser.address, accounts: ['acct-b'] });
+    expect(vi.getTimerCount()).toBe(4);
+    (await other).failed();
+    await vi.runAllTimersAsync();
+    expect(await Promise.all(queued)).toHaveLength(5);
+  });
+
+  it('a try waits out the turn its key was given, though the failures that set it have left the window', async () => {
+    const t = throttle({ login_max_failures: 1, login_failure_window_s: 1 });
+    expect(await failedTries(t, guesser, 3)).toEqual([0, 0, 1000]);
+    // the last failure (at 1 s) has left the window at 2 s; the turn it was given is at 3 s
+    vi.setSystemTime(T0 + 2000);
+    expect(await failedTries(t, guesser, 1)).toEqual([3000]);
+  });
 });
+

@@ -62,6 +62,10 @@ describe('auth/tokeninfo (a token looked at, not sent as one)', () => {
     const get = await srv.request('GET', '/v2/auth/tokeninfo');
     expect(get.status).toBe(404);
     expect(get.body.message).toBe('missing token in params');
+    const empty = await srv.request('GET', '/v2/auth/tokeninfo?token=');
+    expect(empty.status).toBe(404);
+    expect(empty.body.message).toBe('missing token in params');
+    expect((await srv.request('POST', '/v2/auth/tokeninfo', { data: { token: '' } })).body.message).toBe('missing token in request');
     const put = await srv.request('PUT', '/v2/auth/tokeninfo', { data: { token } });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('POST, GET');
