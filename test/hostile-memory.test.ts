@@ -76,12 +76,16 @@ describe('a server after a burst of large bodies', () => {
     const h = { 'x-auth-token': token, 'content-type': 'application/json' };
     const resource = (await (await fetch(`${url}/v2/accounts/${accountId}/resources`, { method: 'PUT', headers: h, body: JSON.stringify({ data: { name: 'carrier', gateways: [{ server: '10.0.0.1' }] } }) })).json()) as { data: { id: string } };
     const numbers = Array.from({ length: 100_000 }, (_, i) => `+1646${String(3_000_000 + i)}`);
-    // the server collects once after compiling its validators at start (src/cli/start-serving.ts), at a
-    // look (four a second) at which no request came: that one first, asked for twice a second at most
+    // the server collects while it compiles its validators at start (every 8 MB of their garbage,
+    // src/cli/start-serving.ts) and once after, at a look (four a second) at which no request came:
+    // those first, until the count has held still for two seconds (asked twice a second at most)
     let before = 0;
-    for (let waited = 0; before === 0 && waited < 20_000; waited += 600) {
-      await new Promise((r) => setTimeout(r, 600));
-      before = await collections();
+    let still = 0;
+    for (let waited = 0; (before === 0 || still < 4) && waited < 30_000; waited += 500) {
+      await new Promise((r) => setTimeout(r, 500));
+      const now = await collections();
+      still = now === before ? still + 1 : 0;
+      before = now;
     }
     expect(before).toBeGreaterThan(0);
     const put = await fetch(`${url}/v2/accounts/${accountId}/resources/jobs`, { method: 'PUT', headers: h, body: JSON.stringify({ data: { numbers, resource_id: resource.data.id } }) });

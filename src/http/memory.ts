@@ -60,30 +60,6 @@ export function collectWhenQuiet(): void {
   asked = true;
 }
 
-/**
- * What start-up work that makes much garbage (compileValidatorsInBackground) may wait for between
- * its steps: once the heap has grown by `bytes` since the last collection, a collection now (none
- * otherwise). Compiling the JSON Schemas of every kind grows the heap by some 20 MB, most of it
- * garbage, before the collection after it: with one every `bytes`, a server's peak at start-up
- * is that much lower. Each costs the event loop 20-40 ms, while it has no request yet to answer.
- */
-export function collectOnGrowth(bytes: number): () => Promise<void> | undefined {
-  const collect = collector();
-  if (!collect) return () => undefined;
-  const heapUsed = () => process.memoryUsage().heapUsed;
-  let base = heapUsed();
-  return () => {
-    if (heapUsed() - base < bytes) return undefined;
-    memoryCollections.inc();
-    return new Promise((resolve) =>
-      collect(() => {
-        base = heapUsed();
-        resolve();
-      }),
-    );
-  };
-}
-
 /** Requests the server has taken in (see noteRequest). */
 let requests = 0;
 
@@ -94,6 +70,35 @@ let requests = 0;
  */
 export function noteRequest(): void {
   requests++;
+}
+
+/**
+ * What start-up work that makes much garbage (compileValidatorsInBackground) may wait for between
+ * its steps: once the heap has grown by `bytes` since the last collection, a collection now (none
+ * otherwise). Compiling the JSON Schemas of every kind grows the heap by some 20 MB, most of it
+ * garbage, before the collection after it: with one every `bytes`, a server's peak at start-up
+ * is that much lower. Each costs the event loop 20-40 ms, so none is made while requests come
+ * (a client that starts at once, a number job): the work goes on, and its garbage waits for the
+ * collection once it is done (collectWhenQuiet).
+ */
+export function collectOnGrowth(bytes: number): () => Promise<void> | undefined {
+  const collect = collector();
+  if (!collect) return () => undefined;
+  const heapUsed = () => process.memoryUsage().heapUsed;
+  let base = heapUsed();
+  let seenRequests = requests;
+  return () => {
+    const unasked = requests === seenRequests;
+    seenRequests = requests;
+    if (!unasked || heapUsed() - base < bytes) return undefined;
+    memoryCollections.inc();
+    return new Promise((resolve) =>
+      collect(() => {
+        base = heapUsed();
+        resolve();
+      }),
+    );
+  };
 }
 
 function footprint(): number {
