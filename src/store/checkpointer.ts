@@ -14,7 +14,7 @@ const QUIET_UTILIZATION = 0.5;
 export const CHECKPOINT_MAX_DEFER_MS = 3_000;
 
 /**
- * A log of no more frames than this (a login's token, a few documents: a quarter MiB) waits longer
+ * A log of no more frames than this (a login's token, a few documents: half a MiB of 8 KiB pages) waits longer
  * for a quiet moment than a larger one (up to SMALL_LOG_MAX_DEFER_MS): starting the thread for it
  * while the server is busy answering reads put the thread's 7-10 MB on top of the busy server's
  * peak RSS (`../shared/bench/api.mjs --part get`), for pages that cost nothing to leave in the
