@@ -1,7 +1,7 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, type CommandOptions, type Option } from 'commander';
 import { VERSION } from '../version.js';
 import { escapeControls } from '../util/text.js';
-import { SCHEMA_VERSION } from '../store/db.js';
+import { SCHEMA_VERSION } from '../store/schema-version.js';
 import { describeError } from '../errors.js';
 import { CliError, exitCodeOf, withGlobals, type CliIo } from './io.js';
 import { define, defineLater } from './definitions.js';

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.js';
+import { SCHEMA_VERSION } from './schema-version.js';
 
 export type Db = DatabaseSync;
 
@@ -72,11 +73,14 @@ const PAGE_SIZE = 8192;
 const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'];
 
 /**
- * The newest schema this tel understands: how many migrations it knows. A file's own number is
- * kept in its `PRAGMA user_version` (set once migrated); a file with a higher one, or with a
- * migration this tel does not know, was written by a newer tel and is refused before any write.
+ * The newest schema this tel understands (schema-version.ts). A file's own number is kept in its
+ * `PRAGMA user_version` (set once migrated); a file with a higher one, or with a migration this
+ * tel does not know, was written by a newer tel and is refused before any write.
  */
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export { SCHEMA_VERSION };
+if (SCHEMA_VERSION !== MIGRATIONS.length) {
+  throw new Error(`src/store/schema-version.ts says ${SCHEMA_VERSION}, but there are ${MIGRATIONS.length} migrations: make it their number`);
+}
 
 /** A file tel will not open as its database: not written by this tel's schema, or not a tel one. */
 export class RefusedFile extends Error {}
