@@ -188,6 +188,20 @@ describe('checkpointer', () => {
     }
   });
 
+  it('copies a log of a few pages at a quiet moment on its own connection, without starting the thread', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 200, threadIdleMs: 300 });
+    try {
+      write(db, 8);
+      const frames = framesToCopy(file)!;
+      expect(frames).toBeGreaterThan(0);
+      expect(frames).toBeLessThanOrEqual(64);
+      await until(() => framesToCopy(file) === 0, 'the small log to be copied');
+      expect(ckpt.threadRunning, 'no thread for a few pages').toBe(false);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
   it('starts its thread for pages to copy and ends it once idle; a commit that wrote no page starts none', async () => {
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 200, threadIdleMs: 300 });
     try {
@@ -195,7 +209,8 @@ describe('checkpointer', () => {
       await sleep(300);
       expect(ckpt.threadRunning).toBe(false);
       const before = fileBytes(file);
-      write(db, 200);
+      // more than a few pages (a log of a few is copied without the thread)
+      write(db, 1000);
       await until(() => fileBytes(file) >= before + 200_000, 'the pages to be copied');
       expect(ckpt.threadRunning).toBe(true);
       await until(() => !ckpt.threadRunning, 'the idle thread to end');
@@ -205,7 +220,7 @@ describe('checkpointer', () => {
       expect(ckpt.threadRunning).toBe(false);
       // the next pages start a thread again
       const grown = fileBytes(file);
-      write(db, 200);
+      write(db, 1000);
       await until(() => fileBytes(file) >= grown + 200_000, 'the new pages to be copied');
     } finally {
       await ckpt.stop();
