@@ -235,6 +235,23 @@ describe('bulk number jobs', () => {
     }
   });
 
+  it("a job's detail over several ranges of successes, some of them all errors, is one object with each success once", async () => {
+    srv.core.config.set('api.resources', { job_batch_size: 1000, job_poll_interval_ms: 50 });
+    try {
+      // ranges of 200 positions: the first and the third all errors, the second and the fourth successes
+      const numbers = Array.from({ length: 650 }, (_, i) => (Math.floor(i / 200) % 2 === 0 ? `bad-${i}` : `+1646555${String(i).padStart(4, '0')}`));
+      const r = await srv.request('PUT', `${base}/jobs`, { token, data: { numbers, resource_id: resourceId } });
+      await waitDone(srv, `${base}/jobs/${r.body.data.id}`, token);
+      const detail = await srv.request('GET', `${base}/jobs/${r.body.data.id}`, { token });
+      expect(detail.status).toBe(200);
+      expect(Object.keys(detail.body.data.successes)).toEqual(numbers.filter((n) => n.startsWith('+')));
+      expect(Object.keys(detail.body.data.errors)).toEqual(numbers.filter((n) => n.startsWith('bad')));
+      expect(detail.text.match(/"\+1646555\d{4}":\{/g)).toHaveLength(250);
+    } finally {
+      srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 50 });
+    }
+  });
+
   it("a job made through the server's own API starts at once, not at the next poll", async () => {
     srv.core.config.set('api.resources', { job_batch_size: 7, job_poll_interval_ms: 600_000 });
     try {
