@@ -247,17 +247,6 @@ export function* textPieces(text: string, size = TEXT_PIECE): Generator<string> 
 }
 
 /**
- * A job with its per-number results, as JSON text in pieces (see StreamedData): `successes`
- * keyed by E.164 number (the number as the inventory shows it, or `{"state":"released"}` once it
- * left) and `errors` keyed by the number as given (`{reason, message}`). A job of 100,000 numbers
- * answers some 25 MB: its results are read and written a range of positions at a time, so no
- * piece takes long to make and memory holds one range (with the list of numbers, and the errors,
- * which a number given twice must count once). The list of numbers goes in as stored; each
- * success (a processed position without an error) is the number given there, normalised, written
- * from its inventory row (each added once, so no key repeats); an error given twice keeps its
- * first place and its last value, as an object's key does.
- */
-/**
  * The successes of a range of a job's positions as members of a JSON object (no comma before the
  * first). A function of its own, not the body of jobDetailPieces' loop: V8 optimised the generator
  * with all of this inlined in 28-36 ms of the event loop, during the first big detail it answered,
@@ -279,6 +268,17 @@ function successesText(core: Core, job: JobRow, given: (idx: number) => string, 
   return text;
 }
 
+/**
+ * A job with its per-number results, as JSON text in pieces (see StreamedData): `successes`
+ * keyed by E.164 number (the number as the inventory shows it, or `{"state":"released"}` once it
+ * left) and `errors` keyed by the number as given (`{reason, message}`). A job of 100,000 numbers
+ * answers some 25 MB: its results are read and written a range of positions at a time, so no
+ * piece takes long to make and memory holds one range (with the list of numbers, and the errors,
+ * which a number given twice must count once). The list of numbers goes in as stored; each
+ * success (a processed position without an error) is the number given there, normalised, written
+ * from its inventory row (each added once, so no key repeats); an error given twice keeps its
+ * first place and its last value, as an object's key does.
+ */
 export function* jobDetailPieces(core: Core, job: JobRow): Generator<string> {
   const stored = storedNumbers(core, job.seq);
   yield `{"id":${JSON.stringify(job.id)},"resource_id":${JSON.stringify(job.resource_id)},"numbers":`;
