@@ -15,10 +15,10 @@ export const CHECKPOINT_MAX_DEFER_MS = 3_000;
 
 /**
  * A log of no more frames than this (a login's token, a few documents: half a MiB of 8 KiB pages) waits longer
- * for a quiet moment than a larger one (up to SMALL_LOG_MAX_DEFER_MS): starting the thread for it
- * while the server is busy answering reads put the thread's 7-10 MB on top of the busy server's
- * peak RSS (`../shared/bench/api.mjs --part get`), for pages that cost nothing to leave in the
- * log a while longer. A process crash loses nothing so (the log is the file's), and with
+ * for a quiet moment than a larger one (up to SMALL_LOG_MAX_DEFER_MS), and is then copied on the
+ * server's own connection (see copySmallLogHere): starting the thread for it while the server is
+ * busy answering reads put the thread's 7-10 MB on top of the busy server's peak RSS
+ * (`../shared/bench/api.mjs --part get`), for pages that cost nothing to leave in the log a while longer. A process crash loses nothing so (the log is the file's), and with
  * `storage.synchronous` at `normal` a commit's survival of a power cut never waited on a
  * checkpoint anyway.
  */
@@ -192,8 +192,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
    * running, is copied on this connection: 0.6-1 ms for 17-19 frames here, fsync included, where
    * starting the thread for them put 10-13 MB on the server's RSS (from 88 to 101 MiB under
    * `../shared/bench/api.mjs --part get`, whose setup leaves 11 frames) and more CPU than the copy.
-   * What a commit adds meanwhile (none can: this is synchronous) or a reader holds back is left to
-   * the next tick.
+   * Frames a reader of another connection holds back are left to the next tick.
    */
   const copySmallLogHere = () => {
     try {
