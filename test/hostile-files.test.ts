@@ -9,7 +9,7 @@ import { startTel, startTelServe, startTelSink, until, type TelProcess } from '.
 
 /** Runs SQL on a database file as an older tel, or someone with the file (who may write its schema itself), could have. */
 function onFile(file: string, fn: (db: DatabaseSync) => void): void {
-  const db = new DatabaseSync(file, { defensive: false });
+  const db = new DatabaseSync(file, { defensive: false, timeout: 5000 });
   try {
     fn(db);
   } finally {
@@ -40,7 +40,7 @@ describe('tel restore of a backup whose schema tel did not make', () => {
   }
 
   const triggers = (file: string) => {
-    const f = new DatabaseSync(file, { readOnly: true });
+    const f = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
     try {
       return (f.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").all() as { name: string }[]).map((r) => r.name);
     } finally {
@@ -139,7 +139,7 @@ describe('names with terminal escapes in the outputs people read', () => {
     try {
       await sink.until(() => sink.stdout.includes('/crm'), 'the delivery to reach the sink', 15_000);
       await until(() => {
-        const f = new DatabaseSync(db, { readOnly: true });
+        const f = new DatabaseSync(db, { readOnly: true, timeout: 5000 });
         try {
           return (f.prepare('SELECT COUNT(*) AS n FROM delivery_attempts').get() as { n: number }).n > 0;
         } finally {

@@ -58,7 +58,7 @@ describe('timers longer than Node can wait, from values stored before they were 
       hooks[name] = JSON.parse(made.stdout).id;
     }
     // what an older tel let a tenant store: a pace of one try in 115 days, retries 35 days apart
-    const file = new DatabaseSync(db);
+    const file = new DatabaseSync(db, { timeout: 5000 });
     const doc = JSON.parse((file.prepare('SELECT doc FROM webhooks WHERE id = ?').get(hooks.paced) as { doc: string }).doc);
     file.prepare('UPDATE webhooks SET doc = ? WHERE id = ?').run(JSON.stringify({ ...doc, rate_limit_per_s: 1e-7 }), hooks.paced);
     file
@@ -68,7 +68,7 @@ describe('timers longer than Node can wait, from values stored before they were 
     for (let i = 0; i < 2; i++) expect((await spawnTel(['simulate', 'call', '--db', db, '--account', account])).code).toBe(0);
     // the dead hook's deliveries wait for a retry 35 days away, as the first try would have scheduled it;
     // the paced hook's were queued with its pace as it was stored (this tel queues them at the bound)
-    const later = new DatabaseSync(db);
+    const later = new DatabaseSync(db, { timeout: 5000 });
     later.prepare('UPDATE outbox SET due_at = ?, tries = 1 WHERE source_id = ?').run(Date.now() + 35 * DAY_MS, hooks.retrying);
     later.prepare('UPDATE outbox SET rate_per_s = 1e-7 WHERE source_id = ?').run(hooks.paced);
     const paced = later.prepare("SELECT COUNT(*) AS n FROM outbox WHERE source_id = ? AND status = 'pending' AND rate_per_s < 0.001").get(hooks.paced) as { n: number };
@@ -110,7 +110,7 @@ describe('timers longer than Node can wait, from values stored before they were 
     for (const id of Object.values(hooks)) {
       expect((await httpRequest(serve!.url, 'DELETE', `/v2/accounts/${account}/webhooks/${id}`, { token })).status).toBe(200);
     }
-    const file = new DatabaseSync(db, { readOnly: true });
+    const file = new DatabaseSync(db, { readOnly: true, timeout: 5000 });
     const waiting = file.prepare("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number };
     const cancelled = file.prepare("SELECT COUNT(*) AS n FROM outbox WHERE status = 'cancelled'").get() as { n: number };
     file.close();
@@ -124,7 +124,7 @@ describe('timers longer than Node can wait, from values stored before they were 
 describe("a deleted hook's waiting deliveries, at the sizes labs reach", () => {
   /** Makes `n` deliveries of a hook wait (retries due in an hour), as a dead endpoint leaves them. */
   function backlog(file: string, hookId: string, n: number): void {
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(file, { timeout: 5000 });
     try {
       const seed = db.prepare('SELECT * FROM outbox WHERE source_id = ? LIMIT 1').get(hookId) as Record<string, unknown>;
       const columns = Object.keys(seed).filter((c) => c !== 'id' && c !== 'event_id');
@@ -138,7 +138,7 @@ describe("a deleted hook's waiting deliveries, at the sizes labs reach", () => {
     }
   }
   const waiting = (file: string, hookId: string) => {
-    const db = new DatabaseSync(file, { readOnly: true });
+    const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
     try {
       return (db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE source_id = ? AND status = 'pending'").get(hookId) as { n: number }).n;
     } finally {
@@ -158,7 +158,7 @@ describe("a deleted hook's waiting deliveries, at the sizes labs reach", () => {
       await srv.request('PUT', `/v2/accounts/${account}/simulations`, { token: srv.adminToken, data: { kind: 'call', answer: false } });
       for (const id of hooks) {
         await until(() => {
-          const db = new DatabaseSync(srv.dbFile, { readOnly: true });
+          const db = new DatabaseSync(srv.dbFile, { readOnly: true, timeout: 5000 });
           try {
             return db.prepare('SELECT 1 FROM outbox WHERE source_id = ?').get(id);
           } finally {

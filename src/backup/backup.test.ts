@@ -22,7 +22,7 @@ function temp(): string {
 }
 
 function rows(file: string, sql: string): unknown[] {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
   try {
     return db.prepare(sql).all();
   } finally {
@@ -107,7 +107,7 @@ describe('tel backup, restore and reset', () => {
     expect(rows(copy, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
 
     const notTel = join(dir, 'plain.db');
-    new DatabaseSync(notTel).exec('CREATE TABLE t (x)');
+    new DatabaseSync(notTel, { timeout: 5000 }).exec('CREATE TABLE t (x)');
     const wrong = await runTel(['restore', notTel, '--db', copy]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('it is an SQLite database, but not a tel one');

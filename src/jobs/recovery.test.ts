@@ -88,7 +88,7 @@ describe('job recovery with a real server process', () => {
       job_poll_interval_ms: 100,
     });
     closeCore(core);
-    reader = new DatabaseSync(db, { readOnly: true });
+    reader = new DatabaseSync(db, { readOnly: true, timeout: 5000 });
   });
   afterAll(async () => {
     for (const s of running) {
@@ -166,7 +166,7 @@ describe('job recovery with a real server process', () => {
   }
 
   it('SIGTERM in the middle of a job releases it: the next server resumes at once, without waiting for the threshold', async () => {
-    const w = new DatabaseSync(db);
+    const w = new DatabaseSync(db, { timeout: 5000 });
     w.prepare("UPDATE system_configs SET doc = json_set(doc, '$.default.job_recovery_threshold_s', 3600) WHERE category = 'api.resources'").run();
     w.close();
     const numbers = Array.from({ length: 12_000 }, (_, i) => `+1718${String(3_000_000 + i)}`);

@@ -27,7 +27,7 @@ const file = (name: string, text: string) => {
 
 /** Every row of every table but the bookkeeping ones, as text: what "nothing was written" compares. */
 function snapshot(path: string): string {
-  const conn = new DatabaseSync(path, { readOnly: true });
+  const conn = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
   try {
     const tables = (conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
     return JSON.stringify(tables.map((t) => [t, conn.prepare(`SELECT * FROM "${t}"`).all().map((r) => JSON.stringify(r)).sort()]));
@@ -94,7 +94,7 @@ describe('tel apply and tel export: labs as code', () => {
 
     // the references resolved to the new database's ids
     const alice = JSON.parse((await runTel(['accounts', 'list', '--db', db('c'), '--json'])).stdout).find((a: { name: string }) => a.name === 'Customer A');
-    const conn = new DatabaseSync(db('c'), { readOnly: true });
+    const conn = new DatabaseSync(db('c'), { readOnly: true, timeout: 5000 });
     const device = conn.prepare("SELECT doc FROM docs WHERE kind = 'device'").get() as { doc: string };
     const user = conn.prepare("SELECT id FROM docs WHERE kind = 'user' AND json_extract(doc, '$.username') = 'alice'").get() as { id: string };
     const account = conn.prepare('SELECT doc FROM accounts WHERE id = ?').get(alice.id) as { doc: string };
@@ -317,7 +317,7 @@ account:
     const master = JSON.parse((await runTel(['accounts', 'list', '--db', db('a'), '--json'])).stdout).find((a: { name: string }) => a.name === 'Lab');
     // tel (as Kazoo) refuses an account name another account has; a database written before it did may hold two
     expect((await runTel(['accounts', 'create', 'Customer B', '--parent', master.id, '--db', db('a')])).code).toBe(0);
-    const older = new DatabaseSync(db('a'));
+    const older = new DatabaseSync(db('a'), { timeout: 5000 });
     older.prepare("UPDATE accounts SET name = 'Customer A', name_norm = 'customera' WHERE name = 'Customer B'").run();
     older.close();
     const ambiguous = await apply(db('a'), EXAMPLE);

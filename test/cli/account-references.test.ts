@@ -60,7 +60,7 @@ describe('every account option takes an id, a name or a realm', () => {
   it('a name that may mean several accounts is refused, listing them (exit 2)', async () => {
     // tel refuses a name another account has; a database written before it did may hold two
     const other = JSON.parse((await tel('accounts', 'create', 'Customer B', '--parent', master, '--realm', 'b.lab.example', '--json')).stdout).id;
-    const older = new DatabaseSync(db);
+    const older = new DatabaseSync(db, { timeout: 5000 });
     older.prepare("UPDATE accounts SET name = 'Customer-Alpha', name_norm = 'customeralpha' WHERE id = ?").run(other);
     older.close();
     const r = await tel('webhooks', 'list', '--account', 'customer alpha');

@@ -73,7 +73,7 @@ describe('tel errors: exit codes and one clear sentence', () => {
       expectOneSentence(r.stderr);
       expect(r.stderr).toMatch(/nope/);
     }
-    const file = new DatabaseSync(db);
+    const file = new DatabaseSync(db, { timeout: 5000 });
     expect(file.prepare('SELECT count(*) AS n FROM webhooks').get()).toEqual({ n: 0 });
     file.close();
   });

@@ -79,7 +79,7 @@ describe('the database file and the files beside it are owner-only', () => {
     chmodSync(db, 0o644);
     // Another reader keeps the write-ahead files in place after the CLI exits; they start out as
     // loose as the file it opened.
-    const reader = new DatabaseSync(db);
+    const reader = new DatabaseSync(db, { timeout: 5000 });
     reader.prepare('SELECT count(*) FROM accounts').get();
     try {
       expect(existsSync(`${db}-wal`)).toBe(true);

@@ -35,14 +35,14 @@ describe('files tel refuses are left as they were', () => {
     expect(r.stdout.trim()).toMatch(new RegExp(`^\\d+\\.\\d+\\.\\d+ \\(database schema ${SCHEMA}\\)$`));
     // and a database it made says so too
     const file = await telDb('versioned.db');
-    const db = new DatabaseSync(file, { readOnly: true });
+    const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
     expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA });
     db.close();
   });
 
   it('a database from a newer tel (a higher schema, an unknown migration) is refused by the CLI and by serve, byte for byte unchanged', async () => {
     const file = await telDb('newer.db');
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(file, { timeout: 5000 });
     db.exec(`INSERT INTO schema_migrations (id, applied_at) VALUES ('9900-from-the-future', 1); PRAGMA user_version = ${SCHEMA + 1}`);
     db.close();
     const before = snapshot(file);
@@ -61,7 +61,7 @@ describe('files tel refuses are left as they were', () => {
   it('a newer database with its write-ahead log in use beside it is refused too, neither file changed', async () => {
     const file = await telDb('newer-live.db');
     // a newer tel serving it: the log holds commits the file does not have yet
-    const newer = new DatabaseSync(file);
+    const newer = new DatabaseSync(file, { timeout: 5000 });
     try {
       newer.exec('PRAGMA wal_autocheckpoint = 0');
       // as many migrations as this tel knows, one of them not one it knows (another line of tel)
@@ -84,7 +84,7 @@ describe('files tel refuses are left as they were', () => {
     const truncated = join(tmp.dir, 'truncated.db');
     writeFileSync(truncated, readFileSync(await telDb('whole.db')).subarray(0, 3000));
     const foreign = join(tmp.dir, 'foreign.db');
-    const other = new DatabaseSync(foreign);
+    const other = new DatabaseSync(foreign, { timeout: 5000 });
     other.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (1)');
     other.close();
     const link = join(tmp.dir, 'link-to-garbage.db');

@@ -16,7 +16,8 @@ export interface AccountChoice {
  * database) throws for the caller to ignore.
  */
 export function accountChoices(file: string, prefix: string, limit = 500): AccountChoice[] {
-  const db = new DatabaseSync(file, { readOnly: true });
+  // a server's checkpoint can hold the file for a moment: wait for it rather than offer nothing
+  const db = new DatabaseSync(file, { readOnly: true, timeout: 1000 });
   try {
     const like = `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
     const rows = db

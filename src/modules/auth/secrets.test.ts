@@ -9,7 +9,7 @@ const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
 /** Reads the database file as another local process (a thief with a copy) would. */
 function readFile<T>(file: string, sql: string, ...args: (string | number)[]): T[] {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
   try {
     return db.prepare(sql).all(...args) as T[];
   } finally {

@@ -237,7 +237,7 @@ describe('tel restrictions', () => {
     it('an expired token is refused with exit 1, as the server answers 401', async () => {
       const token = await srv.apiLogin(a.apiKey);
       const { DatabaseSync } = await import('node:sqlite');
-      const other = new DatabaseSync(srv.dbFile);
+      const other = new DatabaseSync(srv.dbFile, { timeout: 5000 });
       const { tokenKey } = await import('../auth/service.js');
       other.prepare('UPDATE tokens SET modified = ? WHERE id = ?').run(Date.now() - 2 * 3600_000, tokenKey(token));
       other.close();
