@@ -83,19 +83,21 @@ describe('who moves accounts; how deep a tree goes', () => {
   });
 });
 
-/** The slowest of another tenant's requests (GET of its own account, one after another) until `work` ends, and how many were answered. */
-async function othersWorst(url: string, tenant: { id: string; token: string }, work: Promise<unknown>): Promise<{ worst: number; answered: number }> {
+/**
+ * How long another tenant's requests (GET of its own account, one after another) took until `work`
+ * ended: the slowest, the 95th percentile, and how many were answered.
+ */
+async function othersWorst(url: string, tenant: { id: string; token: string }, work: Promise<unknown>): Promise<{ worst: number; p95: number; answered: number }> {
   let done = false;
   void work.finally(() => (done = true));
-  let worst = 0;
-  let answered = 0;
+  const took: number[] = [];
   while (!done) {
     const started = performance.now();
     expect((await httpRequest(url, 'GET', `/v2/accounts/${tenant.id}`, { token: tenant.token })).status).toBe(200);
-    worst = Math.max(worst, performance.now() - started);
-    answered++;
+    took.push(performance.now() - started);
   }
-  return { worst, answered };
+  took.sort((a, b) => a - b);
+  return { worst: took.at(-1) ?? 0, p95: took[Math.floor(took.length * 0.95)] ?? 0, answered: took.length };
 }
 
 describe('a 5,000-account move on a real server', () => {
@@ -138,7 +140,10 @@ describe('a 5,000-account move on a real server', () => {
     const after = await quietFor(Math.min(performance.now() - started, 10_000));
     expect(moved.status, moved.text).toBe(200);
     expect(during.answered).toBeGreaterThan(5);
-    expect(during.worst).toBeLessThan(50 + Math.max(before.worst, after.worst));
+    // the client's view, by its 95th percentile: one request's worst, on a machine busy with other
+    // test files, came to 114 ms against a quiet 63 ms in a whole-suite run; a move's slice
+    // that held the loop is the server's own view's to catch, just below
+    expect(during.p95).toBeLessThan(50 + Math.max(before.worst, after.worst));
     // the server's own view: no slice of the move held its loop for 50 ms of CPU (quiet: 12-27 ms
     // at 10,000 accounts, scripts/bench/account-move.mjs), whatever else the machine runs
     expect(held).toBeLessThan(50);
