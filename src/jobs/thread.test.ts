@@ -204,6 +204,7 @@ describe("the job thread's side, served over a channel in this process", () => {
     expect(row(job.id)).toMatchObject({ status: 'running', runner: null });
     expect(row(job.id).processed).toBeLessThan(100);
     // a new pass is not stopped by the last one's stop
+    core.config.set('api.resources', { job_batch_size: 50 });
     port.postMessage({ type: 'drain', staleBefore: Date.now() - 60_000 });
     expect(await next('drained')).toEqual({ type: 'drained', held: undefined, fault: undefined });
     expect(row(job.id)).toMatchObject({ status: 'complete', successes: 100 });
