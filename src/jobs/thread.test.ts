@@ -1,7 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/helpers/server.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { closeCore, openCore, type Core } from '../core.js';
+import { createAccount } from '../modules/accounts/service.js';
+import { createResource } from '../modules/resources/service.js';
+import { startTestServer, tempDir, type TestServer } from '../../test/helpers/server.js';
 import { jobThreadOf } from './executor.js';
-import { findJobById } from './store.js';
+import { createJob, findJobById } from './store.js';
+import { JobThread, serveJobThread } from './thread.js';
 
 describe('number jobs run on a thread of their own', () => {
   let srv: TestServer;
@@ -79,5 +86,127 @@ describe('number jobs run on a thread of their own', () => {
     const again = JSON.parse((await thread.createJob({ accountId: srv.master.account_id, body: shared }))!);
     expect(findJobById(srv.core, again.id)).toMatchObject({ total: 5000 });
     expect(shared.toString()).toBe(text);
+  });
+});
+
+describe('a job thread that fails', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let core: Core;
+  let accountId: string;
+  let resourceId: string;
+  let stderr: string[];
+  beforeEach(() => {
+    tmp = tempDir('tel-job-thread-');
+    core = openCore(join(tmp.dir, 'tel.db'));
+    accountId = createAccount(core, { name: 'Lab' }, { superduper: true }).id;
+    resourceId = createResource(core, { accountId }, { name: 'Carrier', gateways: [] }).id;
+    stderr = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    closeCore(core);
+    tmp.cleanup();
+  });
+
+  it('one that cannot open the file is out of use: jobs are created and run by the server, which says so once', async () => {
+    // the thread opens the file by its name: gone with its folder, it cannot
+    rmSync(tmp.dir, { recursive: true, force: true });
+    const thread = new JobThread(core);
+    expect(await thread.createJob({ accountId, body: Buffer.from('{}') })).toBeUndefined();
+    expect(thread.usable).toBe(false);
+    await expect(thread.drain()).rejects.toThrow();
+    // the thread's own first line of why, not merely that it ended
+    expect(stderr).toEqual(['tel: job thread failed (Error: unable to open database file); running jobs on the main thread\n']);
+  });
+
+  it('one that ends in the middle of a job releases that job, for the server to resume at once, and its pass fails', async () => {
+    core.config.set('api.resources', { job_batch_size: 1, job_batch_pause_ms: 20 });
+    const numbers = Array.from({ length: 200 }, (_, i) => `+1720555${String(i).padStart(4, '0')}`);
+    const job = createJob(core, { accountId, resourceId, numbers });
+    const thread = new JobThread(core);
+    const pass = thread.drain();
+    pass.catch(() => {});
+    const row = () => findJobById(core, job.id)!;
+    for (let i = 0; i < 500 && row().processed === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(row()).toMatchObject({ status: 'running', runner: expect.any(String) });
+    await (thread as unknown as { worker: Worker }).worker.terminate();
+    await expect(pass).rejects.toThrow('the job thread ended');
+    expect(thread.usable).toBe(false);
+    const released = row();
+    expect(released).toMatchObject({ status: 'running', runner: null });
+    expect(released.processed).toBeLessThan(200);
+    expect(stderr).toEqual(['tel: job thread failed (the job thread ended); running jobs on the main thread\n']);
+  });
+});
+
+describe("the job thread's side, served over a channel in this process", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let core: Core;
+  let accountId: string;
+  let resourceId: string;
+  let port: MessagePort;
+  let heard: { type: string; [k: string]: unknown }[];
+  beforeEach(async () => {
+    tmp = tempDir('tel-job-thread-side-');
+    core = openCore(join(tmp.dir, 'tel.db'));
+    accountId = createAccount(core, { name: 'Lab' }, { superduper: true }).id;
+    resourceId = createResource(core, { accountId }, { name: 'Carrier', gateways: [] }).id;
+    const channel = new MessageChannel();
+    port = channel.port2;
+    heard = [];
+    port.on('message', (m) => heard.push(m));
+    await serveJobThread(core.file, channel.port1);
+  });
+  afterEach(async () => {
+    port.close();
+    closeCore(core);
+    tmp.cleanup();
+  });
+  async function next(type: string, ms = 5000): Promise<{ type: string; [k: string]: unknown }> {
+    for (const start = Date.now(); Date.now() - start < ms; await new Promise((r) => setTimeout(r, 5))) {
+      const i = heard.findIndex((m) => m.type === type);
+      if (i >= 0) return heard.splice(i, 1)[0];
+    }
+    throw new Error(`no ${type} message`);
+  }
+  const row = (id: string) => findJobById(core, id)!;
+
+  it('says it is ready, creates a job from a body, runs the pass it is asked for, telling each claim, and closes', async () => {
+    expect(await next('ready')).toEqual({ type: 'ready' });
+    const body = Buffer.from(JSON.stringify({ data: { numbers: ['+17205550100', '+17205550101'], resource_id: resourceId } }));
+    port.postMessage({ type: 'create', id: 7, job: { accountId, body } });
+    const created = await next('created');
+    expect(created).toMatchObject({ type: 'created', id: 7 });
+    const job = JSON.parse(created.json as string);
+    expect(row(job.id)).toMatchObject({ status: 'pending', total: 2 });
+    port.postMessage({ type: 'drain' });
+    expect(await next('drained')).toEqual({ type: 'drained', held: undefined, fault: undefined });
+    expect(await next('claimed')).toEqual({ type: 'claimed', seq: row(job.id).seq, runner: expect.any(String) });
+    expect(row(job.id)).toMatchObject({ status: 'complete', successes: 2 });
+    const closed = new Promise((r) => port.once('close', r));
+    port.postMessage({ type: 'close' });
+    await closed;
+  });
+
+  it("answers a refused body with the refusal's answer, and stops a pass when asked, releasing its job", async () => {
+    await next('ready');
+    port.postMessage({ type: 'create', id: 1, job: { accountId, body: Buffer.from(JSON.stringify({ data: { numbers: [''], resource_id: resourceId } })) } });
+    const refused = await next('created');
+    expect(refused).toMatchObject({ id: 1, error: { api: { status: 400, kazooMessage: 'validation error' } } });
+    expect((refused.error as { message: string }).message).toMatch(/validation error/);
+    core.config.set('api.resources', { job_batch_size: 1, job_batch_pause_ms: 20 });
+    const job = createJob(core, { accountId, resourceId, numbers: Array.from({ length: 100 }, (_, i) => `+1720555${String(1000 + i)}`) });
+    port.postMessage({ type: 'drain' });
+    await next('claimed');
+    port.postMessage({ type: 'stop' });
+    expect(await next('drained')).toEqual({ type: 'drained', held: undefined, fault: undefined });
+    expect(row(job.id)).toMatchObject({ status: 'running', runner: null });
+    expect(row(job.id).processed).toBeLessThan(100);
+    // a new pass is not stopped by the last one's stop
+    core.config.set('api.resources', { job_batch_size: 50 });
+    port.postMessage({ type: 'drain', staleBefore: Date.now() - 60_000 });
+    expect(await next('drained')).toEqual({ type: 'drained', held: undefined, fault: undefined });
+    expect(row(job.id)).toMatchObject({ status: 'complete', successes: 100 });
   });
 });

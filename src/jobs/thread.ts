@@ -181,6 +181,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
 export async function runJobThread(file: string): Promise<void> {
   const { parentPort } = require('node:worker_threads') as { parentPort: MessagePort };
   lowerThreadPriority(THREAD_NICE);
+  return serveJobThread(file, parentPort);
+}
+
+/** The thread's side over `parentPort` (the thread's; a channel's in tests): what the server's JobThread talks to. */
+export async function serveJobThread(file: string, parentPort: MessagePort): Promise<void> {
   const [{ openCore, closeCore }, { drainJobs }, { jobFromBody, compileJobValidator }] = await Promise.all([
     import('../core.js'),
     import('./executor.js'),
