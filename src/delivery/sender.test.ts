@@ -235,6 +235,26 @@ describe('the sender of a server, started on its own', () => {
     await until('it to be delivered', () => findDelivery(core, id)!.status === 'delivered');
   });
 
+  it('rows cancelled just before their try free their room: with room for two, a third wanted row still goes after three cancelled ones', async () => {
+    for (let i = 0; i < 3; i++) refused.add(JSON.stringify({ path: '/refused', i }));
+    start({ maxInMemory: 2 });
+    const no = [0, 1, 2].map((i) => enqueue('/refused', { kind: 'picky', payload: { path: '/refused', i } }));
+    await until('the refused ones to be cancelled', () => no.every((id) => findDelivery(core, id)!.status === 'cancelled'), 2000);
+    const yes = enqueue('/wanted', { kind: 'picky' });
+    await until('the wanted one to be delivered', () => findDelivery(core, yes)!.status === 'delivered', 2000);
+    expect(arrived('/refused')).toHaveLength(0);
+  });
+
+  it('rows that fell due at the same instant go out in the order they were written', async () => {
+    core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
+    const due = Date.now() - 1000;
+    const ids = [0, 1, 2, 3].map((i) => enqueue('/same-due', { payload: { i } }));
+    for (const id of ids) core.db.prepare('UPDATE outbox SET due_at = ? WHERE id = ?').run(due, id);
+    start();
+    const got = await sink.waitFor(4, { filter: (r) => r.path === '/same-due' });
+    expect(got.map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3]);
+  });
+
   it("a kind whose check fails does not hold its rows back: they are sent, and the failure is reported", async () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
