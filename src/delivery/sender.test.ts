@@ -245,6 +245,20 @@ describe('the sender of a server, started on its own', () => {
     expect(arrived('/refused')).toHaveLength(0);
   });
 
+  it('a paced target keeps its pace across heartbeats: a row queued after the last one went waits out the interval', async () => {
+    // a heartbeat every 50 ms, the pace one try every 500 ms
+    start({ leaseMs: 150 });
+    enqueue('/warm-pace');
+    await sink.waitFor(1, { filter: (r) => r.path === '/warm-pace' });
+    enqueue('/pace-kept', { ratePerS: 2, payload: { i: 0 } });
+    await sink.waitFor(1, { filter: (r) => r.path === '/pace-kept' });
+    await sleep(150);
+    enqueue('/pace-kept', { ratePerS: 2, payload: { i: 1 } });
+    const [first, second] = await sink.waitFor(2, { filter: (r) => r.path === '/pace-kept' });
+    // the second starts a whole interval after the first (a little less asked: the first may arrive late)
+    expect(second.at - first.at).toBeGreaterThanOrEqual(400);
+  });
+
   it('rows that fell due at the same instant go out in the order they were written', async () => {
     core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
     const due = Date.now() - 1000;
