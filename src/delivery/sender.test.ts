@@ -31,6 +31,7 @@ describe('the sender of a server, started on its own', () => {
   let sink: Sink;
   let sender: Worker | undefined;
   let refused = new Set<string>();
+  let hiccups = 0;
 
   beforeAll(async () => {
     core = openCore(join(tmp.dir, 'sender.db'));
@@ -42,7 +43,13 @@ describe('the sender of a server, started on its own', () => {
         throw new Error('no answer from the kind');
       },
     };
-    (core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...core.deliveryKinds, picky, broken };
+    // and one whose report of a delivery failed for good fails while `hiccups` lasts
+    const flaky: DeliveryKind = {
+      exhausted: () => {
+        if (hiccups-- > 0) throw new Error('the report hiccuped');
+      },
+    };
+    (core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...core.deliveryKinds, picky, broken, flaky };
     sink = await startSink();
   });
   afterEach(async () => {
@@ -278,6 +285,24 @@ describe('the sender of a server, started on its own', () => {
       expect(write.mock.calls.map(([text]) => String(text))).toContain('tel: delivery check failed: no answer from the kind\n');
     } finally {
       write.mockRestore();
+    }
+  });
+
+  it('results whose recording failed are recorded again shortly: one attempt, the delivery failed for good, the failure reported', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      sink.respond(() => ({ status: 500 }));
+      // the group commit runs a unit that throws a second time, alone: both runs fail
+      hiccups = 2;
+      start();
+      const id = enqueue('/hiccup', { kind: 'flaky' });
+      await until('it to be recorded', () => findDelivery(core, id)!.status === 'failed', 3000);
+      expect(attempts(id).map((a) => [a.try, a.result, a.http_status])).toEqual([[1, 'failure', 500]]);
+      expect(arrived('/hiccup')).toHaveLength(1);
+      expect(write.mock.calls.map(([text]) => String(text))).toContain('tel: delivery recording failed, will retry: the report hiccuped\n');
+    } finally {
+      write.mockRestore();
+      hiccups = 0;
     }
   });
 
