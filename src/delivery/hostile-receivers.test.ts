@@ -31,6 +31,8 @@ describe('what hook configuration and receivers cannot do to the sender', () => 
   let sink: Sink;
   let endless: Server;
   let endlessUrl: string;
+  /** the endless server's connections still open */
+  const endlessSockets = new Set<unknown>();
 
   beforeAll(async () => {
     srv = await startTestServer();
@@ -44,6 +46,10 @@ describe('what hook configuration and receivers cannot do to the sender', () => 
       };
       res.on('drain', pump);
       pump();
+    });
+    endless.on('connection', (socket) => {
+      endlessSockets.add(socket);
+      socket.on('close', () => endlessSockets.delete(socket));
     });
     await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
     endlessUrl = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
@@ -75,12 +81,15 @@ describe('what hook configuration and receivers cannot do to the sender', () => 
     expect(sink.requests.some((r) => r.headers['x-injected'] !== undefined)).toBe(false);
   });
 
-  it('an answer that never ends is read to 64 KiB: the try succeeds at once on its status, 16 KiB kept', async () => {
+  it('an answer that never ends is read to 64 KiB: the try succeeds at once on its status, 16 KiB kept, the connection dropped', async () => {
     const id = enqueue(`${endlessUrl}/big`);
     const a = await attemptOf(srv, id, 5000);
     expect(a, JSON.stringify({ ...a, resp_body: a.resp_body?.length })).toMatchObject({ result: 'success' });
     expect(a.http_status).toBe(200);
     expect(a.resp_body!.length).toBe(16 * 1024);
     expect(a.latency_ms).toBeLessThan(2000);
+    // and the connection is dropped rather than read on
+    for (const end = Date.now() + 3000; endlessSockets.size > 0 && Date.now() < end; ) await sleep(20);
+    expect(endlessSockets.size).toBe(0);
   });
 });

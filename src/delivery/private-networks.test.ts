@@ -86,6 +86,9 @@ describe('which peers deny_private_networks refuses', () => {
     ['::ffff:10.0.0.1', true], ['::FFFF:127.0.0.1', true], ['64:ff9b::192.168.1.1', true],
     ['::ffff:a00:1', true], ['::ffff:7f00:1', true], ['64:ff9b::a9fe:a9fe', true],
     ['::ffff:8.8.8.8', false], ['::ffff:808:808', false], ['64:ff9b::808:808', false],
+    ['64:ff9b::192.168.10.1', true], ['64:ff9b::10.0.0.10', true],
+    // a public IPv6 address whose last groups only look like a mapped one is judged as itself
+    ['2606:4700::ffff:10.0.0.1', false], ['2606:4700::ffff:a00:1', false], ['::ffff:a00:1:2', false],
   ] as const)('%s: %s', (address, refused) => {
     expect(isNonPublicAddress(address)).toBe(refused);
   });

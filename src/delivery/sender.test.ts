@@ -31,6 +31,7 @@ describe('the sender of a server, started on its own', () => {
   let sink: Sink;
   let sender: Worker | undefined;
   let refused = new Set<string>();
+  let hiccups = 0;
 
   beforeAll(async () => {
     core = openCore(join(tmp.dir, 'sender.db'));
@@ -42,7 +43,13 @@ describe('the sender of a server, started on its own', () => {
         throw new Error('no answer from the kind');
       },
     };
-    (core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...core.deliveryKinds, picky, broken };
+    // and one whose report of a delivery failed for good fails while `hiccups` lasts
+    const flaky: DeliveryKind = {
+      exhausted: () => {
+        if (hiccups-- > 0) throw new Error('the report hiccuped');
+      },
+    };
+    (core as { deliveryKinds: Record<string, DeliveryKind> }).deliveryKinds = { ...core.deliveryKinds, picky, broken, flaky };
     sink = await startSink();
   });
   afterEach(async () => {
@@ -235,6 +242,40 @@ describe('the sender of a server, started on its own', () => {
     await until('it to be delivered', () => findDelivery(core, id)!.status === 'delivered');
   });
 
+  it('rows cancelled just before their try free their room: with room for two, a third wanted row still goes after three cancelled ones', async () => {
+    for (let i = 0; i < 3; i++) refused.add(JSON.stringify({ path: '/refused', i }));
+    start({ maxInMemory: 2 });
+    const no = [0, 1, 2].map((i) => enqueue('/refused', { kind: 'picky', payload: { path: '/refused', i } }));
+    await until('the refused ones to be cancelled', () => no.every((id) => findDelivery(core, id)!.status === 'cancelled'), 2000);
+    const yes = enqueue('/wanted', { kind: 'picky' });
+    await until('the wanted one to be delivered', () => findDelivery(core, yes)!.status === 'delivered', 2000);
+    expect(arrived('/refused')).toHaveLength(0);
+  });
+
+  it('a paced target keeps its pace across heartbeats: a row queued after the last one went waits out the interval', async () => {
+    // a heartbeat every 50 ms, the pace one try every 500 ms
+    start({ leaseMs: 150 });
+    enqueue('/warm-pace');
+    await sink.waitFor(1, { filter: (r) => r.path === '/warm-pace' });
+    enqueue('/pace-kept', { ratePerS: 2, payload: { i: 0 } });
+    await sink.waitFor(1, { filter: (r) => r.path === '/pace-kept' });
+    await sleep(150);
+    enqueue('/pace-kept', { ratePerS: 2, payload: { i: 1 } });
+    const [first, second] = await sink.waitFor(2, { filter: (r) => r.path === '/pace-kept' });
+    // the second starts a whole interval after the first (a little less asked: the first may arrive late)
+    expect(second.at - first.at).toBeGreaterThanOrEqual(400);
+  });
+
+  it('rows that fell due at the same instant go out in the order they were written', async () => {
+    core.config.set('webhooks', { default: { per_target_concurrency: 1 } });
+    const due = Date.now() - 1000;
+    const ids = [0, 1, 2, 3].map((i) => enqueue('/same-due', { payload: { i } }));
+    for (const id of ids) core.db.prepare('UPDATE outbox SET due_at = ? WHERE id = ?').run(due, id);
+    start();
+    const got = await sink.waitFor(4, { filter: (r) => r.path === '/same-due' });
+    expect(got.map((r) => JSON.parse(r.body).i)).toEqual([0, 1, 2, 3]);
+  });
+
   it("a kind whose check fails does not hold its rows back: they are sent, and the failure is reported", async () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
@@ -244,6 +285,24 @@ describe('the sender of a server, started on its own', () => {
       expect(write.mock.calls.map(([text]) => String(text))).toContain('tel: delivery check failed: no answer from the kind\n');
     } finally {
       write.mockRestore();
+    }
+  });
+
+  it('results whose recording failed are recorded again shortly: one attempt, the delivery failed for good, the failure reported', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      sink.respond(() => ({ status: 500 }));
+      // the group commit runs a unit that throws a second time, alone: both runs fail
+      hiccups = 2;
+      start();
+      const id = enqueue('/hiccup', { kind: 'flaky' });
+      await until('it to be recorded', () => findDelivery(core, id)!.status === 'failed', 3000);
+      expect(attempts(id).map((a) => [a.try, a.result, a.http_status])).toEqual([[1, 'failure', 500]]);
+      expect(arrived('/hiccup')).toHaveLength(1);
+      expect(write.mock.calls.map(([text]) => String(text))).toContain('tel: delivery recording failed, will retry: the report hiccuped\n');
+    } finally {
+      write.mockRestore();
+      hiccups = 0;
     }
   });
 

@@ -25,6 +25,9 @@ describe('the retry schedule', () => {
     expect(retryAfterMs('Thu, 01 Jan 2026 00:00:04 GMT', s, now)).toBe(4000);
     expect(retryAfterMs('Wed, 31 Dec 2025 23:59:00 GMT', s, now)).toBe(0);
     expect(retryAfterMs('soon', s, now)).toBeUndefined();
+    // a number of seconds is the whole value: one in words is no delay, a date ending in its year is a date
+    expect(retryAfterMs('5 minutes', s, now)).toBeUndefined();
+    expect(retryAfterMs('21 Oct 2015', s, now)).toBe(0);
     expect(retryAfterMs('', s, now)).toBeUndefined();
     expect(retryAfterMs(undefined, s, now)).toBeUndefined();
   });

@@ -42,6 +42,8 @@ describe('Standard Webhooks secrets and signatures', () => {
     expect(verifySignature([secret], { ...given, signature: `v2,abc ${given.signature}` }, 'body', now)).toEqual({ ok: true, secretIndex: 0 });
     expect(verifySignature([secret], { ...given, signature: 'v1,AAAA' }, 'body', now)).toEqual({ ok: false, reason: 'no signature matches the secret' });
     expect(verifySignature([secret], { ...given, id: 'msg_3' }, 'body', now)).toMatchObject({ ok: false });
+    expect(verifySignature([secret], { ...given, signature: `v1,AAAA ${given.signature}` }, 'body', now)).toEqual({ ok: true, secretIndex: 0 });
+    expect(verifySignature([secret], { ...given, signature: 'v2,abc v1a,xyz' }, 'body', now)).toEqual({ ok: false, reason: 'no v1 signature in webhook-signature' });
     const other = `whsec_${Buffer.alloc(40, 1).toString('base64')}`;
     expect(verifySignature([other, secret], given, 'body', now)).toEqual({ ok: true, secretIndex: 1 });
     expect(verifySignature([other, other], given, 'body', now)).toEqual({ ok: false, reason: 'no signature matches the 2 secrets' });

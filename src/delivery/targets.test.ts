@@ -122,12 +122,13 @@ describe("a target's window, pace and breaker", () => {
     targets.hold(t, rowAt(10));
     expect(targets.paceWait(t, 1000)).toBe(0);
     const starts: number[] = [];
-    for (const now of [1000, 1100, 1250, 1500]) {
+    for (const now of [1000, 1100, 1250, 1500, 1700]) {
       targets.paced(t, rowAt(10), now);
       starts.push(t.nextStartAt);
     }
-    expect(starts).toEqual([1100, 1200, 1300, 1600]);
-    expect([targets.paceWait(t, 1550), targets.paceWait(t, 1600), targets.paceWait(t, 1700)]).toEqual([50, 0, 0]);
+    // behind by a whole interval (1700 for the slot at 1600) is idle: afresh, not a burst of two
+    expect(starts).toEqual([1100, 1200, 1300, 1600, 1800]);
+    expect([targets.paceWait(t, 1750), targets.paceWait(t, 1800), targets.paceWait(t, 1900)]).toEqual([50, 0, 0]);
     // a rate below the slowest pace is read as the slowest: one try every 100 s
     targets.paced(t, rowAt(0.0001), 10_000_000);
     expect(t.nextStartAt).toBe(10_100_000);

@@ -60,6 +60,14 @@ describe('GET /metrics', () => {
     }
     expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(10e6);
     expect(m.get('tel_storage_fault{fault="full"}')).toBe(0);
+    expect(m.get('tel_delivery_breakers_open')).toBe(0);
+    // a breaker a sender recorded open is counted
+    srv.core.db.prepare("INSERT INTO delivery_breakers (target, state, failures, changed) VALUES ('http://192.0.2.1/x h1', 'open', 5, ?)").run(Date.now());
+    try {
+      expect((await metrics()).get('tel_delivery_breakers_open')).toBe(1);
+    } finally {
+      srv.core.db.prepare("DELETE FROM delivery_breakers WHERE target = 'http://192.0.2.1/x h1'").run();
+    }
     expect((await fetch(`${srv.url}/metrics`, { method: 'POST' })).status).toBe(405);
   });
 
