@@ -74,14 +74,14 @@ describe('progress on a terminal: one bar redrawn in place', () => {
     r.update(job('running', 100)); // too soon
     now += 50;
     r.update(job('running', 200)); // a frame later: drawn
-    now += 500;
-    r.update(job('running', 200)); // nothing new
     now += 10;
     r.update(job('complete', 1000), true); // too soon, but the last
+    now += 500;
+    r.update(job('complete', 1000), true); // nothing new
     expect(out.map((l) => l.replace(/\x1b\[1A\x1b\[2K/, '^ ').replace(/\[[#.]+\]/, '[]'))).toEqual([
       '[]   0%  0/1,000  added 0  errors 0  running',
       '^ []  20%  200/1,000  added 200  errors 0  running  2,000/s',
-      '^ [] 100%  1,000/1,000  added 1,000  errors 0  complete  1,639/s',
+      '^ [] 100%  1,000/1,000  added 1,000  errors 0  complete  9,091/s',
     ]);
   });
 

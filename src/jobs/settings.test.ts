@@ -23,6 +23,7 @@ describe('the job settings of api.resources', () => {
       batchPauseMs: 5,
       pollIntervalMs: 50,
     });
+    expect(jobSettings(coreWith({ job_recover_threshold_s: 4, job_recover_timeout_s: 5 }))).toMatchObject({ recoverThresholdMs: 4000, recoverIntervalMs: 5000 });
   });
 
   it('zero turns off the pause between batches; for any other setting it reads as the default', () => {
