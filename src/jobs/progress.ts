@@ -31,10 +31,14 @@ export const REPLACE_LINE = '\x1b[1A\x1b[2K';
  */
 export class ProgressReporter {
   private drawn = false;
+  // Stryker disable next-line StringLiteral: note() reads it only once a bar is drawn, and drawing one sets it
   private lastBar = '';
   private lastFrame = 0;
+  // Stryker disable next-line UnaryOperator: lastStatus '' matches no status, so the first line is printed whatever this holds
   private lastTenth = -1;
+  // Stryker disable next-line StringLiteral: lastTenth -1 matches no tenth, so the first line is printed whatever this holds
   private lastStatus = '';
+  // Stryker disable next-line StringLiteral: a key is `processed:status`, which no starting text without a colon matches
   private lastKey = '';
   private first?: { at: number; processed: number };
 

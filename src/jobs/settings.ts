@@ -59,6 +59,7 @@ export function jobSettings(core: Core): JobSettings {
     recoverIntervalMs:
       positive(core, ['job_recover_timeout_s', 'job_recovery_timeout_s'], d.recoverTimeoutSeconds, false, MAX_JOB_DELAY_SECONDS) * 1000,
     batchSize: Math.max(1, Math.floor(positive(core, ['job_batch_size'], d.batchSize))),
+    // Stryker disable next-line BooleanLiteral: the default pause is 0 too, so a zero read as the default is the same pause
     batchPauseMs: positive(core, ['job_batch_pause_ms'], d.batchPauseMs, true, JOB_DELAY_KEYS.job_batch_pause_ms),
     pollIntervalMs: positive(core, ['job_poll_interval_ms'], d.pollIntervalMs, false, JOB_DELAY_KEYS.job_poll_interval_ms),
   };
