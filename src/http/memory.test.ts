@@ -26,15 +26,16 @@ describe('a serving process hands its memory back', () => {
   let stop: (() => void) | undefined;
   afterEach(() => stop?.());
 
+  // what the server asks of V8, counted: V8 makes collections of its own, which a test process busy beside others may make at any time
   it('without growth nor large bodies, an idle server does not collect', async () => {
     stop = tidyMemory();
-    expect(await fullCollectionsWithin(800)).toBe(0);
+    expect(await collectionsAskedWithin(800)).toBe(0);
   });
 
   it("a collection asked of a server that has stopped is not made by the next one (a start-up's work may end after its stop)", async () => {
     collectWhenQuiet();
     stop = tidyMemory();
-    expect(await fullCollectionsWithin(800)).toBe(0);
+    expect(await collectionsAskedWithin(800)).toBe(0);
   });
 
   it("asked, it waits for a look at which no request came (an idle loop still answering a job's GETs is not quiet)", async () => {
