@@ -18,7 +18,8 @@ export const CHECKPOINT_MAX_DEFER_MS = 3_000;
  * for a quiet moment than a larger one (up to SMALL_LOG_MAX_DEFER_MS), and is then copied on the
  * server's own connection (see copySmallLogHere): starting the thread for it while the server is
  * busy answering reads put the thread's 7-10 MB on top of the busy server's peak RSS
- * (`../shared/bench/api.mjs --part get`), for pages that cost nothing to leave in the log a while longer. A process crash loses nothing so (the log is the file's), and with
+ * (`../shared/bench/api.mjs --part get`), for pages that cost nothing to leave in the log a while
+ * longer. A process crash loses nothing so (the log is the file's), and with
  * `storage.synchronous` at `normal` a commit's survival of a power cut never waited on a
  * checkpoint anyway.
  */
