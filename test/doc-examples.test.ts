@@ -170,6 +170,7 @@ describe('the example runner', () => {
     expect(run.failed?.output).toMatch(/"status":\s*"error"/);
     expect(run.failed?.output).not.toContain('never here');
     expect(describeFailure(run)).toMatch(/^page\.md:14: this example ended with exit code 22\n/);
+    expect(describeFailure(run)).toMatch(/\n\nThe page's server was still running; it logged:\n/);
 
     const unset = await runExamples([{ file: 'other.md', line: 1, code: 'echo "$NOT_SET_ANYWHERE"' }]);
     expect(unset.failed?.output).toMatch(/NOT_SET_ANYWHERE: unbound variable/);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTel } from './tel-process.js';
+import { startTel, type TelProcess } from './tel-process.js';
 import { tempDir } from './server.js';
 import { installed, telOnPath } from './tel-on-path.js';
 
@@ -135,7 +135,7 @@ export interface PageRun {
   ran: number;
   /** the accounts the run's server held at its end (what its deliveries carry as `account_id`) */
   accountIds: string[];
-  failed?: { example: DocExample; code: number | null; output: string };
+  failed?: { example: DocExample; code: number | null; output: string; server: string };
 }
 
 /** Makes `bin` hold `tel` (this checkout) and an `npx` that runs only it; answers a PATH with `bin` first. */
@@ -235,11 +235,18 @@ export async function runExamples(examples: DocExample[], timeoutMs = 60_000): P
     const reached = parts.length > 1 ? Number(parts[parts.length - 2]) : 0;
     if (r.code === 0 && r.output.includes('@@done')) return { ran: examples.length, accountIds };
     const output = (parts[parts.length - 1] ?? r.output).trim();
-    return { ran: reached, accountIds, failed: { example: examples[reached], code: r.code, output } };
+    return { ran: reached, accountIds, failed: { example: examples[reached], code: r.code, output, server: serverState(server) } };
   } finally {
     await server.stop();
     cleanup();
   }
+}
+
+/** How the page's server stood when an example failed: running or how it ended, and what it logged. */
+function serverState(server: TelProcess): string {
+  const { exitCode, signalCode } = server.child;
+  const state = exitCode === null && signalCode === null ? 'was still running' : `had exited (code ${exitCode}, signal ${signalCode})`;
+  return `The page's server ${state}; it logged:\n${server.stderr.slice(-4000) || '(nothing)'}`;
 }
 
 /** The ids of a database's accounts, read without changing it. */
@@ -288,6 +295,6 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: nu
 /** A failed run as the test reports it: the page and line of the block, the block, what it printed. */
 export function describeFailure(run: PageRun): string {
   if (!run.failed) return '';
-  const { example, code, output } = run.failed;
-  return `${example.file}:${example.line}: this example ended with exit code ${code}\n\n${example.code}\n\nIt printed:\n${output.slice(-4000)}`;
+  const { example, code, output, server } = run.failed;
+  return `${example.file}:${example.line}: this example ended with exit code ${code}\n\n${example.code}\n\nIt printed:\n${output.slice(-4000)}\n\n${server}`;
 }
