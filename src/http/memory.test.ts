@@ -1,6 +1,7 @@
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectOnGrowth, collectWhenQuiet, memoryCollections, noteRequest, tidyMemory } from './memory.js';
+import { largeBodySlot } from './body-gate.js';
+import { COLLECTION_KINDS, collectOnGrowth, collectWhenQuiet, memoryCollections, noteRequest, tidyMemory } from './memory.js';
 
 /** Full (mark-compact) collections of this process during `ms` of an idle event loop. */
 async function fullCollectionsWithin(ms: number): Promise<number> {
@@ -15,11 +16,29 @@ async function fullCollectionsWithin(ms: number): Promise<number> {
   return full;
 }
 
-/** Collections the server asked for during `ms` (V8 makes its own on a large allocation). */
+/** Node's warnings in this process since the file loaded (the ordinary collection's API is marked experimental). */
+const warnings: string[] = [];
+process.on('warning', (w) => warnings.push(String(w)));
+
+/** The collections the server asked for so far, by kind (`GET /metrics`). */
+function asked(): { lowMemory: number; ordinary: number } {
+  return { lowMemory: memoryCollections.get(COLLECTION_KINDS.lowMemory), ordinary: memoryCollections.get(COLLECTION_KINDS.ordinary) };
+}
+
+/** Collections the server asked for during `ms`, of either kind (V8 makes its own on a large allocation). */
 async function collectionsAskedWithin(ms: number): Promise<number> {
-  const before = memoryCollections.get();
+  const count = () => asked().lowMemory + asked().ordinary;
+  const before = count();
   await new Promise((resolve) => setTimeout(resolve, ms));
-  return memoryCollections.get() - before;
+  return count() - before;
+}
+
+/** The kinds of the collections asked for during `ms`. */
+async function kindsAskedWithin(ms: number): Promise<{ lowMemory: number; ordinary: number }> {
+  const before = asked();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = asked();
+  return { lowMemory: after.lowMemory - before.lowMemory, ordinary: after.ordinary - before.ordinary };
 }
 
 describe('a serving process hands its memory back', () => {
@@ -70,6 +89,49 @@ describe('a serving process hands its memory back', () => {
     collectWhenQuiet();
     expect(await fullCollectionsWithin(800)).toBeGreaterThan(0);
     expect(await fullCollectionsWithin(800)).toBe(0);
+  });
+});
+
+describe('the collection a server asks for', () => {
+  let stop: (() => void) | undefined;
+  afterEach(() => stop?.());
+
+  it('is the low-memory one while it has answered no request (nothing optimised to lose)', async () => {
+    stop = tidyMemory();
+    collectWhenQuiet();
+    expect(await kindsAskedWithin(800)).toEqual({ lowMemory: 1, ordinary: 0 });
+  });
+
+  it('is the ordinary one once it has answered requests: the low-memory one throws away what V8 optimised', async () => {
+    stop = tidyMemory();
+    noteRequest();
+    collectWhenQuiet();
+    expect(await kindsAskedWithin(800)).toEqual({ lowMemory: 0, ordinary: 1 });
+    const grown = Buffer.alloc(40 * 1024 * 1024, 1);
+    expect(await kindsAskedWithin(800)).toEqual({ lowMemory: 0, ordinary: 1 });
+    expect(grown.length).toBe(40 * 1024 * 1024);
+    expect(warnings.filter((w) => w.includes('measureMemory')), 'Node warns of nothing the user did').toEqual([]);
+  });
+
+  it('is the low-memory one after large bodies, answered requests or not', async () => {
+    stop = tidyMemory();
+    noteRequest();
+    const release = await largeBodySlot();
+    release();
+    expect(await kindsAskedWithin(800)).toEqual({ lowMemory: 1, ordinary: 0 });
+  });
+
+  it("at start-up's growth, is the ordinary one once requests were answered", async () => {
+    stop = tidyMemory();
+    const pause = collectOnGrowth(16 * 1024 * 1024);
+    let garbage: unknown[] | undefined = Array.from({ length: 400_000 }, (_, i) => ({ i, s: `member ${i}` }));
+    garbage = undefined;
+    noteRequest();
+    expect(pause(), 'a request came since the last look').toBeUndefined();
+    const before = asked();
+    await pause();
+    expect(asked()).toEqual({ lowMemory: before.lowMemory, ordinary: before.ordinary + 1 });
+    void garbage;
   });
 });
 

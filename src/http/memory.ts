@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { largeBodiesSince } from './body-gate.js';
 import { mallocTrim } from './malloc-trim.js';
-import { Counter } from '../util/metrics.js';
+import { Counter, labels } from '../util/metrics.js';
 
 /**
  * Memory a serving process gives back. A burst of large bodies (a 5 MB string, 100,000 keys) is
@@ -13,13 +13,20 @@ import { Counter } from '../util/metrics.js';
  * loop mostly idle) or at once while large bodies are coming in; and at the first quiet moment
  * after large bodies, or after its start-up's work (collectWhenQuiet), whatever the growth.
  *
- * The collection is the one of DevTools' "collect garbage" button, asked of V8 through an
- * in-process inspector session (`HeapProfiler.collectGarbage`): V8's low-memory collection, which
- * also hands back the pages V8 keeps for reuse and shrinks the young generation, 20-40 ms here.
- * `vm.measureMemory`'s collection is an ordinary one: with it, 800 hostile bodies
- * (scripts/bench/hostile-memory.mjs) left RSS at 199 MB from 124 for the 30 s after; with this
- * one, 129 a second after; 6,600 bodies, 121 a second after. `gc()` gives the same collection,
- * but `--expose-gc` made every command's start-up 40% longer.
+ * Two collections. V8's low-memory one is DevTools' "collect garbage" button, asked through an
+ * in-process inspector session (`HeapProfiler.collectGarbage`): it also hands back the pages V8
+ * keeps for reuse and shrinks the young generation, 20-40 ms here. `vm.measureMemory`'s is an
+ * ordinary one, marked in steps between the loop's turns. After 800 hostile bodies
+ * (scripts/bench/hostile-memory.mjs) the ordinary one left RSS at 199 MB from 124 for the 30 s
+ * after, the low-memory one 129 a second after (6,600 bodies: 121); a server that had served
+ * nothing yet sat at 89 MB after its start-up's low-memory collection, 103 after an ordinary one.
+ * But a low-memory collection also drops what V8 keeps for the code it has optimised: on a server
+ * under load each was followed by 100-250 functions optimised again, 0.25-0.7 s of its thread
+ * (`--trace-opt`), and the 5,000 deliveries after it cost 300-490 µs each instead of 180-200
+ * (scripts/bench/delivery-cost.mjs). So the low-memory collection is made after large bodies and
+ * on a server that has answered no request yet (nothing is optimised there to lose), and the
+ * ordinary one otherwise. `gc()` gives the ordinary collection too, but `--expose-gc` made every
+ * command's start-up 40% longer.
  *
  * The look after a collection also has glibc hand back what it keeps free in its heaps
  * (malloc-trim.ts): the buffers the collection freed, which V8 may free on a thread of its own
@@ -41,7 +48,13 @@ const QUIET_UTILIZATION = 0.2;
 const PATIENCE_LOOKS = 8;
 
 /** The collections the server asked for (`GET /metrics`). */
-export const memoryCollections = new Counter('tel_memory_collections_total', 'Full garbage collections the server asked of V8 to give memory back (each holds the event loop 20-40 ms).');
+export const memoryCollections = new Counter(
+  'tel_memory_collections_total',
+  'Full garbage collections the server asked of V8 to give memory back, by kind: low_memory (holds the event loop 20-40 ms, and V8 optimises its hot code again after it) or ordinary (marked in steps).',
+);
+
+/** The label sets of memoryCollections. */
+export const COLLECTION_KINDS = { lowMemory: labels({ kind: 'low_memory' }), ordinary: labels({ kind: 'ordinary' }) };
 
 /** The trims of glibc's heaps after them (`GET /metrics`). */
 export const memoryTrims = new Counter('tel_memory_trims_total', 'Times the server had glibc hand back the free memory inside its heaps, at the look after a collection.');
@@ -63,6 +76,14 @@ export function collectWhenQuiet(): void {
 /** Requests the server has taken in (see noteRequest). */
 let requests = 0;
 
+/** `requests` when the current server started to look after its memory (see warm). */
+let requestsAtStart = 0;
+
+/** True once the server has answered a request: its hot paths are optimised, which a low-memory collection throws away. */
+function warm(): boolean {
+  return requests !== requestsAtStart;
+}
+
 /**
  * Counts a request: the collection asked for by collectWhenQuiet waits for a look at which none
  * came. An idle event loop is not enough: while a number job's thread works, the loop is idle
@@ -77,13 +98,12 @@ export function noteRequest(): void {
  * its steps: once the heap has grown by `bytes` since the last collection, a collection now (none
  * otherwise). Compiling the JSON Schemas of every kind grows the heap by some 20 MB, most of it
  * garbage, before the collection after it: with one every `bytes`, a server's peak at start-up
- * is that much lower. Each costs the event loop 20-40 ms, so none is made while requests come
- * (a client that starts at once, a number job): the work goes on, and its garbage waits for the
- * collection once it is done (collectWhenQuiet).
+ * is that much lower. Each costs the event loop up to 20-40 ms, so none is made while requests
+ * come (a client that starts at once, a number job): the work goes on, and its garbage waits for
+ * the collection once it is done (collectWhenQuiet).
  */
 export function collectOnGrowth(bytes: number): () => Promise<void> | undefined {
-  const collect = collector();
-  if (!collect) return () => undefined;
+  const lowMemory = lowMemoryCollector();
   const heapUsed = () => process.memoryUsage().heapUsed;
   let base = heapUsed();
   let seenRequests = requests;
@@ -91,7 +111,7 @@ export function collectOnGrowth(bytes: number): () => Promise<void> | undefined 
     const unasked = requests === seenRequests;
     seenRequests = requests;
     if (!unasked || heapUsed() - base < bytes) return undefined;
-    memoryCollections.inc();
+    const collect = counted(lowMemory, !warm());
     return new Promise((resolve) =>
       collect(() => {
         base = heapUsed();
@@ -108,10 +128,10 @@ function footprint(): number {
 
 /** Starts looking after the server's memory; answers the stop. */
 export function tidyMemory(): () => void {
-  const collect = collector();
-  if (!collect) return () => {};
+  const lowMemory = lowMemoryCollector();
   // asked of an earlier server of this process (its start-up's work may end after it stopped)
   asked = false;
+  requestsAtStart = requests;
   const trim = mallocTrim();
   let trimDue = false;
   let baseline = footprint();
@@ -142,11 +162,11 @@ export function tidyMemory(): () => void {
     waited = wanted && !unasked ? waited + 1 : 0;
     const due = large !== largeBodies ? quiet || grown : wanted && (unasked || (grown && waited > PATIENCE_LOOKS));
     if (!due) return;
+    const collect = counted(lowMemory, large !== largeBodies || !warm());
     waited = 0;
     largeBodies = large;
     asked = false;
     collecting = true;
-    memoryCollections.inc();
     collect(() => {
       collecting = false;
       trimDue = true;
@@ -160,12 +180,22 @@ export function tidyMemory(): () => void {
   };
 }
 
+/** A collection, calling `done` after it. */
+type Collector = (done: () => void) => void;
+
+/** The collection to make, counted: the low-memory one when `lowest` and this Node has it, else the ordinary one. */
+function counted(lowMemory: Collector | undefined, lowest: boolean): Collector {
+  const low = lowest && lowMemory !== undefined;
+  memoryCollections.inc(low ? COLLECTION_KINDS.lowMemory : COLLECTION_KINDS.ordinary);
+  return low ? lowMemory : ordinaryCollection;
+}
+
 /**
  * V8's low-memory collection through the inspector (see above), calling `done` after it; none
  * when this Node was built without the inspector. node:inspector is loaded when a server starts,
  * so that other commands do not pay for it at start-up.
  */
-function collector(): ((done: () => void) => void) | undefined {
+function lowMemoryCollector(): Collector | undefined {
   if (!process.features.inspector) return undefined;
   const { Session } = createRequire(import.meta.url)('node:inspector') as typeof import('node:inspector');
   return (done) => {
@@ -180,4 +210,22 @@ function collector(): ((done: () => void) => void) | undefined {
       });
     });
   };
+}
+
+/**
+ * V8's ordinary full collection (see above), calling `done` after it. `vm.measureMemory` is
+ * marked experimental, and Node warns of it on stderr the first time: that warning is not the
+ * user's business, so it is not passed on (any other still is).
+ */
+function ordinaryCollection(done: () => void): void {
+  const { measureMemory } = process.getBuiltinModule('node:vm');
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
+    if (!String(warning).includes('measureMemory')) Reflect.apply(emitWarning, process, [warning, ...rest]);
+  };
+  try {
+    measureMemory({ mode: 'summary', execution: 'eager' }).then(done, done);
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 }
