@@ -3,6 +3,18 @@ import type { ApiOptions, RunningApi } from '../http/app.js';
 import { compileValidatorsInBackground } from '../schema/validate.js';
 import { CliError } from './io.js';
 
+/**
+ * Calls after which V8 optimises a function that runs its whole body each time (3,000 by default;
+ * one that returns early needs as many times its share). A server's paths are hot from its first
+ * requests: at 3,000, the 5,000 deliveries after the webhooks yardstick's 3,000-call warm-up still
+ * saw 100-120 functions optimised (0.47 s of the server's thread, `--trace-opt`) and cost 298 µs
+ * each, against 228 at 1,000 (39 functions, 0.17 s) and 188-194 once warm
+ * (scripts/bench/delivery-cost.mjs). 500 bought nothing more. Set here, not among the shebang's
+ * flags: Node 20 refuses the flag, and the shebang's version message must still reach its users;
+ * and only a server lives long enough for it to matter.
+ */
+const TURBOFAN_INVOCATIONS = 1000;
+
 /** The garbage the start-up's compilation of validators may make before it waits for a collection. */
 const COMPILE_GARBAGE_BYTES = 8 * 1024 * 1024;
 
@@ -13,6 +25,7 @@ const COMPILE_GARBAGE_BYTES = 8 * 1024 * 1024;
  */
 export async function startServing(core: Core, host: string, port: number, opts: ApiOptions): Promise<RunningApi> {
   const { ListenError, startApi, collectOnGrowth, collectWhenQuiet } = await import('../http/app.js');
+  process.getBuiltinModule('node:v8').setFlagsFromString(`--invocation-count-for-turbofan=${TURBOFAN_INVOCATIONS}`);
   try {
     const api = await startApi(core, host, port, opts);
     // the compilation's garbage is handed back as it grows, and once it is done
