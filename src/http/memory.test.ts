@@ -76,7 +76,9 @@ describe('a serving process hands its memory back', () => {
     const requests = setInterval(noteRequest, 50);
     try {
       expect(await collectionsAskedWithin(800)).toBe(0);
-      expect(await collectionsAskedWithin(2000)).toBeGreaterThan(0);
+      // eight looks of patience after the first 800 ms; a look the suite's load makes busy (its
+      // timers late) starts the patience again, so the wait is given room past its two seconds
+      expect(await collectionsAskedWithin(3500)).toBeGreaterThan(0);
     } finally {
       clearInterval(requests);
     }
