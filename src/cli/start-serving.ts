@@ -7,8 +7,8 @@ import { CliError } from './io.js';
  * Calls after which V8 optimises a function that runs its whole body each time (3,000 by default;
  * one that returns early needs as many times its share). A server's paths are hot from its first
  * requests: at 3,000, the 5,000 deliveries after the webhooks yardstick's 3,000-call warm-up still
- * saw 100-120 functions optimised (0.47 s of the server's thread, `--trace-opt`) and cost 298 µs
- * each, against 228 at 1,000 (39 functions, 0.17 s) and 188-194 once warm
+ * saw 118 functions optimised (0.47 s of the server's thread, `--trace-opt`), at 1,000, 39 (0.17
+ * s); they cost 208-244 µs each against 192-216 in three pairs, and 170-186 once warm
  * (scripts/bench/delivery-cost.mjs). 500 bought nothing more. Set here, not among the shebang's
  * flags: Node 20 refuses the flag, and the shebang's version message must still reach its users;
  * and only a server lives long enough for it to matter.
