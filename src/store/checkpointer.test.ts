@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -39,6 +39,20 @@ async function steady(file: string, ms = 400): Promise<void> {
   }
 }
 
+/**
+ * The POSIX locks this process holds on a file (`/proc/locks`): SQLite's on the wal-index tell
+ * other processes that the file is in use, so that none rebuilds the index under this one.
+ */
+function locksHeldOn(path: string): number {
+  const { ino } = statSync(path);
+  return readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter((l) => {
+      const f = l.trim().split(/\s+/);
+      return f[1] === 'POSIX' && f[4] === String(process.pid) && f[5]?.endsWith(`:${ino}`);
+    }).length;
+}
+
 describe('checkpointer', () => {
   let dir: string;
   let file: string;
@@ -76,6 +90,22 @@ describe('checkpointer', () => {
     }
   });
 
+  it("looks at the log without dropping the process's locks on the file (another process would rebuild the wal-index under the server)", async () => {
+    write(db, 1);
+    const held = locksHeldOn(`${file}-shm`);
+    expect(held, "SQLite's lock on the wal-index, held while the connection is open").toBeGreaterThan(0);
+    expect(framesToCopy(db)).toBeGreaterThan(0);
+    expect(locksHeldOn(`${file}-shm`)).toBe(held);
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 100, threadIdleMs: 300 });
+    try {
+      write(db, 100);
+      await until(() => framesToCopy(db) === 0, 'the log to be copied');
+      expect(locksHeldOn(`${file}-shm`)).toBe(held);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
   it('leaves a log of a few pages to a quiet moment while the server is busy, however long past the usual deferral', async () => {
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 100, smallLogMaxDeferMs: 60_000 });
     try {
@@ -83,10 +113,10 @@ describe('checkpointer', () => {
       await busyFor(db, 100, false);
       write(db, 1);
       await busyFor(db, 800, false);
-      expect(framesToCopy(file), 'a login-sized commit waits in the log').toBeGreaterThan(0);
+      expect(framesToCopy(db), 'a login-sized commit waits in the log').toBeGreaterThan(0);
       expect(ckpt.threadRunning, 'no thread started for it').toBe(false);
       // the first quiet moment copies it
-      await until(() => framesToCopy(file) === 0, 'the small log to be copied once quiet');
+      await until(() => framesToCopy(db) === 0, 'the small log to be copied once quiet');
     } finally {
       await ckpt.stop();
     }
@@ -192,10 +222,10 @@ describe('checkpointer', () => {
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 200, threadIdleMs: 300 });
     try {
       write(db, 8);
-      const frames = framesToCopy(file)!;
+      const frames = framesToCopy(db)!;
       expect(frames).toBeGreaterThan(0);
       expect(frames).toBeLessThanOrEqual(64);
-      await until(() => framesToCopy(file) === 0, 'the small log to be copied');
+      await until(() => framesToCopy(db) === 0, 'the small log to be copied');
       expect(ckpt.threadRunning, 'no thread for a few pages').toBe(false);
     } finally {
       await ckpt.stop();

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import { commitCount, stmt, type Db } from './db.js';
@@ -50,25 +50,21 @@ export const THREAD_IDLE_MS = 5_000;
 const FALLBACK_INTERVAL_MS = 250;
 
 /**
- * Frames of the write-ahead log no checkpoint has copied yet, as the shared-memory index (the
- * `-shm` file) says: its header's `mxFrame` (offset 16) less the checkpoint's `nBackfill`
- * (offset 96), in the machine's byte order (sqlite.org/walformat.html). Undefined when it cannot
- * be read. A commit that changed no page (a sweep that found nothing) adds no frame.
+ * Frames of the write-ahead log no checkpoint has copied yet, as SQLite's wal-index says them
+ * (`PRAGMA wal_checkpoint(NOOP)`: its `log` less `checkpointed`, nothing copied). Undefined when
+ * it cannot be read. A commit that changed no page (a sweep that found nothing) adds no frame.
+ * Never read from the `-shm` file through a descriptor of tel's own: closing any descriptor of a
+ * file drops every POSIX lock the process holds on it, SQLite's among them, and a CLI command
+ * opening the file next took itself for its only user and rebuilt the wal-index under the server,
+ * which died of SIGBUS (ten offline simulations beside a server were enough).
  */
-export function framesToCopy(file: string): number | undefined {
-  const head = Buffer.alloc(100);
-  let fd: number | undefined;
+export function framesToCopy(db: Db): number | undefined {
   try {
-    fd = openSync(`${file}-shm`, 'r');
-    if (readSync(fd, head, 0, 100, 0) < 100) return undefined;
+    const r = stmt(db, 'PRAGMA wal_checkpoint(NOOP)').get() as { log: number; checkpointed: number };
+    return r.log < 0 ? undefined : Math.max(0, r.log - r.checkpointed);
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
-  const le = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  const u32 = (at: number) => (le ? head.readUInt32LE(at) : head.readUInt32BE(at));
-  return Math.max(0, u32(16) - u32(96));
 }
 
 /** Tunables of the checkpointer; the defaults suit a server, tests shrink them. */
@@ -279,7 +275,7 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     }
     if (commits !== seenCommits || version !== seenVersion) {
       // commits that wrote no page leave nothing to copy: no thread started for them
-      if (framesToCopy(file) !== 0) pendingSince ??= Date.now();
+      if (framesToCopy(db) !== 0) pendingSince ??= Date.now();
       seenCommits = commits;
       seenVersion = version;
     }
@@ -291,10 +287,10 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     if (busy.utilization >= QUIET_UTILIZATION) {
       const waited = Date.now() - pendingSince;
       if (waited < maxDeferMs) return;
-      if (waited < smallLogMaxDeferMs && (framesToCopy(file) ?? Infinity) <= SMALL_LOG_FRAMES) return;
+      if (waited < smallLogMaxDeferMs && (framesToCopy(db) ?? Infinity) <= SMALL_LOG_FRAMES) return;
     }
     pendingSince = undefined;
-    if (!thread && busy.utilization < QUIET_UTILIZATION && (framesToCopy(file) ?? Infinity) <= SMALL_LOG_FRAMES) {
+    if (!thread && busy.utilization < QUIET_UTILIZATION && (framesToCopy(db) ?? Infinity) <= SMALL_LOG_FRAMES) {
       copySmallLogHere();
       return;
     }
