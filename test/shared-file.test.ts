@@ -1,23 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnTel } from './helpers/cli.js';
+import { posixLocksHeld } from './helpers/lock.js';
 import { tempDir } from './helpers/server.js';
 import { startTelServe, type TelProcess } from './helpers/tel-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The POSIX locks a process holds on a file (`/proc/locks`). */
-function locksHeld(pid: number, path: string): number {
-  const { ino } = statSync(path);
-  return readFileSync('/proc/locks', 'utf8')
-    .split('\n')
-    .filter((l) => {
-      const f = l.trim().split(/\s+/);
-      return f[1] === 'POSIX' && f[4] === String(pid) && f[5]?.endsWith(`:${ino}`);
-    }).length;
-}
 
 /**
  * The contract's promise: the CLI works on the database file while a server runs on it. SQLite
@@ -61,7 +50,7 @@ describe('a server and CLI commands on one file', () => {
       expect(serve.child.signalCode, `the server was killed after write ${i}: ${serve.stderr}`).toBeNull();
       // without them the next command to open the file takes itself for its only user and rebuilds
       // the wal-index under the server (which then dies of SIGBUS, or reads a log rewritten under it)
-      expect(locksHeld(serve.child.pid!, `${db}-shm`), `the server's locks on the wal-index after write ${i}`).toBeGreaterThan(0);
+      expect(posixLocksHeld(serve.child.pid!, `${db}-shm`), `the server's locks on the wal-index after write ${i}`).toBeGreaterThan(0);
     }
     reading = false;
     expect(await reads).toBeGreaterThan(0);

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { framesToCopy, startCheckpointer } from './checkpointer.js';
 import { openDb, transaction, type Db } from './db.js';
 import { until } from '../../test/helpers/tel-process.js';
+import { posixLocksHeld } from '../../test/helpers/lock.js';
 
 /** Pages are copied into the database file only by a checkpoint: its size tells whether one ran. */
 const fileBytes = (file: string) => statSync(file).size;
@@ -37,20 +38,6 @@ async function steady(file: string, ms = 400): Promise<void> {
     await sleep(20);
     if (fileBytes(file) !== size) (size = fileBytes(file)), (since = Date.now());
   }
-}
-
-/**
- * The POSIX locks this process holds on a file (`/proc/locks`): SQLite's on the wal-index tell
- * other processes that the file is in use, so that none rebuilds the index under this one.
- */
-function locksHeldOn(path: string): number {
-  const { ino } = statSync(path);
-  return readFileSync('/proc/locks', 'utf8')
-    .split('\n')
-    .filter((l) => {
-      const f = l.trim().split(/\s+/);
-      return f[1] === 'POSIX' && f[4] === String(process.pid) && f[5]?.endsWith(`:${ino}`);
-    }).length;
 }
 
 describe('checkpointer', () => {
@@ -92,15 +79,15 @@ describe('checkpointer', () => {
 
   it("looks at the log without dropping the process's locks on the file (another process would rebuild the wal-index under the server)", async () => {
     write(db, 1);
-    const held = locksHeldOn(`${file}-shm`);
+    const held = posixLocksHeld(process.pid, `${file}-shm`);
     expect(held, "SQLite's lock on the wal-index, held while the connection is open").toBeGreaterThan(0);
     expect(framesToCopy(db)).toBeGreaterThan(0);
-    expect(locksHeldOn(`${file}-shm`)).toBe(held);
+    expect(posixLocksHeld(process.pid, `${file}-shm`)).toBe(held);
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 100, threadIdleMs: 300 });
     try {
       write(db, 100);
       await until(() => framesToCopy(db) === 0, 'the log to be copied');
-      expect(locksHeldOn(`${file}-shm`)).toBe(held);
+      expect(posixLocksHeld(process.pid, `${file}-shm`)).toBe(held);
     } finally {
       await ckpt.stop();
     }

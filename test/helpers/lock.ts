@@ -1,4 +1,19 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+
+/**
+ * The POSIX locks a process holds on a file (Linux's `/proc/locks`). SQLite's on a database's
+ * wal-index (`-shm`) tell the other processes on the file that it is in use.
+ */
+export function posixLocksHeld(pid: number, path: string): number {
+  const { ino } = statSync(path);
+  return readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter((l) => {
+      const f = l.trim().split(/\s+/);
+      return f[1] === 'POSIX' && f[4] === String(pid) && f[5]?.endsWith(`:${ino}`);
+    }).length;
+}
 
 /** Another process holding the database's write lock: `released` resolves once it has exited. */
 export interface LockHolder {
