@@ -36,8 +36,12 @@ describe('a server and CLI commands on one file', () => {
       let answered = 0;
       while (reading) {
         const res = await fetch(`${serve.url}/v2/accounts`, { headers: { 'x-auth-token': 'not-a-token' } }).catch(() => undefined);
-        if (res) (await res.arrayBuffer(), answered++);
-        else await sleep(20);
+        if (res) {
+          await res.arrayBuffer();
+          answered++;
+        } else {
+          await sleep(20);
+        }
       }
       return answered;
     })();
