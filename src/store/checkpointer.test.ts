@@ -245,6 +245,24 @@ describe('checkpointer', () => {
     expect(ckpt.threadRunning).toBe(false);
   });
 
+  it('keeps its thread between bursts of writes seconds apart (each start and end of one throws away optimised code of the server)', async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 200 });
+    try {
+      const before = fileBytes(file);
+      write(db, 1000);
+      await until(() => fileBytes(file) >= before + 200_000, 'the pages to be copied');
+      expect(ckpt.threadRunning).toBe(true);
+      // a lab's rounds of calls, the delivery yardstick's: 5-8 s apart
+      const quietUntil = Date.now() + 6_000;
+      while (Date.now() < quietUntil) {
+        await sleep(100);
+        expect(ckpt.threadRunning, 'the thread through a quiet stretch of 6 s').toBe(true);
+      }
+    } finally {
+      await ckpt.stop();
+    }
+  }, 20_000);
+
   it('checkpoints an in-memory database on the connection itself, without failing', async () => {
     const mem = openDb(':memory:');
     const ckpt = startCheckpointer(mem, ':memory:', { tickMs: 20 });

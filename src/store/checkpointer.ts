@@ -42,9 +42,15 @@ const WAL_KEEP_BYTES = 4 * 1024 * 1024;
 /**
  * How long the checkpoint thread stays once it has had nothing to do: then it ends, and the next
  * commit starts another. A thread (its own V8 heap, Node's bootstrap, a SQLite connection) holds
- * some 10-13 MB of RSS, which a server answering reads, or idle, has no use for.
+ * some 10-13 MB of RSS, which a server answering reads, or idle, has no use for. But each start
+ * and end of one also runs Node's stream code over the thread's stdio streams, whose shapes differ
+ * from the sockets' and requests' that the server's optimised code was made for: V8 throws 7-13
+ * of those functions' optimised code away at each (`--trace-deopt`), and the server's thread
+ * optimises them again under the next burst of requests. Bursts a few seconds apart (a lab firing
+ * calls in rounds, the delivery yardstick) met a new thread each; after a minute without work,
+ * a server is idle.
  */
-export const THREAD_IDLE_MS = 5_000;
+export const THREAD_IDLE_MS = 60_000;
 
 /** The cadence of the fallback, should the checkpoint thread not start or fail. */
 const FALLBACK_INTERVAL_MS = 250;
@@ -174,8 +180,9 @@ export function startCheckpointer(db: Db, file: string, opts: CheckpointerOption
     lastWorkAt = Date.now();
     if (!thread) {
       try {
-        // a small heap: the thread runs a few lines and holds nothing
-        thread = new Worker(THREAD_SOURCE, { eval: true, name: 'tel-checkpoint', workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
+        // a small heap: the thread runs a few lines and holds nothing; it prints nothing either, so
+        // its stdio is not piped into the server's (stream code that would run with other shapes)
+        thread = new Worker(THREAD_SOURCE, { eval: true, stdout: true, stderr: true, name: 'tel-checkpoint', workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, stackSizeMb: 1 } });
       } catch (err) {
         fallBack(`did not start (${(err as Error)?.message ?? err})`);
         return;
