@@ -6,7 +6,7 @@
 // Wall-clock rates on a loaded machine are noise; CPU seconds a delivery are not (much).
 //
 //   npx node scripts/bench/delivery-cost.mjs [REF…] [--n 5000] [--warmup 3000] [--rounds 3]
-//        [--mode cpu|callgrind] [--tail-ms 1500] [--no-pin] [--threads] [--json] [--cpu-prof DIR]
+//        [--mode cpu|callgrind] [--tail-ms 1500] [--no-pin] [--threads] [--jit] [--json] [--cpu-prof DIR]
 //
 // REF: a commit (`main`, `07b1655`, `HEAD~3`), `.` for this checkout as it is (the default), or
 // `dir:PATH` for an installed checkout. `--mode callgrind` runs each server under valgrind, its
@@ -18,7 +18,11 @@
 // log, checkpoints), which load moves little (only through the sizes of group commits): what a
 // change to the file's writes buys shows there when CPU time is noise. `--cpu-prof DIR`
 // leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
-// `scripts/bench/profile-top.mjs` or Chrome's DevTools.
+// `scripts/bench/profile-top.mjs` or Chrome's DevTools. `--jit` runs each server with V8's
+// `--trace-opt --trace-deopt` and says, per round, how many functions V8 optimised (and the
+// milliseconds its compiler took: on the server's own thread, see bin/tel.js) and how many
+// optimised functions it threw away: a round whose CPU is high for that is paying for code, not
+// for deliveries. Each round follows a pause (the tail, then 300 ms), as the yardstick's do.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -43,6 +47,7 @@ const { values: opt, positionals } = parseArgs({
     threads: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    jit: { type: 'boolean', default: false },
   },
 });
 const N = Number(opt.n);
@@ -53,7 +58,7 @@ const TAIL_MS = Number(opt['tail-ms']);
 const MODE = opt.mode;
 const PIN = pinned && !opt['no-pin'];
 if (!['cpu', 'callgrind'].includes(MODE) || !(N > 0 && ROUNDS > 0 && CONC > 0 && WARM >= 0)) {
-  console.error('usage: delivery-cost.mjs [REF…] [--n N] [--warmup N] [--rounds R] [--mode cpu|callgrind] [--tail-ms MS] [--no-pin] [--threads]');
+  console.error('usage: delivery-cost.mjs [REF…] [--n N] [--warmup N] [--rounds R] [--mode cpu|callgrind] [--tail-ms MS] [--no-pin] [--threads] [--jit]');
   process.exit(2);
 }
 const refs = positionals.length ? positionals : ['.'];
@@ -120,7 +125,8 @@ async function startServer(checkout, index) {
   const cmd = telCommand(checkout.dir);
   const profDir = join(work, `prof-${index}`);
   const profFlags = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profDir}`] : [];
-  let argv = [cmd.node, ...profFlags, ...cmd.args, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
+  const jitFlags = opt.jit ? ['--trace-opt', '--trace-deopt'] : [];
+  let argv = [cmd.node, ...profFlags, ...jitFlags, ...cmd.args, '--db', db, 'serve', '--host', '127.0.0.1', '--port', '0'];
   const cgOut = join(work, `callgrind.${index}.%p`);
   if (MODE === 'callgrind') {
     argv = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${cgOut}`, ...argv];
@@ -128,6 +134,8 @@ async function startServer(checkout, index) {
   if (PIN) argv = ['taskset', '-c', '0', ...argv];
   const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...cmd.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const { url } = await listeningUrl(child, checkout.label);
+  const jit = { optimised: 0, compileMs: 0, deopts: 0 };
+  if (opt.jit) countJit(child.stdout, jit);
   // valgrind runs the program in the pid it started with; taskset execs: the pid is the server's
   const pid = child.pid;
   if (PIN) pin(0, pid);
@@ -139,7 +147,7 @@ async function startServer(checkout, index) {
     data: { name: 'bench', uri: `http://127.0.0.1:${sink.port}/s${index}/x`, hook: 'channel_create', http_verb: 'post', format: 'json' },
   });
   const pool = new Pool(url, { connections: CONC, pipelining: 1, keepAliveTimeout: 60_000 });
-  const server = { checkout, child, pid, url, token, account, pool, rounds: [], cgOut, profDir, group: `s${index}` };
+  const server = { checkout, child, pid, url, token, account, pool, rounds: [], cgOut, profDir, group: `s${index}`, jit };
   servers.push(server);
   if (WARM) {
     log(`${checkout.label}: warm-up, ${WARM} calls`);
@@ -181,6 +189,25 @@ async function delivered(server) {
   return c[server.group] ?? 0;
 }
 
+/**
+ * Counts, in `into`, what V8's `--trace-opt --trace-deopt` lines on `stream` report: functions
+ * optimised and the compiler's milliseconds (`took A, B, C ms`), functions deoptimised.
+ */
+function countJit(stream, into) {
+  let rest = '';
+  stream.on('data', (d) => {
+    const lines = (rest + d).split('\n');
+    rest = lines.pop();
+    for (const line of lines) {
+      const took = /^\[completed (?:compiling|optimizing) .* took ([\d.]+), ([\d.]+), ([\d.]+) ms\]/.exec(line);
+      if (took) {
+        into.optimised++;
+        into.compileMs += Number(took[1]) + Number(took[2]) + Number(took[3]);
+      } else if (line.startsWith('[bailout (kind: deopt')) into.deopts++;
+    }
+  });
+}
+
 /** One measured round of `server`: CPU (or instructions) a delivery, without and with the tail. */
 async function measure(server) {
   execFileSync('sync');
@@ -190,13 +217,16 @@ async function measure(server) {
     execFileSync('callgrind_control', ['-i', 'on', String(server.pid)], { stdio: 'ignore' });
   }
   const c0 = cpuOf(server.pid);
+  const jit0 = { ...server.jit };
   const t0 = performance.now();
   await fireAndWait(server, N);
   const c1 = cpuOf(server.pid);
   const t1 = performance.now();
   await sleep(TAIL_MS);
   const c2 = cpuOf(server.pid);
+  const jit1 = { ...server.jit };
   const r = { wall_s: (t1 - t0) / 1000, cpu_us: ((c1.total - c0.total) * 1e6) / N, cpu_tail_us: ((c2.total - c0.total) * 1e6) / N, sys_us: ((c2.sys - c0.sys) * 1e6) / N, faults: (c2.minflt - c0.minflt) / N, write_kib: (c2.wchar - c0.wchar) / 1024 / N };
+  if (opt.jit) r.jit = { optimised: jit1.optimised - jit0.optimised, compile_ms: +(jit1.compileMs - jit0.compileMs).toFixed(1), deopts: jit1.deopts - jit0.deopts };
   if (opt.threads) {
     r.threads_us = {};
     for (const [name, s] of Object.entries(c2.byThread)) {
@@ -238,7 +268,7 @@ try {
     for (const s of servers) {
       const m = await measure(s);
       s.rounds.push(m);
-      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail, ${m.sys_us.toFixed(1)} in the kernel, ${m.faults.toFixed(2)} page faults), ${m.write_kib.toFixed(1)} KiB written${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
+      log(`${s.checkout.label} #${r + 1}: ${m.cpu_us.toFixed(1)} µs a delivery (${m.cpu_tail_us.toFixed(1)} with the tail, ${m.sys_us.toFixed(1)} in the kernel, ${m.faults.toFixed(2)} page faults), ${m.write_kib.toFixed(1)} KiB written${m.instructions ? `, ${Math.round(m.instructions).toLocaleString('en-US')} instructions` : ''}; ${(N / m.wall_s).toFixed(0)}/s wall${m.jit ? `; V8 optimised ${m.jit.optimised} functions (${m.jit.compile_ms} ms), deoptimised ${m.jit.deopts}` : ''}${m.threads_us ? ` ${JSON.stringify(m.threads_us)}` : ''}`);
     }
   }
   const result = servers.map((s) => {
@@ -252,6 +282,7 @@ try {
       write_kib: +median(s.rounds.map((x) => x.write_kib)).toFixed(1),
     };
     if (MODE === 'callgrind') out.instructions = Math.round(median(s.rounds.map((x) => x.instructions)));
+    if (opt.jit) out.rounds_jit = s.rounds.map((x) => x.jit);
     if (opt.threads) {
       out.threads_us = {};
       for (const name of new Set(s.rounds.flatMap((x) => Object.keys(x.threads_us)))) out.threads_us[name] = +median(s.rounds.map((x) => x.threads_us[name] ?? 0)).toFixed(1);
