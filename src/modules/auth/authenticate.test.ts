@@ -7,7 +7,7 @@ import { runTel } from '../../../test/helpers/cli.js';
 import type { EndpointRules } from '../../restrictions/types.js';
 import { tempDir } from '../../../test/helpers/server.js';
 import { groupCommit } from '../../store/group-commit.js';
-import { authenticate, issueToken, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken, sweepExpiredTokens, tokenInfo, tokenKey } from './service.js';
+import { authenticate, issueToken, METHOD_API_AUTH, METHOD_USER_AUTH, revokeToken, sweepExpiredTokens, tokenCache, tokenInfo, tokenKey } from './service.js';
 
 // What a token stands for is built once per cached token row and account (see authOfRow): these
 // pin that a change of either is answered at once.
@@ -133,6 +133,24 @@ describe("a token's life: idle and absolute lifetimes, to the millisecond", () =
     expect(tokenInfo(core, short, 'request').exp).toBe(Math.floor((T0 + DAY + 1 + 90_000) / 1000));
     at(DAY + 1 + 90_001);
     refused(short);
+  });
+
+  it('a sweep that removes nothing leaves the tokens the requests read where they are (cached); one that removes some empties the cache', async () => {
+    const token = issue();
+    works(token);
+    const reads = vi.fn(() => undefined);
+    expect(sweepExpiredTokens(core)).toBe(0);
+    tokenCache(core).get(token, reads);
+    expect(reads).not.toHaveBeenCalled();
+    const idle = issue();
+    works(idle);
+    at(HOUR / 2);
+    works(token);
+    await stored(token);
+    at(HOUR + 1);
+    expect(sweepExpiredTokens(core)).toBe(1);
+    tokenCache(core).get(token, reads);
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('the sweep removes the tokens idle past the expiry or older than the absolute lifetime, and counts them', async () => {

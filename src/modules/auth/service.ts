@@ -238,16 +238,20 @@ export function revokeToken(core: Core, tokenOrId: string): boolean {
   return drop.run(tokenOrId).changes > 0 || drop.run(tokenKey(tokenOrId)).changes > 0;
 }
 
-/** Removes every token idle longer than the expiry; answers how many. */
+/**
+ * Removes every token idle longer than the expiry; answers how many. The token cache is emptied
+ * only when some went: a sweep that removes none leaves the requests' tokens where they are.
+ */
 export function sweepExpiredTokens(core: Core): number {
   const now = Date.now();
-  tokenCache(core).clear();
-  return Number(
+  const removed = Number(
     stmt(core.db, 'DELETE FROM tokens WHERE modified < ? OR created < ?').run(
       now - tokenExpirySeconds(core) * 1000,
       now - tokenMaxLifetimeSeconds(core) * 1000,
     ).changes,
   );
+  if (removed > 0) tokenCache(core).clear();
+  return removed;
 }
 
 /** A token as `tel tokens list` shows it: by id (its SHA-256), since the token itself is not kept. */

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeCore, openCore } from '../../core.js';
+import { withoutWaiting } from '../../store/db.js';
 import { createSubAccount, startTestServer, tempDir, type TestServer } from '../../../test/helpers/server.js';
 import { startSink, type Sink } from '../../../test/helpers/sink.js';
 import { runTel } from '../../../test/helpers/cli.js';
@@ -172,6 +174,24 @@ describe('the sweeper and tel simulate registration', () => {
       expect(sweepLapsed(core, Date.now() + 61_000)).toBe(1);
       expect(published.at(-1)).toMatchObject({ event_name: 'deregister', username: 'phone1' });
     } finally {
+      closeCore(core);
+    }
+  });
+
+  it('a sweep that finds nothing lapsed writes nothing: it is done while another process holds the write lock', () => {
+    const core = openCore(db);
+    const other = new DatabaseSync(db, { timeout: 0 });
+    try {
+      register(core, account, deviceId, { expires: 60 });
+      const later = Date.now() + 61_000;
+      other.exec('BEGIN IMMEDIATE');
+      // as the server's chore runs it: a sweep that would wait for the lock is left to the next turn (undefined)
+      expect(withoutWaiting(core.db, () => sweepLapsed(core))).toBe(0);
+      expect(withoutWaiting(core.db, () => sweepLapsed(core, later))).toBeUndefined();
+      other.exec('ROLLBACK');
+      expect(withoutWaiting(core.db, () => sweepLapsed(core, later))).toBe(1);
+    } finally {
+      other.close();
       closeCore(core);
     }
   });

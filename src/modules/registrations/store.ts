@@ -100,6 +100,11 @@ export function registeredDevices(core: Core, accountId: string, nowMs = Date.no
   return rows.map((r) => r.device_id);
 }
 
+/** Whether any registration lapsed by `nowMs` (read through the expiry index). */
+export function anyLapsed(core: Core, nowMs: number): boolean {
+  return stmt(core.db, 'SELECT 1 FROM registrations WHERE expires_at <= ? LIMIT 1').get(nowMs) !== undefined;
+}
+
 /** Removes up to `limit` registrations that lapsed by `nowMs`, answering them (the sweeper notifies each). */
 export function takeLapsed(core: Core, nowMs: number, limit: number): Registration[] {
   const rows = stmt(
