@@ -156,6 +156,22 @@ describe('checkpointer', () => {
     }
   });
 
+  it("keeps a large log through the pauses between a lab's bursts: its reset would empty the server's row caches", async () => {
+    const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000 });
+    try {
+      write(db, 10_000);
+      const version = () => (db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+      const before = version();
+      await until(() => framesToCopy(db) === 0, 'the burst to be copied');
+      await sleep(2_500);
+      // copied, quiet for seconds, and still the log it was: nothing told this connection the file changed
+      expect(fileBytes(`${file}-wal`)).toBeGreaterThan(9_000_000);
+      expect(version()).toBe(before);
+    } finally {
+      await ckpt.stop();
+    }
+  });
+
   it('empties it also when small commits go on (heartbeats, a trickle of calls) while the loop is mostly idle', async () => {
     const ckpt = startCheckpointer(db, file, { tickMs: 20, maxDeferMs: 60_000, truncateAfterMs: 300 });
     try {
