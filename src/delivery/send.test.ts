@@ -176,12 +176,34 @@ describe('one try against a real endpoint', () => {
       expect(out.reason).toBe('response timeout');
       const gaveUp = Date.now();
       for (let i = 0; i < 100 && closed === 0; i++) await new Promise((r) => setTimeout(r, 10));
-      // undici's own timers would wait 5 s more
+      // undici's own timers are off (send.ts): the try's timer is the only one
       expect(closed).toBeGreaterThan(0);
       expect(closed - gaveUp).toBeLessThan(1000);
     } finally {
       silent.closeAllConnections();
       await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it('an answer whose body stalls after its headers is ended by the same timer, and its connection let go', async () => {
+    let closed = 0;
+    const stalling = createServer((req, res) => {
+      req.socket.on('close', () => (closed = Date.now()));
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
+      res.write('the first bytes of a hundred');
+    });
+    await new Promise<void>((r) => stalling.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/stall`;
+      const started = performance.now();
+      const out = await sendTry(agent, row({ url, target: `${url} h1` }), 150);
+      expect(out).toMatchObject({ ok: false, reason: 'response timeout', clientError: 'timeout after 150 ms' });
+      expect(performance.now() - started).toBeLessThan(3000);
+      for (let i = 0; i < 100 && closed === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(closed).toBeGreaterThan(0);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((r) => stalling.close(r));
     }
   });
 

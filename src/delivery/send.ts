@@ -259,9 +259,11 @@ export async function sendTry(agent: Dispatcher, row: DeliveryRow, timeoutMs: nu
         headers: req.headers,
         // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: undici sends a get's empty body as none, and a post's as none of length 0, either way
         body: req.body === '' && row.method === 'get' ? undefined : req.body,
-        // ours fires first; these only make sure undici lets go in any case
-        headersTimeout: timeoutMs + 5000,
-        bodyTimeout: timeoutMs + 5000,
+        // exchange()'s own timer ends a try that outlives timeoutMs, whatever stage it is in, and
+        // aborting it lets undici's socket go: undici's timers would only duplicate it, and keep a
+        // timer of their own per request (refreshed on each chunk, started anew after a pause)
+        headersTimeout: 0,
+        bodyTimeout: 0,
       },
       timeoutMs,
     );
