@@ -38,12 +38,10 @@ const MAX_PASSES = 4;
  * log. Emptying the log resets it, which SQLite reports to every other connection, the server's
  * own among them, as a change to the file: the row caches (tokens, accounts, hooks) empty, and the
  * requests that fill them again take paths the server's optimised code has not met, which V8
- * throws away and optimises again. Truncated after a quiet second, the first burst of the
- * webhooks yardstick after its warm-up optimised 49-51 functions in 174-204 ms and cost 202-222 µs
- * a delivery; kept through its pauses (a few seconds), 42-43 in 80-95 ms and 182-188 µs, the
- * kernel's share of it 46 µs instead of 52-56 (no log to grow again), and the rounds after it as
- * before (`scripts/bench/delivery-cost.mjs . REF --jit`). A lab's bursts come seconds apart; after
- * half a minute a server is idle, and its disk gets the space back.
+ * throws away and optimises again. A lab's bursts come seconds apart (truncated after a quiet
+ * second, the webhooks yardstick's first burst cost 202-222 µs a delivery; kept, 182-188:
+ * `scripts/bench/delivery-cost.mjs . REF --jit`, docs/performance.md); after half a minute a
+ * server is idle, and its disk gets the space back.
  */
 export const TRUNCATE_AFTER_QUIET_MS = 30_000;
 
