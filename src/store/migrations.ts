@@ -1092,4 +1092,17 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX password_resets_created ON password_resets(created);
     `,
   },
+  {
+    id: '4302-cdrs-one-interaction-index',
+    sql: `
+      -- The interactions listing (first legs) and an interaction's legs read one index: interaction
+      -- ids begin with their Gregorian second (interaction_time), so a leg's key can start with it
+      -- too. Every b-tree a CDR goes into writes its last page again at each commit of the calls:
+      -- one fewer took the log written a delivery from 24.2 to 22.4 KiB
+      -- (scripts/bench/delivery-cost.mjs).
+      DROP INDEX cdrs_interaction;
+      DROP INDEX cdrs_interactions;
+      CREATE INDEX cdrs_interaction ON cdrs(account_id, first_leg, interaction_time, interaction_id, channel_time, id);
+    `,
+  },
 ];

@@ -124,6 +124,41 @@ describe('CDRs of simulated calls, as Kazoo lists them', () => {
     expect(byInteraction.map((r) => r.call_id).filter((c) => ids.includes(c))).toEqual(ids);
   });
 
+  it("interactions and their legs come from one index: a walk of bridged calls' interactions meets each once, in order", async () => {
+    const sub = await createSubAccount(srv, account, 'Bridged', token);
+    const firstLegs: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await srv.request('PUT', `/v2/accounts/${sub.id}/simulations`, { token, data: { kind: 'call', duration_seconds: i } });
+      firstLegs.push(r.body.data.events[0].call_id);
+    }
+    const at = (path: string) => srv.request('GET', `/v2/accounts/${sub.id}${path}`, { token });
+    const walked: { call_id: string; interaction_id: string }[] = [];
+    let key: string | undefined;
+    do {
+      const page = await at(`/cdrs/interaction?page_size=2${key ? `&start_key=${encodeURIComponent(key)}` : ''}`);
+      expect(page.status).toBe(200);
+      walked.push(...page.body.data);
+      key = page.body.next_start_key;
+    } while (key);
+    // newest first: the interaction ids (Gregorian second first) descending, one row each, its first leg
+    const ids = walked.map((r) => r.interaction_id);
+    expect(ids).toEqual([...ids].sort().reverse());
+    expect(walked.map((r) => r.call_id).sort()).toEqual([...firstLegs].sort());
+    const asc = (await at('/cdrs/interaction?ascending=true')).body.data.map((r: { interaction_id: string }) => r.interaction_id);
+    expect(asc).toEqual([...ids].reverse());
+    const legs = await at(`/cdrs/legs/${ids[0]}?ascending=true`);
+    expect(legs.body.data).toHaveLength(2);
+    // every index a CDR goes into writes its last page again at each commit of the calls: the
+    // interactions (first legs) and the legs share one
+    const plan = (sql: string, ...args: (string | number)[]) =>
+      (srv.core.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(plan('SELECT doc FROM cdrs WHERE account_id = ? AND first_leg = 1 AND interaction_time >= ? ORDER BY interaction_time DESC, interaction_id DESC', sub.id, 0)).toMatch(
+      /^SEARCH cdrs USING INDEX cdrs_interaction \(account_id=\? AND first_leg=\? AND interaction_time>\?\)$/,
+    );
+    const indexes = srv.core.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cdrs' ORDER BY name").all() as { name: string }[];
+    expect(indexes.map((r) => r.name)).toEqual(['cdrs_authorizing', 'cdrs_created', 'cdrs_interaction', 'cdrs_owner', 'sqlite_autoindex_cdrs_1']);
+  });
+
   it('ids Kazoo would not find are 404s', async () => {
     const notCdr = await get('/cdrs/not-a-cdr');
     expect(notCdr.status).toBe(404);

@@ -35,6 +35,15 @@ interface Row {
 const fromRow = (r: Row): StoredCdr => ({ id: r.id, created: r.created, doc: JSON.parse(r.doc) });
 
 /**
+ * The Gregorian second an interaction began: its id's first part (tel's interaction ids are
+ * `<Gregorian seconds>-<hex>`). NaN for an id of another form, which no stored CDR has.
+ */
+export function interactionTime(interactionId: string): number {
+  const dash = interactionId.indexOf('-');
+  return dash > 0 ? Number(interactionId.slice(0, dash)) : Number.NaN;
+}
+
+/**
  * Writes the CDRs of legs that ended, in the caller's transaction. The interaction's first leg
  * (the earliest channel, which its listing shows) is kept marked: `newInteraction` says no leg of
  * it was written before (a call simulated whole), which spares the look-up.
@@ -45,9 +54,11 @@ export function writeCdrs(core: Core, accountId: string, legs: readonly CdrLeg[]
   for (const l of legs) if (l.channelTime < first.channelTime) first = l;
   let firstIsNew = true;
   if (!newInteraction) {
-    const held = stmt(core.db, 'SELECT id, channel_time FROM cdrs WHERE account_id = ? AND interaction_id = ? AND first_leg = 1').get(accountId, first.interactionId) as
-      | { id: string; channel_time: number }
-      | undefined;
+    const held = stmt(core.db, 'SELECT id, channel_time FROM cdrs WHERE account_id = ? AND first_leg = 1 AND interaction_time = ? AND interaction_id = ?').get(
+      accountId,
+      first.interactionTime,
+      first.interactionId,
+    ) as { id: string; channel_time: number } | undefined;
     if (held && held.channel_time <= first.channelTime) firstIsNew = false;
     else if (held) stmt(core.db, 'UPDATE cdrs SET first_leg = 0 WHERE account_id = ? AND id = ?').run(accountId, held.id);
   }
@@ -149,12 +160,15 @@ export function legsPage(
   q: PageQuery<CompoundKey>,
   descending: boolean,
 ): Page<StoredCdr, CompoundKey> {
+  const time = interactionTime(interactionId);
+  if (!Number.isSafeInteger(time)) return { items: [] };
   return readKeysetPage<Row & { channel_time: number }, StoredCdr>(
     core.db,
     {
       select: 'SELECT id, created, doc, channel_time FROM cdrs',
-      where: ['account_id = ?', 'interaction_id = ?'],
-      args: [accountId, interactionId],
+      // the first leg and the others, each found by its key in the index (see migration 4302)
+      where: ['account_id = ?', 'first_leg IN (1, 0)', 'interaction_time = ?', 'interaction_id = ?'],
+      args: [accountId, time, interactionId],
       order: ['channel_time', 'id'],
       descending,
       keyOf: (r) => [r.channel_time, r.id],

@@ -1,6 +1,6 @@
 import type { Core } from '../../core-type.js';
 import { gregorianToUnixMs, unixMsToGregorian } from '../../util/time.js';
-import { writeCdrs, cdrId, type CdrLeg } from '../cdrs/store.js';
+import { writeCdrs, cdrId, interactionTime, type CdrLeg } from '../cdrs/store.js';
 import { newId } from '../../util/ids.js';
 import { recordCall } from '../recordings/service.js';
 
@@ -123,7 +123,7 @@ export function legCdr(call: Call, leg: Leg, endMs: number, cause: string, recor
     channel_created_time: leg.startedMs * 1000,
     interaction_id: call.interactionId,
     interaction_key: key,
-    interaction_time: Number(call.interactionId.split('-')[0]),
+    interaction_time: interactionTime(call.interactionId),
   };
   if (call.presenceId) doc.presence_id = `${call.presenceId}@${call.realm}`;
   if (peer) {
@@ -138,7 +138,7 @@ export function legCdr(call: Call, leg: Leg, endMs: number, cause: string, recor
     ownerId: b.owner_id as string | undefined,
     authorizingId: b.authorizing_id as string | undefined,
     interactionId: call.interactionId,
-    interactionTime: Number(call.interactionId.split('-')[0]),
+    interactionTime: interactionTime(call.interactionId),
     // a leg made in the same millisecond as the first still comes after it
     channelTime: leg.startedMs * 1000 + (isFirst ? 0 : 1),
     doc,
@@ -147,7 +147,7 @@ export function legCdr(call: Call, leg: Leg, endMs: number, cause: string, recor
 
 /** The unix ms of an interaction's start (its id begins with its Gregorian seconds). */
 function gregorianMs(interactionId: string): number {
-  return gregorianToUnixMs(Number(interactionId.split('-')[0]));
+  return gregorianToUnixMs(interactionTime(interactionId));
 }
 
 /**
