@@ -7,6 +7,7 @@
 //
 //   npx node scripts/bench/delivery-cost.mjs [REF…] [--n 5000] [--warmup 3000] [--rounds 3]
 //        [--mode cpu|callgrind] [--tail-ms 1500] [--no-pin] [--threads] [--jit] [--json] [--cpu-prof DIR]
+//        [--idle-client]
 //
 // REF: a commit (`main`, `07b1655`, `HEAD~3`), `.` for this checkout as it is (the default), or
 // `dir:PATH` for an installed checkout. `--mode callgrind` runs each server under valgrind, its
@@ -23,9 +24,12 @@
 // milliseconds its compiler took: on the server's own thread, see bin/tel.js) and how many
 // optimised functions it threw away: a round whose CPU is high for that is paying for code, not
 // for deliveries. Each round follows a pause (the tail, then 300 ms), as the yardstick's do.
+// `--idle-client` has a client connect before each server's warm-up and close its idle connection
+// after it, as the yardstick's readiness probe does (the first round then meets that close).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,6 +52,7 @@ const { values: opt, positionals } = parseArgs({
     json: { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     jit: { type: 'boolean', default: false },
+    'idle-client': { type: 'boolean', default: false },
   },
 });
 const N = Number(opt.n);
@@ -58,7 +63,7 @@ const TAIL_MS = Number(opt['tail-ms']);
 const MODE = opt.mode;
 const PIN = pinned && !opt['no-pin'];
 if (!['cpu', 'callgrind'].includes(MODE) || !(N > 0 && ROUNDS > 0 && CONC > 0 && WARM >= 0)) {
-  console.error('usage: delivery-cost.mjs [REF…] [--n N] [--warmup N] [--rounds R] [--mode cpu|callgrind] [--tail-ms MS] [--no-pin] [--threads] [--jit]');
+  console.error('usage: delivery-cost.mjs [REF…] [--n N] [--warmup N] [--rounds R] [--mode cpu|callgrind] [--tail-ms MS] [--no-pin] [--threads] [--jit] [--idle-client]');
   process.exit(2);
 }
 const refs = positionals.length ? positionals : ['.'];
@@ -149,11 +154,30 @@ async function startServer(checkout, index) {
   const pool = new Pool(url, { connections: CONC, pipelining: 1, keepAliveTimeout: 60_000 });
   const server = { checkout, child, pid, url, token, account, pool, rounds: [], cgOut, profDir, group: `s${index}`, jit };
   servers.push(server);
+  const idle = opt['idle-client'] ? await idleClient(url) : undefined;
   if (WARM) {
     log(`${checkout.label}: warm-up, ${WARM} calls`);
     await fireAndWait(server, WARM);
   }
+  await idle?.close();
   return server;
+}
+
+/**
+ * A client that connected before the warm-up (one request on a keep-alive connection) and closes
+ * its idle connection after it, as an HTTP client's idle timeout does (Node's agent: 5 s).
+ */
+async function idleClient(url) {
+  const agent = new http.Agent({ keepAlive: true });
+  await new Promise((resolve, reject) => {
+    http.get(`${url}/v2/webhooks`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+  });
+  return {
+    async close() {
+      agent.destroy();
+      await sleep(300);
+    },
+  };
 }
 
 let seq = 0;
