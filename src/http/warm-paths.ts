@@ -4,9 +4,14 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** Keep-alive connections the warm-up opens, the requests it makes on each, and how long it waits for an answer (then it stops). */
-const CONNECTIONS = 4;
-const REQUESTS_EACH = 10;
+/**
+ * Keep-alive connections the warm-up opens, the requests it makes on each, and how long it waits
+ * for an answer (then it stops). Enough for V8 to keep what it sees (a function's feedback starts
+ * after its first few calls); four connections of ten requests held 1.8 MiB more of a server's
+ * RSS under authenticated GETs (`scripts/bench/get-cost.mjs`).
+ */
+const CONNECTIONS = 2;
+const REQUESTS_EACH = 6;
 const REQUEST_TIMEOUT_MS = 2000;
 /** How long it waits for the server to read its connections' ends. */
 const CLOSE_WAIT_MS = 2000;
@@ -23,10 +28,8 @@ const CLOSE_WAIT_MS = 2000;
  * ("wrong map", `--trace-deopt`) and optimised them again under the next requests. Run first,
  * such sockets are in what V8 optimises. With a client that connected before 3,000 simulated
  * calls and let its connection go after them (the webhooks yardstick's readiness probe does),
- * the next 5,000 calls optimised 37 functions (121 ms) instead of 63 (209 ms)
- * (`scripts/bench/delivery-cost.mjs REF . --idle-client --jit`); over five runs of each,
- * alternated, they cost the server 204 µs a delivery instead of 230, and the 5,000 after them
- * 184 instead of 202.
+ * that close threw nothing away, and the next 5,000 calls optimised 35 functions (133 ms)
+ * instead of 56 (212 ms) (`scripts/bench/delivery-cost.mjs REF . --idle-client --jit`).
  */
 export async function warmConnectionPaths(server: Server, path: string): Promise<void> {
   const http = require('node:http') as typeof import('node:http');
