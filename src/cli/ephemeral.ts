@@ -66,6 +66,8 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
   let api;
   try {
     const master = lab ? await buildFromLab(io, core, lab) : initialise(core);
+    // a signal while the server starts stops it once started (until then it would kill it)
+    const stopped = untilStopped();
     api = await startServing(core, opts.host, opts.port, apiOptions(io, opts, g.json));
     io.out(api.url);
     if (g.json) io.out(JSON.stringify({ url: api.url, db: file, ...master }));
@@ -81,7 +83,7 @@ export async function serveEphemeral(io: CliIo, cmd: Command, opts: Omit<ServeOp
         ].join('\n'),
       );
     }
-    await untilStopped();
+    await stopped;
     io.err('tel: stopping…');
     await api.close();
   } finally {

@@ -81,6 +81,8 @@ removes its database.`,
       }
       warnUsersWithoutKey(io, core);
       let api;
+      // a signal while the server starts stops it once started (until then it would kill it)
+      const stopped = untilStopped();
       try {
         api = await startServing(core, opts.host, port, apiOptions(io, opts, g.json));
       } catch (err) {
@@ -104,7 +106,7 @@ removes its database.`,
         );
       }
       io.out(`tel listening on ${api.url}`);
-      await untilStopped();
+      await stopped;
       io.err('tel: stopping…');
       await api.close();
       closeCore(core);
