@@ -25,14 +25,8 @@ const COMPILE_GARBAGE_BYTES = 8 * 1024 * 1024;
  */
 export async function startServing(core: Core, host: string, port: number, opts: ApiOptions): Promise<RunningApi> {
   const { ListenError, startApi, collectOnGrowth, collectWhenQuiet } = await import('../http/app.js');
-  const { createApiServer } = await import('../http/server.js');
-  const { apiRouter } = await import('../http/api-router.js');
-  const { warmConnectionPaths } = await import('../http/warm-paths.js');
   process.getBuiltinModule('node:v8').setFlagsFromString(`--invocation-count-for-turbofan=${TURBOFAN_INVOCATIONS}`);
   try {
-    // before the server listens and its workers start: on a server of the warm-up's own, left out
-    // of the metrics (see warm-paths.ts)
-    await warmConnectionPaths(createApiServer(core, apiRouter(), { counted: false }), '/v2/webhooks');
     const api = await startApi(core, host, port, opts);
     // the compilation's garbage is handed back as it grows, and once it is done
     compileValidatorsInBackground(collectWhenQuiet, collectOnGrowth(COMPILE_GARBAGE_BYTES));
