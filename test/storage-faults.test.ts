@@ -172,7 +172,7 @@ describe.skipIf(unavailable)('a full disk under the database (a small tmpfs)', (
 
   it('a job that fills the disk waits where its last batch ended, says so in the metrics, and completes once there is space', async () => {
     // 5 MiB: a new file's schema (1.2 MiB) and the log its migrations leave take much of it, and
-    // the job's first batches must fit in the rest (on 4 MiB none did once migration 4302 came)
+    // the job's first batches must fit in the rest (on 4 MiB none does)
     disk = mountSmallDisk('5m');
     const core: Core = openCore(join(disk.dir, 'tel.db'));
     const logged: string[] = [];
