@@ -27,4 +27,9 @@ if (!(globalThis as { telThread?: boolean }).telThread) {
     },
   });
   process.exitCode = code;
+  // No command's code was loaded and every line went straight to the descriptors (help, the
+  // version, a usage error): nothing is left to wait for. Ending here skips the rest of the
+  // event loop's turns and the young generation's collection V8 has scheduled by then (2-3 ms,
+  // --trace-gc): `dist/tel --help` 89.0 ms instead of 96.5 (medians of 40 interleaved runs).
+  if (!stdout.streamMade() && !stderr.streamMade()) process.exit(code);
 }

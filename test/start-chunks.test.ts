@@ -44,6 +44,27 @@ describe('the split bundle the single executable starts from', () => {
     expect(r.code).toBe(2);
   });
 
+  test('help, the version and a usage error end as soon as written; a command ends with its event loop', () => {
+    // an observer of the process: 'beforeExit' comes only when the event loop ran dry
+    const observer = `data:text/javascript,process.on('beforeExit', () => process.stderr.write('[loop ran dry]'))`;
+    const run = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--import', observer, join(dir, 'start', 'tel.mjs'), ...args], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const help = run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: tel [\s\S]*Exit codes: 0 ok, 1 refused or failed, 2 usage\.\n$/);
+    expect(help.stderr).toBe('');
+    expect(run(['--version'])).toMatchObject({ code: 0, stderr: '' });
+    const usage = run(['no-such-command']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe("Unknown command 'no-such-command' (see --help).\n");
+    // a command's code was loaded: what it wrote may wait in a stream, so the loop runs to its end
+    const init = run(['init', '--db', join(dir, 'loop.db'), '--account', 'A', '--username', 'u', '--password', 'p']);
+    expect(init.code).toBe(0);
+    expect(init.stderr).toBe('[loop ran dry]');
+  });
+
   test('a command runs through the chunks: init, then a listing', () => {
     const db = join(dir, 'lab.db');
     const init = tel(['init', '--db', db, '--account', 'Lab', '--username', 'u', '--password', 'p']);

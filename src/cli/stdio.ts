@@ -15,6 +15,11 @@ export class StdOutput {
     private readonly make: () => NodeJS.WriteStream,
   ) {}
 
+  /** True once the stream is made: what was written since may still wait in it. */
+  streamMade(): boolean {
+    return this.made !== undefined;
+  }
+
   /** The stream, made at the first call. */
   stream(): NodeJS.WriteStream {
     if (!this.made) {
