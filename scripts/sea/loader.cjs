@@ -11,16 +11,17 @@
 // (src/jobs/thread.ts).
 const { getAsset, getAssetKeys } = require('node:sea');
 const { registerHooks, enableCompileCache } = require('node:module');
-const { dirname, join } = require('node:path');
+const { dirname, isAbsolute, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
 // V8's compiled code of the bundle is kept between runs in the user's cache directory (Node
 // checks it against the source): start-up drops by a third. $HOME is what os.homedir() reads
-// first; node:os is loaded only without it (0.5 ms of a start).
+// first; node:os is loaded only without it (0.5 ms of a start). A cache directory that is not
+// absolute (an empty $HOME) would be the working directory's: none then.
 try {
-  const home = process.env.HOME || require('node:os').homedir();
-  enableCompileCache(join(process.env.XDG_CACHE_HOME || join(home, '.cache'), 'tel', 'compile-cache'));
+  const cache = join(process.env.XDG_CACHE_HOME || join(process.env.HOME || require('node:os').homedir(), '.cache'), 'tel', 'compile-cache');
+  if (isAbsolute(cache)) enableCompileCache(cache);
 } catch {
   /* no cache directory: the bundle is compiled each time */
 }
