@@ -207,6 +207,8 @@ export interface ServerPolicy {
   openMetrics?: boolean;
   /** called once a request's answer has ended (`tel serve --access-log`) */
   accessLog?: (entry: AccessEntry) => void;
+  /** false: its requests are left out of the metrics and of the memory tidy's count (the start-up's warm-up: warm-paths.ts) */
+  counted?: boolean;
 }
 
 const LOOPBACK_PAGES = originPolicy();
@@ -386,7 +388,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
   } finally {
     releaseSlot?.();
     if (res.headersSent) {
-      observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
+      if (policy.counted !== false) observeRequest(metricLabels, res.statusCode, (performance.now() - started) / 1000);
       policy.accessLog?.(accessEntry(req, { status: res.statusCode, bytes, requestId, startedMs: started }));
     }
   }
@@ -661,11 +663,13 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
-export function createApiServer(core: Core, router: Router, policy: ServerPolicy = {}): Server {
+export function createApiServer(core: Core, router: Router, given: ServerPolicy = {}): Server {
+  // one shape for every server's policy (each request reads it)
+  const policy: ServerPolicy = { guard: given.guard, origins: given.origins, openMetrics: given.openMetrics, accessLog: given.accessLog, counted: given.counted ?? true };
   // before the first request, while V8 still knows nextTick's entries exactly (see tick-shape.ts)
   keepTickShape();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
-    noteRequest();
+    if (policy.counted) noteRequest();
     const url = req.url ?? '';
     if ((url === '/metrics' || url.startsWith('/metrics?')) && (!policy.guard || policy.guard(req.headers.host))) {
       answerMetrics(core, req, res, policy);
