@@ -207,7 +207,7 @@ export interface ServerPolicy {
   openMetrics?: boolean;
   /** called once a request's answer has ended (`tel serve --access-log`) */
   accessLog?: (entry: AccessEntry) => void;
-  /** false: its requests are left out of the metrics and of the memory tidy's count (the start-up's warm-up: warm-paths.ts) */
+  /** false: its requests are left out of the metrics and of the memory tidy's count (the warm-up of connection paths: warm-paths.ts) */
   counted?: boolean;
 }
 
@@ -664,8 +664,14 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 /** Creates the HTTP server over a core and a router (not yet listening). */
 export function createApiServer(core: Core, router: Router, given: ServerPolicy = {}): Server {
-  // one shape for every server's policy (each request reads it)
-  const policy: ServerPolicy = { guard: given.guard, origins: given.origins, openMetrics: given.openMetrics, accessLog: given.accessLog, counted: given.counted ?? true };
+  // one shape for every server's policy (each request reads it): the type has every field listed
+  const policy: ServerPolicy = {
+    guard: given.guard,
+    origins: given.origins,
+    openMetrics: given.openMetrics,
+    accessLog: given.accessLog,
+    counted: given.counted ?? true,
+  } satisfies Record<keyof ServerPolicy, unknown>;
   // before the first request, while V8 still knows nextTick's entries exactly (see tick-shape.ts)
   keepTickShape();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
