@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installQueryLog, logged } from '../../test/helpers/query-log.js';
+import { installQueryLog, logged, planOf, wholeTableSteps } from '../../test/helpers/query-log.js';
 import { runTel } from '../../test/helpers/cli.js';
 import { tempDir } from '../../test/helpers/server.js';
 import { closeCore, openCore } from '../core.js';
+import { listAccounts } from '../modules/accounts/service.js';
+import { activateNumber } from '../modules/numbers/lifecycle.js';
 import { applyPlan, ApplyFailed } from './apply.js';
 import { planLab } from './plan.js';
 import { parseLabText } from './parse.js';
@@ -49,6 +51,33 @@ describe('tel apply at the size of a large lab', () => {
       statements.push(queries.filter((q) => q.sql !== 'PRAGMA data_version').length);
     }
     expect(statements[1]).toBeLessThanOrEqual(statements[0] + 5);
+  });
+
+  it("exports a lab whose accounts bought numbers from a pool reading the pool's numbers through indexes, never the whole inventory", async () => {
+    const db = join(tmp.dir, 'pool.db');
+    const file = join(tmp.dir, 'pool.yaml');
+    const numbers = Array.from({ length: 20 }, (_, i) => `+1415555${String(1000 + i)}`);
+    writeFileSync(file, `${labText(10)}  number_pool:\n${numbers.map((n) => `    - number: "${n}"\n`).join('')}`);
+    const created = await runTel(['apply', file, '--db', db]);
+    expect(created.code, created.stderr).toBe(0);
+    const core = openCore(db);
+    try {
+      const customer = listAccounts(core).find((a) => a.name === 'Customer 3')!;
+      activateNumber(core, { accountId: customer.id, authAccountId: customer.id, isAdmin: false }, numbers[0], {});
+    } finally {
+      closeCore(core);
+    }
+    const { result: exported, queries } = await logged(() => runTel(['export', '--db', db]));
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(`- number: "${numbers[0]}"`);
+    const poolReads = [...new Set(queries.map((q) => q.sql).filter((sql) => /pool_id/.test(sql)))];
+    expect(poolReads.length).toBeGreaterThan(0);
+    const reader = openCore(db);
+    try {
+      for (const sql of poolReads) expect(wholeTableSteps(planOf(reader.db, sql)), sql).toEqual([]);
+    } finally {
+      closeCore(reader);
+    }
   });
 
   it('a plan that takes longer than a batch commits in batches; one that fails part way keeps the batches before it; a small one is one transaction', async () => {

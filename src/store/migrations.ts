@@ -1105,4 +1105,13 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX cdrs_interaction ON cdrs(account_id, first_leg, interaction_time, interaction_id, channel_time, id);
     `,
   },
+  {
+    id: '4303-phone-numbers-pool-index',
+    sql: `
+      -- The numbers accounts bought from a pool, by pool: a lab file lists them under the pool's
+      -- account, and without it each account's read went through the whole inventory (tel export
+      -- of a 10,000-account lab with 100,000 numbers took 179 s).
+      CREATE INDEX phone_numbers_pool ON phone_numbers(pool_id, number) WHERE pool_id IS NOT NULL;
+    `,
+  },
 ];
