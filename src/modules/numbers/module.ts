@@ -27,6 +27,17 @@ const numberManagerSchema = {
 
 /** Numbers a chunk of a whole inventory (`paginate=false`) holds. */
 const NUMBER_CHUNK_ROWS = 1000;
+/**
+ * The CPU a piece of a whole inventory may take before it is handed on (the rest of the chunk in
+ * the next turn of the event loop), looked at every PIECE_CHECK_ROWS numbers. A server's first
+ * whole inventory reads and writes its rows before V8 has optimised that code: its first chunk of
+ * 1,000 held the event loop 38 ms (44.6 ms of delay, `scripts/bench/lib/loop-delay.cjs`), the
+ * chunks after it 12-16 ms.
+ */
+const PIECE_MS = 8;
+const PIECE_CHECK_ROWS = 50;
+/** The numbers of a whole inventory's first read (the others read NUMBER_CHUNK_ROWS). */
+const FIRST_CHUNK_ROWS = 100;
 
 /** The features a row may have, as its listing's caller sees them: the same for every row of one account, carrier and user, so worked out once a reply. */
 export type AvailableOf = (r: NumberRow) => readonly string[];
@@ -75,16 +86,26 @@ export function numbersReply(query: URLSearchParams, read: (q: PageQuery<string>
     const page = filledPage(read, { ...q, pageSize: q.pageSize, filter });
     return page instanceof Promise ? page.then(answer) : answer(page);
   }
-  const first = { pageSize: NUMBER_CHUNK_ROWS, startKey: q.startKey };
+  // the first read is made with the request, before the answer's first piece: a short one
+  const first = { pageSize: FIRST_CHUNK_ROWS, startKey: q.startKey };
   const chunks = everyPage(read, { chunkRows: NUMBER_CHUNK_ROWS, filter, first: filter ? timedRead(read, { ...first, filter }) : read(first) });
   function* pieces(): Generator<string> {
     let text = '{"cascade_quantity":0,"numbers":{';
     let count = 0;
+    let since = performance.now();
     // the keys are E.164 numbers, unique in the inventory: written as an object's would be
     for (const rows of chunks) {
-      for (const r of rows) text += `${count++ === 0 ? '' : ','}${JSON.stringify(r.number)}:${numberJsonText(r, available?.(r))}`;
+      for (const r of rows) {
+        text += `${count++ === 0 ? '' : ','}${JSON.stringify(r.number)}:${numberJsonText(r, available?.(r))}`;
+        if (count % PIECE_CHECK_ROWS === 0 && performance.now() - since >= PIECE_MS) {
+          yield text;
+          text = '';
+          since = performance.now();
+        }
+      }
       yield text;
       text = '';
+      since = performance.now();
     }
     yield `${text}}}`;
   }
