@@ -252,4 +252,22 @@ describe('the HTTP envelope, errors and order of checks', () => {
     }
     expect((await srv.request('GET', accountPath, { token: srv.adminToken })).status).toBe(200);
   });
+
+  it('a client that sends its request and closes its side still gets the answer, even one that waits for a commit', async () => {
+    const net = await import('node:net');
+    const port = Number(new URL(srv.url).port);
+    const body = JSON.stringify({ data: { kind: 'call', direction: 'inbound', caller_id_number: '+14155550101', callee_id_number: '+14155550100' } });
+    const head = `PUT ${accountPath}/simulations HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Auth-Token: ${srv.adminToken}\r\n`;
+    const request = `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const statusLine = () =>
+      new Promise<string>((resolve) => {
+        const s = net.connect(port, '127.0.0.1');
+        let text = '';
+        s.on('data', (d) => (text += d));
+        s.on('close', () => resolve(text.split('\r\n')[0]));
+        // the request and the half-close in one go: the server reads both in the same turn
+        s.end(request);
+      });
+    expect(await Promise.all(Array.from({ length: 5 }, statusLine))).toEqual(Array(5).fill('HTTP/1.1 201 Created'));
+  });
 });
