@@ -78,6 +78,30 @@ describe('group commit', () => {
     }
   });
 
+
+  it('waits one more turn: a unit whose request came in the next poll for I/O joins the commit', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const received = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    const peer = await received;
+    try {
+      const insert = (v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
+      // a client asks again as soon as it is answered: its request is read at the next poll
+      const second = new Promise<number | bigint>((resolve) => peer.once('data', () => resolve(groupCommit(db, insert('second')))));
+      const before = commitCount(db);
+      const first = groupCommit(db, insert('first'));
+      client.write('x');
+      expect(await Promise.all([first, second])).toEqual([1, 1]);
+      expect(commitCount(db) - before).toBe(1);
+      expect(rows(other)).toEqual(['first', 'second']);
+    } finally {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
   it('undoes a unit that throws, alone: its writes and its settle hooks; the others commit once', async () => {
     const events: string[] = [];
     const ok = groupCommit(db, () => {
