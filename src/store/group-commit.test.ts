@@ -78,7 +78,6 @@ describe('group commit', () => {
     }
   });
 
-
   it('waits one more turn: a unit whose request came in the next poll for I/O joins the commit', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -102,6 +101,7 @@ describe('group commit', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
   it('undoes a unit that throws, alone: its writes and its settle hooks; the others commit once', async () => {
     const events: string[] = [];
     const ok = groupCommit(db, () => {

@@ -49,8 +49,9 @@ function unitsNow(db: Db): number {
 
 /**
  * Runs `fn` in a transaction shared with the other units submitted during the same turn of the
- * event loop and the next (up to MAX_UNITS_A_COMMIT of them, or fewer: see limitUnitsPerCommit), and resolves
- * with its result once that transaction has committed (so an answer sent after it is durable).
+ * event loop and the next (up to MAX_UNITS_A_COMMIT of them, or fewer: see limitUnitsPerCommit),
+ * and resolves with its result once that transaction has committed (so an answer sent after it is
+ * durable).
  * Many small writes (simulated calls fired by dozens of clients) then cost one commit together
  * instead of one each. A unit that throws is undone alone and its promise rejects; the others
  * commit. For that the group is first run straight through, and only when a unit throws is it
@@ -71,8 +72,9 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
     // meanwhile. Clients that each wait for their answer (32 firing simulated calls) otherwise
     // split into two cohorts committed in turns, ~16 units each; waiting one more turn (a poll
     // that does not block) makes them one group of ~32, whose b-trees' last pages go to the log
-    // once instead of twice: 10% fewer bytes written a delivery, and 3-10% less CPU
-    // (scripts/bench/delivery-cost.mjs, four runs).
+    // once instead of twice: 10% fewer bytes written a delivery, 3-10% less CPU
+    // (scripts/bench/delivery-cost.mjs, four runs), 9-10% more deliveries a second in
+    // ../shared/bench/webhooks.mjs (`npm run bench:compare`, two runs of 5 and 6 rounds).
     const run = () => {
       const batch = g.jobs.splice(0, unitsNow(db));
       if (g.jobs.length > 0) setImmediate(run);
