@@ -72,7 +72,7 @@ export function groupCommit<T>(db: Db, fn: () => T): Promise<T> {
     // meanwhile. Clients that each wait for their answer (32 firing simulated calls) otherwise
     // split into two cohorts committed in turns, ~16 units each; waiting one more turn (a poll
     // that does not block) makes them one group of ~32, whose b-trees' last pages go to the log
-    // once instead of twice: 10% fewer bytes written a delivery, 3-10% less CPU
+    // once instead of twice: 7-10% fewer bytes written a delivery, 3-10% less CPU
     // (scripts/bench/delivery-cost.mjs, four runs), 9-10% more deliveries a second in
     // ../shared/bench/webhooks.mjs (`npm run bench:compare`, two runs of 5 and 6 rounds).
     const run = () => {
