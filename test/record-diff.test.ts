@@ -148,6 +148,14 @@ describe('tel record in front of a tel, tel diff against another', () => {
     const text = readFileSync(recording, 'utf8');
     expect(text.split('\n').filter((l) => l.startsWith('{"seq"'))).toHaveLength(exchanges);
     for (const secret of secrets) {
+      if (secret.length < 8) {
+        // a short secret (a voicemail PIN of 4 digits) turns up by chance inside the hex of the
+        // ids and revisions the file holds (it did in a full run): leaked, it would stand as a
+        // value of its own, between other characters than letters and digits
+        const alone = new RegExp(`(?<![0-9A-Za-z])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`);
+        expect(text, secret).not.toMatch(alone);
+        continue;
+      }
       expect(text, secret).not.toContain(secret);
       expect(text, secret).not.toContain(encodeURIComponent(secret));
     }
