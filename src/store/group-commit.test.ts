@@ -11,6 +11,26 @@ describe('group commit', () => {
   let db: Db;
   let other: Db;
   const rows = (conn: Db) => (conn.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
+  const insert = (v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
+
+  /**
+   * A loopback connection, its two ends: what one end writes is readable by the other at the next
+   * poll for I/O. `close` ends both and the listener.
+   */
+  async function loopback(): Promise<{ client: Socket; peer: Socket; close: () => Promise<void> }> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const received = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    const peer = await received;
+    const close = async () => {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    return { client, peer, close };
+  }
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'tel-group-'));
@@ -25,7 +45,6 @@ describe('group commit', () => {
   });
 
   it('commits the units of one turn together, each answered once another connection can read it', async () => {
-    const insert = (v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
     const seen: string[][] = [];
     const units = ['a', 'b', 'c'].map((v) => groupCommit(db, insert(v)).then((n) => (seen.push(rows(other)), n)));
     // nothing is written before the turn ends
@@ -35,13 +54,8 @@ describe('group commit', () => {
   });
 
   it('takes as many units a commit as a limit allows: the others commit in the next turns, after the I/O that came meanwhile', async () => {
-    // a loopback connection: what the first unit writes is readable at the next poll for I/O
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const received = new Promise<Socket>((resolve) => server.once('connection', resolve));
-    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    await new Promise<void>((resolve) => client.once('connect', resolve));
-    const peer = await received;
+    // what the first unit writes is readable at the next poll for I/O
+    const { client, peer, close } = await loopback();
     const order: string[] = [];
     let seenWhenRead: number | undefined;
     peer.once('data', () => (seenWhenRead = order.length));
@@ -72,21 +86,13 @@ describe('group commit', () => {
       expect(commitCount(db) - before).toBe(1);
     } finally {
       unlimit();
-      client.destroy();
-      peer.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
   it('waits one more turn: a unit whose request came in the next poll for I/O joins the commit', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const received = new Promise<Socket>((resolve) => server.once('connection', resolve));
-    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    await new Promise<void>((resolve) => client.once('connect', resolve));
-    const peer = await received;
+    const { client, peer, close } = await loopback();
     try {
-      const insert = (v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes;
       // a client asks again as soon as it is answered: its request is read at the next poll
       const second = new Promise<number | bigint>((resolve) => peer.once('data', () => resolve(groupCommit(db, insert('second')))));
       const before = commitCount(db);
@@ -96,9 +102,7 @@ describe('group commit', () => {
       expect(commitCount(db) - before).toBe(1);
       expect(rows(other)).toEqual(['first', 'second']);
     } finally {
-      client.destroy();
-      peer.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
