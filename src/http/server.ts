@@ -219,7 +219,14 @@ const UNROUTED_CORS = corsHeaders(Object.freeze([]));
 /** The query of a request without one: shared (handlers read queries, never change them). */
 const NO_QUERY = new URLSearchParams();
 
-/** Handles one request through the order of checks: JSON → token → restrictions/access → route → handler. */
+/**
+ * Handles one request through the order of checks: JSON → token → restrictions/access → route →
+ * handler. Reading the body (bodyOf), the token (authorize) and writing the answer (answer) are
+ * functions of their own: V8 optimises this one again on the event loop's thread (bin/tel.js) each
+ * time a new kind of request changes what it has seen, and the larger it is, the longer that holds
+ * the loop. With the three inside it, those compiles took 34, 38 and 57 ms while
+ * `scripts/bench/scale.mjs --scale 0.3` ran (`--trace-opt`); without them, 16, 18 and 37 ms.
+ */
 export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse, policy: ServerPolicy = {}): Promise<void> {
   const started = performance.now();
   const incomingId = req.headers['x-request-id'];
@@ -269,12 +276,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       if (limit > LARGE_BODY_BYTES && !(declared <= LARGE_BODY_BYTES)) releaseSlot = await largeBodySlot(!match?.route?.unparsedLargeBody);
       raw = await readBody(req, limit);
     }
-    const mediaType = mediaTypeOf(req.headers['content-type']);
-    const upload = raw && match?.route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
-    // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
-    const unparsed = raw && match?.route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
-    // a body of another type is not the envelope (Kazoo reads it as a file: a write is a 415 below)
-    const envelope = raw === undefined || upload || unparsed || !readsAsEnvelope(mediaType) ? {} : parseEnvelope(raw, bodyLimitsOf(match?.route));
+    const { mediaType, upload, unparsed, envelope } = bodyOf(req, raw, match?.route);
     jsonp = jsonpOf(query, envelope, envelope.data);
     const envelopeVerb = requested === 'POST' && !queryVerb ? tunnelledVerb(verbOf(envelope)) : undefined;
     if (envelopeVerb) {
@@ -301,25 +303,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     };
     const route = match?.route;
     const needsToken = requiresToken(match);
-    if (needsToken) {
-      const auth = authenticate(core, authToken);
-      ctx.auth = auth;
-      authenticated = true;
-      for (let i = 0; i < router.authorizers.length; i++) router.authorizers[i](ctx, auth, core);
-      // A path names an account the token may act on (an unknown one is refused the same, so that
-      // nobody learns which ids exist), then an existing one (404, as Kazoo, for a super-duper admin).
-      checkAccountAccess(ctx, auth, core);
-      if (path.accountId && !findAccount(core, path.accountId)) throw errors.badIdentifier(path.accountId);
-    } else if (authToken) {
-      // A token sent where none is needed is still checked: a valid one makes the answer an
-      // authenticated one (with `version`), as Kazoo checks any token present; a bad one is ignored.
-      try {
-        ctx.auth = authenticate(core, authToken);
-        authenticated = true;
-      } catch {
-        /* answered as to an anonymous caller */
-      }
-    }
+    authenticated = authorize(core, router, ctx, needsToken, () => (authenticated = true));
     // A super-duper-only path is refused before saying whether the method or sub-path exists.
     if (needsToken && (match?.superduper || route?.superduper) && !ctx.auth?.isSuperduper) {
       throw errors.forbidden('this endpoint needs a super-duper admin token');
@@ -331,57 +315,8 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     // most handlers answer at once: awaited only when they answer a promise (a turn of microtasks saved)
     const answered = route.handler(ctx, core);
     const reply: Reply = answered instanceof Promise ? await answered : answered;
-    const status = reply.status ?? (method === 'PUT' ? 201 : 200);
     authToken = ctx.authToken;
-    // As Kazoo: a success carries the CORS headers when the request is a CORS one (a browser's,
-    // with `Origin`); an error always does (see sendError). A non-browser client is spared five
-    // headers a response, which node:http checks one by one (~2 µs of a request's 15-20).
-    const headers: Record<string, string> = isCorsRequest(req) ? Object.assign({}, cors) : {};
-    headers['X-Request-ID'] = requestId;
-    if (reply.headers) Object.assign(headers, reply.headers);
-    // crossbar_doc:handle_json_success/3 names what a PUT created in `Location`: its id
-    if (status === 201 && method === 'PUT') locate(headers, reply.data);
-    const headOnly = requested === 'HEAD';
-    if (method === 'GET') {
-      // a document's answer is tagged with its revision (generate_etag/2); a client holding it is answered 304
-      const revision = reply.extras?.revision;
-      if (typeof revision === 'string' && (reply.data !== undefined || reply.stream !== undefined)) {
-        headers.ETag = etagOf(revision);
-        if (req.headers['if-none-match'] !== undefined && notModified(req.headers, revision)) {
-          bytes = send(res, 304, undefined, headers);
-          return;
-        }
-      }
-      if (hasRows(reply) && wantsCsv(req.headers, query, envelope, envelope.data)) {
-        bytes = await sendCsv(res, headers, reply, headOnly, (err) => void internal(core, err, requestId));
-        return;
-      }
-    }
-    if (reply.stream) {
-      const { stream, extras } = reply;
-      const callback = jsonp;
-      headers['Content-Type'] = callback ? JSONP_TYPE : JSON_TYPE;
-      bytes = null;
-      await sendStream(
-        res,
-        status,
-        headers,
-        stream.pieces,
-        headOnly,
-        (callback ? `${callback}(` : '') + envelopeHead(authToken),
-        (dataMd5) => envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated) + (callback ? ');' : ''),
-        // reported as any request's failure (a storage fault by its episode), though it can no longer be answered
-        (err) => void internal(core, err, requestId),
-      );
-      return;
-    }
-    if (Buffer.isBuffer(reply.file)) bytes = send(res, status, reply.file, headers);
-    else if (reply.file) bytes = await sendFile(res, status, reply.file, headers, headOnly);
-    else {
-      const answer = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
-      if (jsonp) bytes = send(res, status, Buffer.from(jsonpText(jsonp, answer.text)), { ...headers, 'Content-Type': JSONP_TYPE });
-      else bytes = send(res, status, answer.text, headers, answer.bytes);
-    }
+    bytes = await answer({ core, req, res, method, headOnly: requested === 'HEAD', requestId, authToken, authenticated, jsonp, cors, query, envelope }, reply);
   } catch (err) {
     if (err instanceof ClientGone) return;
     bytes = sendError(res, err instanceof ApiError ? err : internal(core, err, requestId), requestId, { authToken, authenticated, cors, jsonp });
@@ -392,6 +327,112 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
       policy.accessLog?.(accessEntry(req, { status: res.statusCode, bytes, requestId, startedMs: started }));
     }
   }
+}
+
+/** A request's body as its route takes it: an upload, a large body left unparsed, or the envelope. */
+function bodyOf(req: IncomingMessage, raw: Buffer | undefined, route: RouteDef | undefined) {
+  const mediaType = mediaTypeOf(req.headers['content-type']);
+  const upload = raw && route?.upload ? uploadOf(req.headers['content-type'], raw) : undefined;
+  // read only with a valid token (see bodyLimit): its handler parses it, off the event loop
+  const unparsed = raw && route?.unparsedLargeBody && raw.length > MAX_UNAUTHENTICATED_BODY_BYTES ? raw : undefined;
+  // a body of another type is not the envelope (Kazoo reads it as a file: a write is a 415 below)
+  const envelope = raw === undefined || upload || unparsed || !readsAsEnvelope(mediaType) ? {} : parseEnvelope(raw, bodyLimitsOf(route));
+  return { mediaType, upload, unparsed, envelope };
+}
+
+/**
+ * Checks the token of a request whose route needs one, the router's authorizers and the account
+ * its path names; a token sent where none is needed is checked too. Sets `ctx.auth`, tells
+ * `authenticated` as soon as the token is known good (an error after it is answered as to an
+ * authenticated caller), and answers whether it is.
+ */
+function authorize(core: Core, router: Router, ctx: RequestContext, needsToken: boolean, authenticated: () => void): boolean {
+  if (needsToken) {
+    const auth = authenticate(core, ctx.authToken);
+    ctx.auth = auth;
+    authenticated();
+    for (let i = 0; i < router.authorizers.length; i++) router.authorizers[i](ctx, auth, core);
+    // A path names an account the token may act on (an unknown one is refused the same, so that
+    // nobody learns which ids exist), then an existing one (404, as Kazoo, for a super-duper admin).
+    checkAccountAccess(ctx, auth, core);
+    if (ctx.path.accountId && !findAccount(core, ctx.path.accountId)) throw errors.badIdentifier(ctx.path.accountId);
+    return true;
+  }
+  if (!ctx.authToken) return false;
+  // A token sent where none is needed is still checked: a valid one makes the answer an
+  // authenticated one (with `version`), as Kazoo checks any token present; a bad one is ignored.
+  try {
+    ctx.auth = authenticate(core, ctx.authToken);
+    return true;
+  } catch {
+    return false; // answered as to an anonymous caller
+  }
+}
+
+/** What answering a handler's reply needs besides the reply: the request as handleRequest read it. */
+interface Answering {
+  core: Core;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** the verb the request stands for (a POST's tunnelled one) */
+  method: string;
+  headOnly: boolean;
+  requestId: string;
+  authToken: string | undefined;
+  authenticated: boolean;
+  jsonp: string | undefined;
+  cors: Readonly<Record<string, string>>;
+  query: URLSearchParams;
+  envelope: Record<string, unknown>;
+}
+
+/**
+ * Writes a handler's reply: the envelope, a file, a streamed listing or CSV, or a 304 for a client
+ * holding the document's revision. Answers the body's bytes for the access log (null: streamed).
+ */
+async function answer(a: Answering, reply: Reply): Promise<number | null> {
+  const { core, req, res, method, headOnly, requestId, authToken, authenticated, jsonp } = a;
+  const status = reply.status ?? (method === 'PUT' ? 201 : 200);
+  // As Kazoo: a success carries the CORS headers when the request is a CORS one (a browser's,
+  // with `Origin`); an error always does (see sendError). A non-browser client is spared five
+  // headers a response, which node:http checks one by one (~2 µs of a request's 15-20).
+  const headers: Record<string, string> = isCorsRequest(req) ? Object.assign({}, a.cors) : {};
+  headers['X-Request-ID'] = requestId;
+  if (reply.headers) Object.assign(headers, reply.headers);
+  // crossbar_doc:handle_json_success/3 names what a PUT created in `Location`: its id
+  if (status === 201 && method === 'PUT') locate(headers, reply.data);
+  if (method === 'GET') {
+    // a document's answer is tagged with its revision (generate_etag/2); a client holding it is answered 304
+    const revision = reply.extras?.revision;
+    if (typeof revision === 'string' && (reply.data !== undefined || reply.stream !== undefined)) {
+      headers.ETag = etagOf(revision);
+      if (req.headers['if-none-match'] !== undefined && notModified(req.headers, revision)) return send(res, 304, undefined, headers);
+    }
+    if (hasRows(reply) && wantsCsv(req.headers, a.query, a.envelope, a.envelope.data)) {
+      return sendCsv(res, headers, reply, headOnly, (err) => void internal(core, err, requestId));
+    }
+  }
+  if (reply.stream) {
+    const { stream, extras } = reply;
+    headers['Content-Type'] = jsonp ? JSONP_TYPE : JSON_TYPE;
+    await sendStream(
+      res,
+      status,
+      headers,
+      stream.pieces,
+      headOnly,
+      (jsonp ? `${jsonp}(` : '') + envelopeHead(authToken),
+      (dataMd5) => envelopeTail(dataMd5, requestId, { ...extras, ...stream.extras?.() }, authenticated) + (jsonp ? ');' : ''),
+      // reported as any request's failure (a storage fault by its episode), though it can no longer be answered
+      (err) => void internal(core, err, requestId),
+    );
+    return null;
+  }
+  if (Buffer.isBuffer(reply.file)) return send(res, status, reply.file, headers);
+  if (reply.file) return sendFile(res, status, reply.file, headers, headOnly);
+  const envelope = successAnswer(reply.json ?? dataJson(reply.data), requestId, authToken, reply.extras, authenticated);
+  if (jsonp) return send(res, status, Buffer.from(jsonpText(jsonp, envelope.text)), { ...headers, 'Content-Type': JSONP_TYPE });
+  return send(res, status, envelope.text, headers, envelope.bytes);
 }
 
 /** The labels of a request refused before its path was looked at (a Host the server does not answer). */
