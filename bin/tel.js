@@ -8,9 +8,10 @@
 // code is the same few paths for hours, and without these a delivery of the webhooks yardstick
 // cost 1.34 times the CPU over its first 13,000 calls (scripts/bench/delivery-cost.mjs, A/B). Both
 // flags are known to older Nodes too, so that the version check below still speaks to them.
-// V8 optimises hot functions on the thread that runs them, not on a compiler thread: a server
-// given one core shares it with that thread anyway, and code optimised at once instead of after
-// a queue (of 8 jobs, dropping the rest) makes its first seconds under load a fifth faster.
+// V8 optimises hot functions on the thread that runs them, not on its compiler threads: a server
+// given one core shares it with them anyway, and their glibc arenas held 8 MB more of a server's
+// memory. The price is the event loop held while a function compiles: up to 37 ms each (see
+// docs/architecture.md).
 // glibc's malloc hands blocks of 2.5 MiB and more (a large body) back to the system when freed,
 // and the free top of its heaps past 2.5 MiB: by default it raises both thresholds as such blocks
 // are freed, and keeps them (after 1,500 hostile bodies, a server stayed at 174 MB; with the
