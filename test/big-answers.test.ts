@@ -92,10 +92,11 @@ describe('answers of 100,000 rows are written a piece at a time', () => {
     const numbers = Array.from({ length: NUMBERS }, (_, i) => `+1${4_000_000_000 + i}`);
     const seq = (
       core.db
-        .prepare(`INSERT INTO resource_jobs (id, account_id, resource_id, status, numbers, total, processed, successes, failures, created, modified)
-          VALUES (?, ?, 'r', 'complete', ?, ?, ?, ?, ?, ?, ?) RETURNING seq`)
-        .get(jobId, account, JSON.stringify(numbers), NUMBERS, NUMBERS, NUMBERS - NUMBERS / 100, NUMBERS / 100, now, now) as { seq: number }
+        .prepare(`INSERT INTO resource_jobs (id, account_id, resource_id, status, total, processed, successes, failures, created, modified)
+          VALUES (?, ?, 'r', 'complete', ?, ?, ?, ?, ?, ?) RETURNING seq`)
+        .get(jobId, account, NUMBERS, NUMBERS, NUMBERS - NUMBERS / 100, NUMBERS / 100, now, now) as { seq: number }
     ).seq;
+    core.db.prepare('INSERT INTO resource_job_numbers (job_seq, numbers) VALUES (?, ?)').run(seq, JSON.stringify(numbers));
     core.db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${NUMBERS - 1})
       INSERT INTO resource_job_results (job_seq, idx, number, reason, message)
       SELECT ${seq}, i, '+1' || (4000000000 + i), CASE WHEN i % 100 = 99 THEN 'number_exists' END, CASE WHEN i % 100 = 99 THEN 'taken' END FROM n`);

@@ -196,10 +196,11 @@ async function build(dbFile, api, master) {
   db.exec('BEGIN IMMEDIATE');
   const number = db.prepare(`INSERT INTO phone_numbers (number, account_id, resource_id, state, job_id, created, modified) VALUES (?, ?, 'res', 'reserved', ?, ?, ?)`);
   for (const num of numbers) number.run(num, objects.id, jobId, now, now);
-  const job = db.prepare(`INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, processed, successes, failures, created, modified)
-    VALUES (?, ?, ?, 'res', 'scale', 'complete', ?, ?, ?, ?, ?, ?, ?) RETURNING seq`);
+  const job = db.prepare(`INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, total, processed, successes, failures, created, modified)
+    VALUES (?, ?, ?, 'res', 'scale', 'complete', ?, ?, ?, ?, ?, ?) RETURNING seq`);
   const errors = Math.floor(SIZES.numbers / 100);
-  const seq = job.get(jobId, objects.id, objects.id, JSON.stringify(numbers), SIZES.numbers, SIZES.numbers, SIZES.numbers - errors, errors, now, now).seq;
+  const seq = job.get(jobId, objects.id, objects.id, SIZES.numbers, SIZES.numbers, SIZES.numbers - errors, errors, now, now).seq;
+  db.prepare('INSERT INTO resource_job_numbers (job_seq, numbers) VALUES (?, ?)').run(seq, JSON.stringify(numbers));
   const result = db.prepare('INSERT INTO resource_job_results (job_seq, idx, number, reason, message) VALUES (?, ?, ?, ?, ?)');
   numbers.forEach((num, i) => (i % 100 === 99 ? result.run(seq, i, num, 'number_exists', `number ${num} already exists`) : result.run(seq, i, num, null, null)));
   db.exec('COMMIT');

@@ -70,10 +70,11 @@ export function createJob(core: Core, job: NewJob): JobRow {
   // Read back in the same transaction: the job as created (pending), even if a server in
   // another process takes it up the moment it is committed.
   const created = transaction(core.db, () => {
-    stmt(core.db, `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, numbers, total, created, modified)
-         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
+    const { lastInsertRowid } = stmt(core.db, `INSERT INTO resource_jobs (id, account_id, auth_account_id, resource_id, name, status, total, created, modified)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
       )
-      .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, JSON.stringify(job.numbers), job.numbers.length, now, now);
+      .run(id, job.accountId, job.authAccountId ?? null, job.resourceId, job.name ?? null, job.numbers.length, now, now);
+    stmt(core.db, 'INSERT INTO resource_job_numbers (job_seq, numbers) VALUES (?, ?)').run(lastInsertRowid, JSON.stringify(job.numbers));
     return findJobById(core, id)!;
   });
   // Stryker disable next-line ObjectLiteral: only a cache; without it the run parses the stored numbers
@@ -106,8 +107,7 @@ export function jobNumbers(core: Core, seq: number): string[] {
   if (kept) justCreated.delete(core.db);
   // Stryker disable next-line ConditionalExpression: only a cache; without it the run parses the stored numbers
   if (kept?.seq === seq) return kept.numbers;
-  const r = stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined;
-  return r ? (JSON.parse(r.numbers) as string[]) : [];
+  return JSON.parse(storedNumbers(core, seq)) as string[];
 }
 
 /** A job as the listing shows it: counts, not per-number results. */
@@ -171,7 +171,7 @@ function* resultRanges(job: JobRow, end = job.total, size = RESULT_CHUNK): Gener
 
 /** The numbers of a job as stored: the JSON text of the list given. */
 function storedNumbers(core: Core, seq: number): string {
-  return (stmt(core.db, 'SELECT numbers FROM resource_jobs WHERE seq = ?').get(seq) as { numbers: string } | undefined)?.numbers ?? '[]';
+  return (stmt(core.db, 'SELECT numbers FROM resource_job_numbers WHERE job_seq = ?').get(seq) as { numbers: string } | undefined)?.numbers ?? '[]';
 }
 
 /** One error of a job: the number as given, and why it was not added. */

@@ -4,4 +4,4 @@
  * from the migrations, so that what only names it (`tel --version`, the program every command
  * builds) does not load 60 KB of SQL: 2 ms of `tel --help`.
  */
-export const SCHEMA_VERSION = 40;
+export const SCHEMA_VERSION = 41;
