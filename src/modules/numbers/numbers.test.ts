@@ -63,8 +63,8 @@ describe('GET /v2/accounts/{id}/phone_numbers', () => {
     }
     const del = await srv.request('DELETE', `/v2/accounts/${sub.id}`, { token: srv.adminToken });
     expect(del.status).toBe(200);
-    const left = srv.core.db.prepare('SELECT (SELECT COUNT(*) FROM phone_numbers WHERE account_id = ?) AS n, (SELECT COUNT(*) FROM resource_jobs WHERE account_id = ?) AS j, (SELECT COUNT(*) FROM resource_job_results r WHERE NOT EXISTS (SELECT 1 FROM resource_jobs WHERE seq = r.job_seq)) AS orphans').get(sub.id, sub.id);
-    expect(left).toEqual({ n: 0, j: 0, orphans: 0 });
+    const left = srv.core.db.prepare('SELECT (SELECT COUNT(*) FROM phone_numbers WHERE account_id = ?) AS n, (SELECT COUNT(*) FROM resource_jobs WHERE account_id = ?) AS j, (SELECT COUNT(*) FROM resource_job_results r WHERE NOT EXISTS (SELECT 1 FROM resource_jobs WHERE seq = r.job_seq)) AS orphans, (SELECT COUNT(*) FROM resource_job_numbers l WHERE NOT EXISTS (SELECT 1 FROM resource_jobs WHERE seq = l.job_seq)) AS lists').get(sub.id, sub.id);
+    expect(left).toEqual({ n: 0, j: 0, orphans: 0, lists: 0 });
     // The number is free again: another account can add it.
     const other = await createSubAccount(srv, srv.master.account_id, 'Next Co');
     const otherToken = await srv.apiLogin(other.apiKey);
