@@ -131,8 +131,8 @@ describe('running a claimed number job', () => {
     const small = newJob(numbersFrom(0, 2));
     const before = pages();
     const big = newJob(Array.from({ length: 20_000 }, (_, i) => `+1${3_000_000_000 + i}`));
-    // SQLite writes a whole row again at each update and reads through it to a later column: a
-    // 100,000-number job's 1.5 MB list in its row took a sixth of the job's time
+    // SQLite builds a whole row again at each update and reads through it to a later column: a
+    // 100,000-number job's 1.5 MB list in its row made the job a sixth longer
     expect(pages()).toBe(before);
     env.core.config.set('api.resources', { job_batch_size: 5000 });
     expect(await runClaimedJob(env.core, big.seq, claimJob(env.core, big.seq)!)).toBe('complete');
