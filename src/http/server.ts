@@ -224,8 +224,8 @@ const NO_QUERY = new URLSearchParams();
  * handler. Reading the body (bodyOf), the token (authorize) and writing the answer (answer) are
  * functions of their own: V8 optimises this one again on the event loop's thread (bin/tel.js) each
  * time a new kind of request changes what it has seen, and the larger it is, the longer that holds
- * the loop. With the three inside it, those compiles took 34, 38 and 57 ms while
- * `scripts/bench/scale.mjs --scale 0.3` ran (`--trace-opt`); without them, 16, 18 and 37 ms.
+ * the loop: 34-57 ms a compile with the three inside it, 16-37 ms without (`--trace-opt` while
+ * `scripts/bench/scale.mjs` runs).
  */
 export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse, policy: ServerPolicy = {}): Promise<void> {
   const started = performance.now();
@@ -303,7 +303,7 @@ export async function handleRequest(core: Core, router: Router, req: IncomingMes
     };
     const route = match?.route;
     const needsToken = requiresToken(match);
-    authenticated = authorize(core, router, ctx, needsToken, () => (authenticated = true));
+    authorize(core, router, ctx, needsToken, () => (authenticated = true));
     // A super-duper-only path is refused before saying whether the method or sub-path exists.
     if (needsToken && (match?.superduper || route?.superduper) && !ctx.auth?.isSuperduper) {
       throw errors.forbidden('this endpoint needs a super-duper admin token');
@@ -342,11 +342,11 @@ function bodyOf(req: IncomingMessage, raw: Buffer | undefined, route: RouteDef |
 
 /**
  * Checks the token of a request whose route needs one, the router's authorizers and the account
- * its path names; a token sent where none is needed is checked too. Sets `ctx.auth`, tells
+ * its path names; a token sent where none is needed is checked too. Sets `ctx.auth`, and tells
  * `authenticated` as soon as the token is known good (an error after it is answered as to an
- * authenticated caller), and answers whether it is.
+ * authenticated caller).
  */
-function authorize(core: Core, router: Router, ctx: RequestContext, needsToken: boolean, authenticated: () => void): boolean {
+function authorize(core: Core, router: Router, ctx: RequestContext, needsToken: boolean, authenticated: () => void): void {
   if (needsToken) {
     const auth = authenticate(core, ctx.authToken);
     ctx.auth = auth;
@@ -356,16 +356,15 @@ function authorize(core: Core, router: Router, ctx: RequestContext, needsToken: 
     // nobody learns which ids exist), then an existing one (404, as Kazoo, for a super-duper admin).
     checkAccountAccess(ctx, auth, core);
     if (ctx.path.accountId && !findAccount(core, ctx.path.accountId)) throw errors.badIdentifier(ctx.path.accountId);
-    return true;
-  }
-  if (!ctx.authToken) return false;
-  // A token sent where none is needed is still checked: a valid one makes the answer an
-  // authenticated one (with `version`), as Kazoo checks any token present; a bad one is ignored.
-  try {
-    ctx.auth = authenticate(core, ctx.authToken);
-    return true;
-  } catch {
-    return false; // answered as to an anonymous caller
+  } else if (ctx.authToken) {
+    // A token sent where none is needed is still checked: a valid one makes the answer an
+    // authenticated one (with `version`), as Kazoo checks any token present; a bad one is ignored.
+    try {
+      ctx.auth = authenticate(core, ctx.authToken);
+      authenticated();
+    } catch {
+      /* answered as to an anonymous caller */
+    }
   }
 }
 
