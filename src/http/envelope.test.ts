@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { dataJson, envelopeHead, envelopeTail, NODE_NAME, successAnswer, successEnvelope, type EnvelopeExtras } from './envelope.js';
+import { dataJson, envelopeHead, envelopeTail, NODE_NAME, successAnswer, successEnvelope, WITHOUT_REVISION, type EnvelopeExtras } from './envelope.js';
 import { VERSION } from '../version.js';
 
 /** The envelope as an object, serialised whole: what the text must equal byte for byte. */
@@ -12,7 +12,7 @@ function reference(data: unknown, requestId: string, token: string | undefined, 
   Object.assign(env, rest);
   env.node = NODE_NAME;
   env.request_id = requestId;
-  env.revision = revision ?? createHash('md5').update(JSON.stringify(data ?? null)).digest('hex');
+  if (revision !== null) env.revision = revision ?? createHash('md5').update(JSON.stringify(data ?? null)).digest('hex');
   env.status = 'success';
   env.timestamp = timestamp;
   if (authenticated) env.version = VERSION;
@@ -28,6 +28,8 @@ describe('the success envelope', () => {
     ['frozen data (its text is kept)', Object.freeze({ id: 'x', list: [1, 2] }), 'tok', { revision: '1-a' }, true],
     ['a string and unicode', 'hooks updated \u2028', 'tok', {}, true],
     ['extras naming envelope keys', { a: 1 }, 'tok', { status: 'x', node: 'y', custom: [1] }, true],
+    ['an answer without a revision (a write that saved no document)', { events: [{ event: 'channel_create' }] }, 'tok', WITHOUT_REVISION, true],
+    ['a listing without a revision', [{ id: 1 }], 'tok', { page_size: 1, revision: null }, true],
   ];
   it.each(cases)('%s is the JSON of the envelope object, byte for byte', (_name, data, token, extras, authenticated) => {
     const text = successEnvelope(dataJson(data), 'req-1', token, extras, authenticated);
@@ -47,6 +49,9 @@ describe('the success envelope', () => {
       [plain, 'r6', undefined, {}, false],
       [undefined, 'r7', 'tok', {}, true],
       [plain, 'r8', 'tok', { page_size: 1 }, true],
+      [plain, 'r9', 'tok', { revision: '2-b' }, true],
+      [plain, 'r10', 'tok', WITHOUT_REVISION, true],
+      [plain, 'r11', 'tok', {}, true],
     ];
     for (const [data, id, token, extras, authenticated] of calls) {
       const answer = successAnswer(data, id, token, extras, authenticated);

@@ -13,8 +13,22 @@ export interface EnvelopeExtras {
   page_size?: number;
   start_key?: unknown;
   next_start_key?: unknown;
-  revision?: string;
+  /**
+   * The answer's revision; when absent, the md5 of its data. Null leaves the key out, as Kazoo's
+   * envelope does for an answer without an etag (a write that saved no document:
+   * api_util:create_default_resp_envelope/1 sets `revision` from the context's etag, undefined then).
+   */
+  revision?: string | null;
   [key: string]: unknown;
+}
+
+/** The extras of an answer that has no revision (see EnvelopeExtras.revision). */
+export const WITHOUT_REVISION: EnvelopeExtras = Object.freeze({ revision: null });
+
+/** The JSON of an envelope's `revision`, or undefined when it has none. */
+function revisionText(revision: string | null | undefined, dataMd5: () => string): string | undefined {
+  if (revision === null) return undefined;
+  return JSON.stringify(revision ?? dataMd5());
 }
 
 /**
@@ -36,7 +50,7 @@ export function successEnvelope(
   const env: Record<string, string | undefined> = {};
   if (authToken) env.auth_token = JSON.stringify(authToken);
   if (dataJson !== undefined) env.data = dataJson;
-  return objectText(closingKeys(env, rest, JSON.stringify(revision ?? md5Hex(dataJson ?? 'null')), requestId, authenticated));
+  return objectText(closingKeys(env, rest, revisionText(revision, () => md5Hex(dataJson ?? 'null')), requestId, authenticated));
 }
 
 /** A success envelope's text and that text's length in bytes (UTF-8). */
@@ -92,12 +106,12 @@ export function successAnswer(
   return { text: p.head + requestId + p.middle + timestamp + p.tail, bytes: p.bytes + requestId.length + timestamp.length };
 }
 
-function documentPieces(dataJson: string | undefined, authToken: string | undefined, revision: unknown, authenticated: boolean): DocumentPieces {
+function documentPieces(dataJson: string | undefined, authToken: string | undefined, revision: string | null | undefined, authenticated: boolean): DocumentPieces {
   let head = authToken ? `{"auth_token":${tokenJson(authToken)},` : '{';
   if (dataJson !== undefined) head += `"data":${dataJson},`;
   head += `"node":${NODE_JSON},"request_id":"`;
-  const revisionJson = revision === undefined ? `"${md5Hex(dataJson ?? 'null')}"` : JSON.stringify(revision);
-  const middle = `","revision":${revisionJson},"status":"success","timestamp":`;
+  const revisionJson = revisionText(revision, () => md5Hex(dataJson ?? 'null'));
+  const middle = `"${revisionJson === undefined ? '' : `,"revision":${revisionJson}`},"status":"success","timestamp":`;
   const tail = authenticated ? `,"version":${VERSION_JSON}}` : '}';
   const bytes = Buffer.byteLength(head) + Buffer.byteLength(middle) + Buffer.byteLength(tail);
   return { dataJson, authToken, revision, authenticated, head, middle, tail, bytes };
@@ -119,14 +133,14 @@ export function envelopeHead(authToken: string | undefined): string {
  */
 export function envelopeTail(dataMd5: string, requestId: string, extras: EnvelopeExtras, authenticated = true): string {
   const { revision, ...rest } = extras;
-  return `,${objectText(closingKeys({}, rest, JSON.stringify(revision ?? dataMd5), requestId, authenticated)).slice(1)}`;
+  return `,${objectText(closingKeys({}, rest, revisionText(revision, () => dataMd5), requestId, authenticated)).slice(1)}`;
 }
 
 /** Adds the extras and the keys that close every envelope (node … version) to `env`, values as JSON. */
 function closingKeys(
   env: Record<string, string | undefined>,
   extras: EnvelopeExtras,
-  revisionJson: string,
+  revisionJson: string | undefined,
   requestId: string,
   authenticated: boolean,
 ): Record<string, string | undefined> {

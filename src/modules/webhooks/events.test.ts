@@ -47,6 +47,8 @@ describe('event sources and hook matching', () => {
     for (const h of ['channel_create', 'channel_answer', 'channel_bridge', 'channel_destroy']) await hook(child, { uri: `${sink.url}${path}`, hook: h });
     const r = await simulate(child, { kind: 'call', direction: 'outbound', caller_id_number: '+15551230000', callee_id_number: '+15559870000', hangup_cause: 'USER_BUSY' });
     expect(r.status).toBe(201);
+    // no revision: as Kazoo's answer to a write that saved no document
+    expect(Object.keys(r.body).sort()).toEqual(['auth_token', 'data', 'node', 'request_id', 'status', 'timestamp', 'version']);
     const events = r.body.data.events;
     expect(events.map((e: { event: string }) => e.event)).toEqual(['channel_create', 'channel_answer', 'channel_bridge', 'channel_destroy']);
     expect(new Set(events.map((e: { call_id: string }) => e.call_id)).size).toBe(1);
