@@ -58,11 +58,10 @@ async function round(relay, sink, n) {
   const cpu0 = cpuSecondsOf(relay.pid);
   const t0 = performance.now();
   let next = 0;
-  let seq = 0;
   const worker = async () => {
     while (next < n) {
-      next++;
-      const body = JSON.stringify({ data: { kind: 'call', direction: 'inbound', caller_id_name: 'Bench Caller', caller_id_number: `+1415555${String(seq++ % 10000).padStart(4, '0')}`, callee_id_number: '+14155550100', answer: false } });
+      const k = next++;
+      const body = JSON.stringify({ data: { kind: 'call', direction: 'inbound', caller_id_name: 'Bench Caller', caller_id_number: `+1415555${String(k % 10000).padStart(4, '0')}`, callee_id_number: '+14155550100', answer: false } });
       const r = await relay.pool.request({ path: relay.path, method: 'PUT', headers: relay.headers, body });
       await r.body.dump();
       if (r.statusCode !== 201) throw new Error(`${relay.mode}: a call answered ${r.statusCode}`);
