@@ -18,7 +18,7 @@ const ALL = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts', 'test
  */
 const OWN_PROCESS = [
   'src/cli/startup.test.ts',
-  'src/http/malloc-trim.test.ts',
+  'src/http/native-memory.test.ts',
   // the memory tidy's state is the process's (requests seen, the collection asked for, those
   // counted), which other files' servers move in a shared process: three full runs of three each
   // failed one of its waits there

@@ -19,7 +19,7 @@ export default defineConfig({
       ...configDefaults.exclude,
       'src/http/fuzz.test.ts',
       'src/http/memory.test.ts',
-      'src/http/malloc-trim.test.ts',
+      'src/http/native-memory.test.ts',
       'src/http/tick-shape.test.ts',
       'src/http/wide-json.test.ts',
       'src/lab/scale.test.ts',

@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, 
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
-import { buildMallocTrim, mallocTrimAddon } from './native.mjs';
+import { buildMemoryAddon, memoryAddon } from './native.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -43,8 +43,8 @@ async function main() {
   // per build, as the blob, so that two builds at once do not read each other's.
   const split = join(dist, `.sea-${process.pid}`);
   const s = await bundle({ force: true, splitInto: split });
-  const addon = buildMallocTrim();
-  if (addon.note) console.log(`the executable goes without dist/malloc-trim.node (${addon.note}): its servers keep the memory glibc keeps free in its heaps.`);
+  const addon = buildMemoryAddon();
+  if (addon.note) console.log(`the executable goes without dist/memory.node (${addon.note}): its servers keep the memory glibc keeps free in its heaps, and the code start-up mapped.`);
 
   // Paths in the SEA configuration are relative to the working directory (the root).
   const config = {
@@ -55,10 +55,10 @@ async function main() {
     useCodeCache: false,
     execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-concurrent-recompilation', '--no-maglev', '--minimum-invocations-after-ic-update=100'],
     // tel.mjs, the bundle in one file, is what a job thread loads (src/jobs/thread.ts); start/…, the start.
-    // malloc-trim.node, the addon a server loads (src/http/malloc-trim.ts), when it was built.
+    // memory.node, the addon a server loads (src/http/native-memory.ts), when it was built.
     assets: {
       'tel.mjs': 'dist/tel.mjs',
-      ...(addon.built ? { 'malloc-trim.node': relative(root, mallocTrimAddon) } : {}),
+      ...(addon.built ? { 'memory.node': relative(root, memoryAddon) } : {}),
       ...Object.fromEntries(s.files.map((file) => [`start/${file}`, relative(root, join(split, file))])),
     },
   };

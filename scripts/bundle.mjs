@@ -11,7 +11,7 @@ import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildMallocTrim } from './native.mjs';
+import { buildMemoryAddon } from './native.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const defaultEntry = join(root, 'src/main.ts');
@@ -258,8 +258,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       const what = r.skipped ? 'up to date' : 'bundled';
       console.log(`dist/tel.mjs ${what} (${(r.bytes / 1024 / 1024).toFixed(2)} MB, ${Math.round(r.ms)} ms)`);
     }
-    const addon = buildMallocTrim();
-    if (addon.note && !quiet) console.log(`dist/malloc-trim.node not built (${addon.note}): a server will keep the memory glibc keeps free in its heaps.`);
+    const addon = buildMemoryAddon();
+    if (addon.note && !quiet) console.log(`dist/memory.node not built (${addon.note}): a server will keep the memory glibc keeps free in its heaps, and the code start-up mapped.`);
   } catch (err) {
     const errors = err?.errors;
     if (Array.isArray(errors) && errors.length > 0) {

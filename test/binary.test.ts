@@ -17,7 +17,7 @@ const unavailable = !existsSync(nodeBinary)
     : null;
 if (unavailable) console.warn(`skipping the single executable tests: ${unavailable}.`);
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-/** Where a C compiler is, the executable carries dist/malloc-trim.node (scripts/build.mjs). */
+/** Where a C compiler is, the executable carries dist/memory.node (scripts/build.mjs). */
 const hasCompiler = process.platform === 'linux' && spawnSync(process.env.CC || 'cc', ['--version']).status === 0;
 
 interface Run {

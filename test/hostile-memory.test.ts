@@ -12,7 +12,7 @@ import { until } from './helpers/tel-process.js';
 // such a burst in place while nothing is allocated.
 
 const BODIES = 24;
-/** Where a C compiler is, dist/malloc-trim.node is built and a server trims glibc's heaps after a collection. */
+/** Where a C compiler is, dist/memory.node is built and a server trims glibc's heaps after a collection. */
 const hasCompiler = process.platform === 'linux' && spawnSync(process.env.CC || 'cc', ['--version']).status === 0;
 const BODY_BYTES = 4 * 1024 * 1024;
 const MB = 1024 * 1024;
