@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=2621440 MALLOC_TRIM_THRESHOLD_=2621440 node --max-semi-space-size=8 --no-concurrent-recompilation --no-maglev --minimum-invocations-after-ic-update=100
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=2621440 MALLOC_TRIM_THRESHOLD_=2621440 node --max-semi-space-size=8 --no-maglev --minimum-invocations-after-ic-update=100
 // The young generation is capped at 8 MiB a semi-space: on a machine with much memory V8 lets it
 // grow to 64 MiB, which a busy server fills with garbage before collecting (100+ MB of RSS). At 4
 // a delivery cost a quarter more CPU once warm (more is promoted and marked), for no lower peak
@@ -8,10 +8,10 @@
 // code is the same few paths for hours, and without these a delivery of the webhooks yardstick
 // cost 1.34 times the CPU over its first 13,000 calls (scripts/bench/delivery-cost.mjs, A/B). Both
 // flags are known to older Nodes too, so that the version check below still speaks to them.
-// V8 optimises hot functions on the thread that runs them, not on its compiler threads: a server
-// given one core shares it with them anyway, and their glibc arenas held 8 MB more of a server's
-// memory. The price is the event loop held while a function compiles: up to 37 ms each (see
-// docs/architecture.md).
+// V8 optimises hot functions on its compiler threads (its default), not on the event loop: compiled
+// there, a function held the loop up to 37 ms, and the listings of scripts/bench/scale.mjs 38-47
+// ms; on the compiler threads, 16 at most. Their glibc arenas hold some 8 MB more, which a server
+// finds by taking the code it does not run out of its resident set (src/http/native-memory.ts).
 // glibc's malloc hands blocks of 2.5 MiB and more (a large body) back to the system when freed,
 // and the free top of its heaps past 2.5 MiB: by default it raises both thresholds as such blocks
 // are freed, and keeps them (after 1,500 hostile bodies, a server stayed at 174 MB; with the

@@ -53,7 +53,7 @@ async function main() {
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
-    execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-concurrent-recompilation', '--no-maglev', '--minimum-invocations-after-ic-update=100'],
+    execArgv: ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=8', '--no-maglev', '--minimum-invocations-after-ic-update=100'],
     // tel.mjs, the bundle in one file, is what a job thread loads (src/jobs/thread.ts); start/…, the start.
     // memory.node, the addon a server loads (src/http/native-memory.ts), when it was built.
     assets: {

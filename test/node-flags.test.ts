@@ -34,7 +34,7 @@ describe('the V8 flags tel runs with', () => {
   test('the shebang carries the young-generation cap and the tiering flags, and no --expose-gc', () => {
     // --expose-gc alone made `tel --help` 40% longer (310 → 436 million instructions, callgrind):
     // a server asks for its collections through the inspector instead (src/http/memory.ts).
-    expect(flags).toEqual(['--max-semi-space-size=8', '--no-concurrent-recompilation', '--no-maglev', '--minimum-invocations-after-ic-update=100']);
+    expect(flags).toEqual(['--max-semi-space-size=8', '--no-maglev', '--minimum-invocations-after-ic-update=100']);
   });
 
   test('the npm scripts that run tel pass the same', () => {

@@ -222,10 +222,10 @@ const NO_QUERY = new URLSearchParams();
 /**
  * Handles one request through the order of checks: JSON → token → restrictions/access → route →
  * handler. Reading the body (bodyOf), the token (authorize) and writing the answer (answer) are
- * functions of their own: V8 optimises this one again on the event loop's thread (bin/tel.js) each
- * time a new kind of request changes what it has seen, and the larger it is, the longer that holds
- * the loop: 34-57 ms a compile with the three inside it, 16-37 ms without (`--trace-opt` while
- * `scripts/bench/scale.mjs` runs).
+ * functions of their own: V8 optimises this one again each time a new kind of request changes what
+ * it has seen, and the larger it is, the longer the compile: 34-57 ms with the three inside it,
+ * 16-37 ms without (`--trace-opt` while `scripts/bench/scale.mjs` runs, compiled on the event
+ * loop's thread; now on V8's compiler threads, see bin/tel.js).
  */
 export async function handleRequest(core: Core, router: Router, req: IncomingMessage, res: ServerResponse, policy: ServerPolicy = {}): Promise<void> {
   const started = performance.now();

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 
 /** The V8 flags tel runs with (bin/tel.js's shebang, the npm scripts, the single binary). */
-export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-concurrent-recompilation', '--no-maglev', '--minimum-invocations-after-ic-update=100'];
+export const TEL_NODE_FLAGS = ['--max-semi-space-size=8', '--no-maglev', '--minimum-invocations-after-ic-update=100'];
 
 /** The environment tel runs with (the same shebang and npm scripts): glibc's malloc hands large blocks back. */
 export const TEL_NODE_ENV = { MALLOC_MMAP_THRESHOLD_: '2621440', MALLOC_TRIM_THRESHOLD_: '2621440' };
