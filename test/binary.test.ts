@@ -141,6 +141,10 @@ describe.skipIf(unavailable !== null)('dist/tel, the single executable', () => {
           trims = Number(/^tel_memory_trims_total (\d+)/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? 0);
         }
         expect(trims).toBeGreaterThan(0);
+        // and with the trim, its executable's code left its resident set: what it runs comes back
+        const again = await fetch(`${base}/v2/accounts/${init.account_id}`, { headers: { 'X-Auth-Token': body.auth_token! } });
+        expect(again.status).toBe(200);
+        expect(((await again.json()) as { data: { id: string } }).data.id).toBe(init.account_id);
       }
     } finally {
       child.kill('SIGTERM');
