@@ -10,7 +10,7 @@
 // flags are known to older Nodes too, so that the version check below still speaks to them.
 // V8 optimises hot functions on its compiler threads (its default), not on the event loop: compiled
 // there, a function held the loop up to 37 ms, and the listings of scripts/bench/scale.mjs 38-47
-// ms; on the compiler threads, 16 at most. Their glibc arenas hold some 8 MB more, which a server
+// ms; on the compiler threads, 20 at most. Their glibc arenas hold some 8 MB more, which a server
 // finds by taking the code it does not run out of its resident set (src/http/native-memory.ts).
 // glibc's malloc hands blocks of 2.5 MiB and more (a large body) back to the system when freed,
 // and the free top of its heaps past 2.5 MiB: by default it raises both thresholds as such blocks

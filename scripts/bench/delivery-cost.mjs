@@ -21,7 +21,7 @@
 // leaves each server's V8 CPU profile (warm-up included, a sample every 100 µs) in DIR as `<label>.cpuprofile`, for
 // `scripts/bench/profile-top.mjs` or Chrome's DevTools. `--jit` runs each server with V8's
 // `--trace-opt --trace-deopt` and says, per round, how many functions V8 optimised (and the
-// milliseconds its compiler took: on the server's own thread, see bin/tel.js) and how many
+// milliseconds its compiler took, on V8's compiler threads, see bin/tel.js) and how many
 // optimised functions it threw away: a round whose CPU is high for that is paying for code, not
 // for deliveries. Each round follows a pause (the tail, then 300 ms), as the yardstick's do.
 // `--idle-client` has a client connect before each server's warm-up and close its idle connection
