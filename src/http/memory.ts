@@ -32,8 +32,8 @@ import { Counter, labels } from '../util/metrics.js';
  * (native-memory.ts): the buffers the collection freed, which V8 may free on a thread of its own
  * after the collection ends. A trim held the event loop 0.3-8 ms in the hostile-memory bench.
  * With it, and when the server starts, the executable's code pages leave the resident set: those
- * start-up mapped and the server does not run stay out (0.1-0.3 ms a release; the code the server
- * runs comes back at once).
+ * start-up mapped and the server does not run stay out (a release holds the loop 2-3.5 ms, most
+ * of it the code the server runs coming back at once).
  */
 
 /** Heap and buffer growth since the last collection past which the server collects. */

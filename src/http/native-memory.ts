@@ -23,7 +23,8 @@ export interface NativeMemory {
    * Takes the pages of the executable's code and constants out of the resident set; those the
    * server runs again come back from the page cache at their next touch. Start-up maps most of
    * Node's code (each fault maps the pages around it too) while a server runs a fraction of it:
-   * a server just started held 58-71 MB of its executable, 43 after a release, and the peak RSS of
+   * a server just started held 58-71 MB of file pages, nearly all its executable's, and 43 after a
+   * release (16 MB of its executable's 106 once its start-up work was done), and the peak RSS of
    * `../shared/bench/api.mjs --part get` went from 98.5 to 83.1 MiB, the same requests a second.
    * Answers the bytes of address space released.
    */
