@@ -11,9 +11,11 @@
  * (the kernel's fault-around), so start-up leaves most of Node's 40 MB of code mapped while a
  * server runs a fraction of it. The pages stay in the system's page cache: those the server runs
  * again come back at the next touch (a minor fault, no read). Only mappings that cannot hold a
- * page of the process's own are touched: private, not writable, backed by the executable, and
- * outside its relocation-read-only segment (written by the loader before it was made read-only);
- * code Node moved to anonymous memory (--use-largepages) is not backed by the file and is left.
+ * page of the process's own are touched: private, not writable, backed by the executable, inside
+ * one of the main program's read-only segments (not the dynamic loader's, when Node was started
+ * through it) and outside its relocation-read-only segment (written by the loader before it was
+ * made read-only); code Node moved to anonymous memory (--use-largepages) is not backed by the
+ * file and is left.
  * Answers the bytes of address space released.
  */
 #define _GNU_SOURCE
@@ -37,18 +39,37 @@ struct range {
   uintptr_t start, end;
 };
 
-/* The main program's PT_GNU_RELRO range (the first object dl_iterate_phdr reports). */
-static int relro_of_main(struct dl_phdr_info *info, size_t size, void *data) {
+/* The most read-only segments of the main program kept (ELF executables have two to four). */
+#define MAX_SEGMENTS 16
+
+/* The main program's read-only loaded segments, and its relocation-read-only range. */
+struct program {
+  struct range read_only[MAX_SEGMENTS];
+  int segments;
+  struct range relro;
+};
+
+/* Reads the main program's segments: the first object dl_iterate_phdr reports. */
+static int segments_of_main(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
-  struct range *relro = data;
+  struct program *program = data;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_GNU_RELRO) {
-      relro->start = info->dlpi_addr + ph->p_vaddr;
-      relro->end = relro->start + ph->p_memsz;
-    }
+    struct range range = {info->dlpi_addr + ph->p_vaddr, info->dlpi_addr + ph->p_vaddr + ph->p_memsz};
+    if (ph->p_type == PT_GNU_RELRO) program->relro = range;
+    else if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && program->segments < MAX_SEGMENTS) program->read_only[program->segments++] = range;
   }
   return 1;
+}
+
+/* Whether [start, end) lies inside one of the main program's read-only segments (page-rounded). */
+static int inside_read_only_segment(const struct program *program, uintptr_t start, uintptr_t end, uintptr_t page) {
+  for (int i = 0; i < program->segments; i++) {
+    uintptr_t from = program->read_only[i].start & ~(page - 1);
+    uintptr_t to = (program->read_only[i].end + page - 1) & ~(page - 1);
+    if (from <= start && end <= to) return 1;
+  }
+  return 0;
 }
 
 static napi_value release_code(napi_env env, napi_callback_info info) {
@@ -56,11 +77,11 @@ static napi_value release_code(napi_env env, napi_callback_info info) {
   double released = 0;
   char exe[4096];
   ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  struct range relro = {0, 0};
-  dl_iterate_phdr(relro_of_main, &relro);
+  struct program program = {.segments = 0};
+  dl_iterate_phdr(segments_of_main, &program);
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  relro.start &= ~(page - 1);
-  relro.end = (relro.end + page - 1) & ~(page - 1);
+  uintptr_t relro_start = program.relro.start & ~(page - 1);
+  uintptr_t relro_end = (program.relro.end + page - 1) & ~(page - 1);
   FILE *maps = length > 0 ? fopen("/proc/self/maps", "re") : NULL;
   if (maps) {
     exe[length] = '\0';
@@ -73,8 +94,10 @@ static napi_value release_code(napi_env env, napi_callback_info info) {
       char *path = line + path_at;
       path[strcspn(path, "\n")] = '\0';
       int read_only_private = perms[1] == '-' && perms[3] == 'p';
-      int overlaps_relro = start < relro.end && relro.start < end;
+      int overlaps_relro = start < relro_end && relro_start < end;
       if (!read_only_private || overlaps_relro || strcmp(path, exe) != 0) continue;
+      /* the main program's own (not the loader's, when the program was started through it) */
+      if (!inside_read_only_segment(&program, start, end, page)) continue;
       if (madvise((void *)start, end - start, MADV_DONTNEED) == 0) released += (double)(end - start);
     }
     fclose(maps);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { nativeMemory } from './native-memory.js';
 
@@ -58,5 +59,18 @@ describe.skipIf(process.platform !== 'linux' || !hasCompiler)('the memory addon 
     expect(createHash('sha256').update('tel').digest('hex')).toBe('f4313db688f3f006050627de322e91718c211df16f74f53888c4aa109ef3ac58');
     expect(JSON.parse(JSON.stringify({ a: [1, 'b'] }))).toEqual({ a: [1, 'b'] });
     expect(/^(\d+)-(\w+)$/.exec('42-tel')?.slice(1)).toEqual(['42', 'tel']);
+  });
+
+  it('leaves the dynamic loader alone when Node was started through it (the loader is then the executable)', () => {
+    const loader = readFileSync('/proc/self/maps', 'utf8').match(/\/\S*\/ld-linux[^/\s]*\.so[.\d]*/)?.[0];
+    expect(loader, 'the dynamic loader among this process\'s mappings').toBeDefined();
+    const addon = fileURLToPath(new URL('../../dist/memory.node', import.meta.url));
+    // released, then the loader's own work (a library loaded, its symbols bound) and a hash
+    const script = `const m = { exports: {} }; process.dlopen(m, ${JSON.stringify(addon)}); const n = m.exports.releaseCode();
+      require('node:zlib').gzipSync(Buffer.alloc(1e6)); process.dlopen({ exports: {} }, ${JSON.stringify(addon)});
+      console.log(n, require('node:crypto').createHash('sha256').update('tel').digest('hex'));`;
+    const run = spawnSync(loader!, [process.execPath, '-e', script], { encoding: 'utf8' });
+    expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+    expect(run.stdout.trim()).toBe('0 f4313db688f3f006050627de322e91718c211df16f74f53888c4aa109ef3ac58');
   });
 });
