@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runTel, TEL_BIN } from './helpers/cli.js';
 import { tempDir } from './helpers/server.js';
+import { executableMemory } from './helpers/smaps.js';
 import { until } from './helpers/tel-process.js';
 
 // The scaled-down check of scripts/bench/hostile-memory.mjs (6,600 bodies): a server started as
@@ -37,20 +38,6 @@ async function memoryOf(child: ChildProcess, url: string): Promise<Memory> {
   const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)![1]) / MB;
   const rss = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
   return { rss, heap: gauge('nodejs_heap_size_used_bytes'), external: gauge('nodejs_external_memory_bytes') };
-}
-
-/** KB of a process's executable in its read-only mappings: mapped, and resident. */
-function executableCode(pid: number): { mapped: number; resident: number } {
-  const exe = readlinkSync(`/proc/${pid}/exe`);
-  const kb = { mapped: 0, resident: 0 };
-  let counted = false;
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) counted = head[2] === exe && head[1][1] !== 'w';
-    else if (counted && line.startsWith('Size:')) kb.mapped += Number(/\d+/.exec(line)![0]);
-    else if (counted && line.startsWith('Rss:')) kb.resident += Number(/\d+/.exec(line)![0]);
-  }
-  return kb;
 }
 
 describe('a server after a burst of large bodies', () => {
@@ -173,7 +160,7 @@ describe('a server after a burst of large bodies', () => {
     });
     expect(large.status).toBe(400);
     await until(async () => (await counted('tel_memory_trims_total')) > trims, 'a trim after the collection', 5000);
-    const { mapped, resident } = executableCode(child.pid!);
+    const { mapped, resident } = executableMemory(child.pid!).readOnly;
     expect(resident / mapped, `${resident} of ${mapped} KB resident`).toBeLessThan(0.25);
     expect((await fetch(`${url}/v2/accounts/${accountId}`, { headers: { 'x-auth-token': token } })).status).toBe(200);
   });

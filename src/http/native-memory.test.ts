@@ -1,25 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { executableMemory } from '../../test/helpers/smaps.js';
 import { nativeMemory } from './native-memory.js';
 
 const hasCompiler = spawnSync(process.env.CC || 'cc', ['--version']).status === 0;
 const rssMb = () => process.memoryUsage.rss() / 1024 / 1024;
-
-/** KB of this process's executable resident, in its read-only and in its writable mappings. */
-function executableResident(): { readOnly: number; writable: number } {
-  const exe = readlinkSync('/proc/self/exe');
-  const kb = { readOnly: 0, writable: 0 };
-  let mapping: 'readOnly' | 'writable' | null = null;
-  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) mapping = head[2] === exe ? (head[1][1] === 'w' ? 'writable' : 'readOnly') : null;
-    else if (mapping && line.startsWith('Rss:')) kb[mapping] += Number(/\d+/.exec(line)![0]);
-  }
-  return kb;
-}
 
 describe.skipIf(process.platform !== 'linux' || !hasCompiler)('the memory addon (native/memory.c)', () => {
   it('is built where a C compiler is, and hands back memory freed below blocks still in use', () => {
@@ -47,13 +35,13 @@ describe.skipIf(process.platform !== 'linux' || !hasCompiler)('the memory addon 
 
   it("takes the executable's code out of the resident set, and the process runs on", () => {
     const native = nativeMemory()!;
-    const before = executableResident();
-    expect(native.releaseCode()).toBeGreaterThan(before.readOnly * 1024);
-    const after = executableResident();
+    const before = executableMemory();
+    expect(native.releaseCode()).toBeGreaterThan(before.readOnly.resident * 1024);
+    const after = executableMemory();
     // what this process runs meanwhile comes back at once (the reading of smaps itself)
-    expect(after.readOnly, `${before.readOnly} → ${after.readOnly} KB`).toBeLessThan(before.readOnly / 2);
+    expect(after.readOnly.resident, `${before.readOnly.resident} → ${after.readOnly.resident} KB`).toBeLessThan(before.readOnly.resident / 2);
     // the pages the process wrote are left as they were
-    expect(after.writable).toBe(before.writable);
+    expect(after.writable.resident).toBe(before.writable.resident);
     // the code runs on from the page cache, and so do its calls into the C library through the
     // loader's relocations (left as they were): V8's builtins, OpenSSL, the regular expression engine
     expect(createHash('sha256').update('tel').digest('hex')).toBe('f4313db688f3f006050627de322e91718c211df16f74f53888c4aa109ef3ac58');
